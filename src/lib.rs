@@ -1,0 +1,9 @@
+//! skirmish: a tactical combat engine for tabletop-style games.
+//!
+//! The rules core ([`rules`]) is headless and data-driven: rulesets in `assets/rulesets/*.ron`
+//! select the turn model, budgets, abilities, conditions and strategies. Commands go in, typed
+//! combat events come out. The scenario runner ([`scenario`]) and the AI ([`ai`]) drive it.
+
+pub mod ai;
+pub mod rules;
+pub mod scenario;

@@ -1,0 +1,126 @@
+//! The `skirmish` command line.
+//!
+//! ```text
+//! skirmish                       run every shipped scenario (tests/scenarios/*.ron)
+//! skirmish scenario FILE...      run scenario files; exits 1 if any expectation fails
+//! skirmish check FILE...         validate rulesets and scenarios without running them
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use skirmish::scenario;
+
+const USAGE: &str = "usage:
+  skirmish                           run every shipped scenario under tests/scenarios/
+  skirmish scenario [--seed N] [--log] FILE...
+                                     run scenario files; prints PASS/FAIL per expectation
+                                     with its step number; exits 1 if any fails
+  skirmish check FILE...             validate rulesets and scenarios (file:line:col: message)
+  skirmish help                      this text";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => run_scenarios(&shipped_scenarios(), None, false),
+        Some("scenario") => {
+            let mut seed = None;
+            let mut log = false;
+            let mut files = Vec::new();
+            let mut it = args[1..].iter();
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--seed" => match it.next().and_then(|s| s.parse().ok()) {
+                        Some(s) => seed = Some(s),
+                        None => return usage_error("--seed needs a whole number"),
+                    },
+                    "--log" => log = true,
+                    f if f.starts_with("--") => return usage_error(&format!("unknown option {f}")),
+                    f => files.push(PathBuf::from(f)),
+                }
+            }
+            if files.is_empty() {
+                return usage_error("name at least one scenario file");
+            }
+            run_scenarios(&files, seed, log)
+        }
+        Some("check") => {
+            if args.len() < 2 {
+                return usage_error("name at least one file to check");
+            }
+            let mut ok = true;
+            for f in &args[1..] {
+                match scenario::check_file(Path::new(f)) {
+                    Ok(msg) => println!("{msg}"),
+                    Err(e) => {
+                        ok = false;
+                        eprintln!("{e}");
+                    }
+                }
+            }
+            if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+        }
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some(other) => usage_error(&format!("unknown command `{other}`")),
+    }
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("skirmish: {msg}\n{USAGE}");
+    ExitCode::from(2)
+}
+
+/// Every `.ron` file under `tests/scenarios/`, sorted.
+fn shipped_scenarios() -> Vec<PathBuf> {
+    let dir = [Path::new("tests/scenarios").to_path_buf(), Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios")]
+        .into_iter()
+        .find(|d| d.is_dir());
+    let Some(dir) = dir else { return Vec::new() };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+fn run_scenarios(files: &[PathBuf], seed: Option<u64>, show_log: bool) -> ExitCode {
+    if files.is_empty() {
+        eprintln!("skirmish: no scenario files found");
+        return ExitCode::FAILURE;
+    }
+    let (mut passed, mut failed, mut broken) = (0, 0, 0);
+    for f in files {
+        let ls = match scenario::load(f) {
+            Ok(ls) => ls,
+            Err(e) => {
+                eprintln!("{e}");
+                broken += 1;
+                continue;
+            }
+        };
+        let report = scenario::run(&ls, seed);
+        println!("{} — {}", f.display(), report.name);
+        if show_log {
+            for line in &report.log_text {
+                println!("    | {line}");
+            }
+        }
+        for c in &report.checks {
+            match &c.failure {
+                None => {
+                    passed += 1;
+                    println!("  PASS step {}: {}", c.step, c.what);
+                }
+                Some(why) => {
+                    failed += 1;
+                    println!("  FAIL step {}: {} — {why}", c.step, c.what);
+                }
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed ({} files, {broken} could not be loaded)", files.len());
+    if failed == 0 && broken == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}

@@ -1,0 +1,483 @@
+//! Spending actions: validating and applying commands.
+//!
+//! HB-06/08 (the pool and costs), HB-09 (basic actions), HB-26/27 (spread activities),
+//! HB-28 (acting only on your turn), HB-34/35 (bonus actions), HB-49 (holding), G-HB-05, G-HB-12.
+//! Every check runs before anything changes, so a rejected command leaves state untouched.
+
+use super::command::{ActIntent, Choice, Command, Decider, GmInput, OpeningUse, Rejection};
+use super::components::{Activity, Cid, GridPos, Held, TriggerOn};
+use super::log::{CombatEvent, Via};
+use super::ruleset::{AbilityDef, ActionBudget, AttackKind, Effect, MultiTurnActivities, ReorderPolicy};
+use super::state::{DecisionKind, Rules, Work};
+
+/// How a validated ability use will be paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Payment {
+    /// Pay the whole cost now.
+    Full(u8),
+    /// Pay what is left now, the rest on later turns (HB-26).
+    Spread {
+        /// Paid now.
+        now: u8,
+        /// Total.
+        cost: u8,
+    },
+}
+
+impl Rules<'_, '_> {
+    /// Apply one command, or reject it and change nothing.
+    pub fn apply_command(&mut self, cmd: &Command) -> Result<(), Rejection> {
+        if self.turn.ended {
+            return Err(Rejection::CombatOver);
+        }
+        if let Command::Decide { by, choice } = cmd {
+            return self.decide(*by, choice);
+        }
+        if let Some(p) = &self.pending.0 {
+            return Err(Rejection::AwaitingDecision { by: p.by });
+        }
+        match cmd {
+            Command::Act(intent) => self.act(intent),
+            Command::Hold { actor, ability, targets, trigger } => self.hold(*actor, ability, targets, trigger.clone()),
+            Command::EndTurn { actor } => {
+                self.check_exists(*actor)?;
+                if self.turn.active != Some(*actor) {
+                    return Err(Rejection::NotYourTurn { actor: *actor, active: self.turn.active });
+                }
+                self.turn.end_requested = true;
+                Ok(())
+            }
+            Command::Gm(g) => self.gm(g),
+            Command::Decide { .. } => unreachable!("handled above"),
+        }
+    }
+
+    fn check_exists(&self, who: Cid) -> Result<(), Rejection> {
+        if self.exists(who) { Ok(()) } else { Err(Rejection::UnknownCombatant(who)) }
+    }
+
+    /// Checks shared by every way of using an ability; returns the ability.
+    fn check_use(
+        &self,
+        who: Cid,
+        ability: &str,
+        targets: &[Cid],
+        to: Option<GridPos>,
+        mode: Option<&str>,
+        via: Via,
+    ) -> Result<AbilityDef, Rejection> {
+        self.check_exists(who)?;
+        for t in targets {
+            self.check_exists(*t)?;
+        }
+        if self.cannot_act(who) {
+            return Err(Rejection::UnableToAct);
+        }
+        // HB-27: nothing else, not even a bonus action, while a spread activity is being paid.
+        if let Some(a) = self.busy_with(who)
+            && matches!(self.ruleset.multi_turn, MultiTurnActivities::SpreadCost { exclusive: true, .. })
+        {
+            return Err(Rejection::BusyWithActivity(a));
+        }
+        let def = self.ruleset.ability(ability).cloned().ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
+        if !self.knows(who, ability) {
+            return Err(Rejection::AbilityNotKnown(ability.into()));
+        }
+        if via == Via::Turn
+            && let Some(limit) = def.limit_per_turn
+            && self.c(who).pool.uses_this_turn.get(ability).copied().unwrap_or(0) >= limit
+        {
+            return Err(Rejection::LimitReached(ability.into()));
+        }
+        // A held action with no named target waits for whoever triggers it (G-HB-12).
+        if !(via == Via::Held && targets.is_empty()) {
+            self.check_targets(who, &def, targets, to, mode, via)?;
+        }
+        Ok(def)
+    }
+
+    /// Target, range and destination checks by effect.
+    fn check_targets(
+        &self,
+        who: Cid,
+        def: &AbilityDef,
+        targets: &[Cid],
+        to: Option<GridPos>,
+        mode: Option<&str>,
+        via: Via,
+    ) -> Result<(), Rejection> {
+        let standing = |t: &Cid| -> Result<(), Rejection> {
+            if self.is_down(*t) { Err(Rejection::InvalidTarget(format!("#{} is down", t.0))) } else { Ok(()) }
+        };
+        match &def.effect {
+            Effect::Attack { kind, .. } => {
+                let [t] = targets else {
+                    return Err(Rejection::InvalidTarget("an attack needs exactly one target".into()));
+                };
+                standing(t)?;
+                if !self.hostile(who, *t) {
+                    return Err(Rejection::InvalidTarget(format!("#{} is not an enemy", t.0)));
+                }
+                // A held attack fires when its trigger says the enemy is in reach (G-HB-12).
+                if *kind == AttackKind::Melee && via != Via::Held {
+                    let d = self.c(who).pos.distance(*self.c(*t).pos);
+                    let reach = self.ruleset.engagement.melee_reach;
+                    if d > reach {
+                        return Err(Rejection::OutOfRange { distance: d, max: reach });
+                    }
+                }
+            }
+            Effect::Move => {
+                let to = to.ok_or_else(|| Rejection::InvalidTarget("a Move needs a destination".into()))?;
+                let speed = self.movement_speed(who, mode)?;
+                self.check_destination(who, to, speed)?;
+            }
+            Effect::Disengage => {
+                for t in targets {
+                    standing(t)?;
+                    if !self.engaged_enemies(who).contains(t) {
+                        return Err(Rejection::InvalidTarget(format!("not engaged with #{}", t.0)));
+                    }
+                }
+                if let Some(to) = to {
+                    self.check_destination(who, to, self.ruleset.engagement.disengage_squares)?;
+                }
+            }
+            Effect::Assist { .. } => {
+                let [t] = targets else {
+                    return Err(Rejection::InvalidTarget("an Assist needs exactly one ally".into()));
+                };
+                standing(t)?;
+                if *t == who || self.hostile(who, *t) {
+                    return Err(Rejection::InvalidTarget(format!("#{} is not an ally", t.0)));
+                }
+            }
+            Effect::Save { .. } => {
+                if targets.is_empty() {
+                    return Err(Rejection::InvalidTarget("a saving-throw ability needs targets".into()));
+                }
+                for t in targets {
+                    standing(t)?;
+                }
+            }
+            Effect::SelfCondition { .. } | Effect::Narrative => {}
+        }
+        Ok(())
+    }
+
+    /// Speed of the named mode; with several modes one must be named (HB-20).
+    fn movement_speed(&self, who: Cid, mode: Option<&str>) -> Result<u32, Rejection> {
+        let modes = &self.c(who).movement.0;
+        match mode {
+            Some(m) => modes.get(m).copied().ok_or_else(|| Rejection::UnknownMovementMode(m.into())),
+            None if modes.len() > 1 => Err(Rejection::MovementModeRequired(modes.keys().cloned().collect())),
+            None => Ok(modes.values().next().copied().unwrap_or(0)),
+        }
+    }
+
+    /// The mode a Move uses: the named one, or the only one.
+    pub fn movement_mode(&self, who: Cid, mode: Option<&str>) -> String {
+        mode.map(str::to_string)
+            .or_else(|| self.c(who).movement.0.keys().next().cloned())
+            .unwrap_or_else(|| self.ruleset.default_movement_mode.clone())
+    }
+
+    fn check_destination(&self, who: Cid, to: GridPos, max: u32) -> Result<(), Rejection> {
+        let d = self.c(who).pos.distance(to);
+        if d > max {
+            return Err(Rejection::OutOfRange { distance: d, max });
+        }
+        if self.roster.occupied.get(&to).is_some_and(|o| *o != who) {
+            return Err(Rejection::Occupied(to));
+        }
+        Ok(())
+    }
+
+    /// How the cost will be paid, or why it cannot be (HB-06, HB-26, HB-31, G-HB-10).
+    fn payment(&self, who: Cid, def: &AbilityDef, via: Via) -> Result<Payment, Rejection> {
+        let available = self.c(who).pool.available();
+        if let ActionBudget::OneTimedActionPerTurn = self.ruleset.budget {
+            return if available >= 1 {
+                Ok(Payment::Full(1))
+            } else {
+                Err(Rejection::NotEnoughActions { needed: 1, available })
+            };
+        }
+        if def.cost <= available {
+            return Ok(Payment::Full(def.cost));
+        }
+        let spread = matches!(self.ruleset.multi_turn, MultiTurnActivities::SpreadCost { .. });
+        if via == Via::Turn && spread && available >= 1 {
+            return Ok(Payment::Spread { now: available, cost: def.cost });
+        }
+        Err(Rejection::NotEnoughActions { needed: def.cost, available })
+    }
+
+    /// Use an ability on your own turn.
+    fn act(&mut self, i: &ActIntent) -> Result<(), Rejection> {
+        self.check_exists(i.actor)?;
+        if self.turn.active != Some(i.actor) {
+            return Err(Rejection::NotYourTurn { actor: i.actor, active: self.turn.active });
+        }
+        let def = self.check_use(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Turn)?;
+        let pay = self.payment(i.actor, &def, Via::Turn)?;
+        // Everything below changes state; nothing below can reject.
+        *self.cm(i.actor).pool.uses_this_turn.entry(i.ability.clone()).or_default() += 1;
+        self.turn.last_recovery = def.recovery;
+        match pay {
+            Payment::Full(cost) => {
+                self.cm(i.actor).pool.spent += cost;
+                self.emit(CombatEvent::AbilityUsed {
+                    who: i.actor,
+                    ability: i.ability.clone(),
+                    cost,
+                    targets: i.targets.clone(),
+                    via: Via::Turn,
+                });
+                let mut items = self.held_triggers(i.actor, &def);
+                items.push(Work::Effect {
+                    who: i.actor,
+                    ability: i.ability.clone(),
+                    targets: i.targets.clone(),
+                    to: i.to,
+                    mode: i.mode.clone(),
+                    via: Via::Turn,
+                    surprise: i.surprise,
+                });
+                self.push_front_all(items);
+            }
+            Payment::Spread { now, cost } => {
+                // HB-26: the cost is spread over later turns; the effect waits for the last action.
+                let mut c = self.cm(i.actor);
+                c.pool.spent += now;
+                c.casting.0 = Some(Activity {
+                    ability: i.ability.clone(),
+                    targets: i.targets.clone(),
+                    dest: i.to,
+                    mode: i.mode.clone(),
+                    cost,
+                    paid: now,
+                });
+                self.emit(CombatEvent::ActivityStarted { who: i.actor, ability: i.ability.clone(), cost, paid: now });
+            }
+        }
+        Ok(())
+    }
+
+    /// Held actions of enemies that this use triggers: they resolve first (HB-50).
+    fn held_triggers(&mut self, actor: Cid, def: &AbilityDef) -> Vec<Work> {
+        let mut out = Vec::new();
+        let holders: Vec<(u32, Cid)> = self.turn.holders.iter().copied().collect();
+        for (rank, holder) in holders {
+            if holder == actor || !self.hostile(holder, actor) || self.is_down(holder) {
+                continue;
+            }
+            let held = std::mem::take(&mut self.cm(holder).held.0);
+            let (fire, keep): (Vec<Held>, Vec<Held>) = held.into_iter().partition(|h| {
+                h.trigger.by.is_none_or(|b| b == actor)
+                    && match h.trigger.on {
+                        TriggerOn::AnyAction => true,
+                        TriggerOn::Moves => matches!(def.effect, Effect::Move | Effect::Disengage),
+                        TriggerOn::Attacks => matches!(def.effect, Effect::Attack { .. }),
+                    }
+            });
+            if keep.is_empty() {
+                self.turn.holders.remove(&(rank, holder));
+            }
+            self.cm(holder).held.0 = keep;
+            for h in fire {
+                self.emit(CombatEvent::HeldActionTriggered { who: holder, ability: h.ability.clone(), by: actor });
+                let targets = if h.targets.is_empty() { vec![actor] } else { h.targets };
+                out.push(Work::Effect {
+                    who: holder,
+                    ability: h.ability,
+                    targets,
+                    to: None,
+                    mode: None,
+                    via: Via::Held,
+                    surprise: false,
+                });
+            }
+        }
+        out
+    }
+
+    /// Hold an ability (HB-49, G-HB-12): its cost is reserved now.
+    fn hold(
+        &mut self,
+        actor: Cid,
+        ability: &str,
+        targets: &[Cid],
+        trigger: super::components::HeldTrigger,
+    ) -> Result<(), Rejection> {
+        self.check_exists(actor)?;
+        if !matches!(self.ruleset.reorder, ReorderPolicy::HoldForPriority { .. }) {
+            return Err(Rejection::HoldingDisabled);
+        }
+        if self.turn.active != Some(actor) {
+            return Err(Rejection::NotYourTurn { actor, active: self.turn.active });
+        }
+        if let Some(by) = trigger.by {
+            self.check_exists(by)?;
+        }
+        let def = self.check_use(actor, ability, targets, None, None, Via::Held)?;
+        if def.cost == 0 {
+            return Err(Rejection::NotHoldable(ability.into()));
+        }
+        let available = self.c(actor).pool.available();
+        if def.cost > available {
+            return Err(Rejection::NotEnoughActions { needed: def.cost, available });
+        }
+        let rank = self.rank(actor);
+        {
+            let mut c = self.cm(actor);
+            c.pool.spent += def.cost;
+            c.held.0.push(Held { ability: ability.into(), targets: targets.to_vec(), trigger, cost: def.cost });
+        }
+        self.turn.holders.insert((rank, actor));
+        self.emit(CombatEvent::ActionHeld { who: actor, ability: ability.into(), cost: def.cost });
+        Ok(())
+    }
+
+    /// Answer the pending decision.
+    fn decide(&mut self, by: Decider, choice: &Choice) -> Result<(), Rejection> {
+        let p = self.pending.0.clone().ok_or(Rejection::NoDecisionPending)?;
+        if p.by != by {
+            return Err(Rejection::WrongDecider { expected: p.by });
+        }
+        let wrong = |what: &str| Rejection::InvalidChoice(format!("a {} decision is pending, not {what}", p.kind.name()));
+        let mut items: Vec<Work> = Vec::new();
+        match (&p.kind, choice) {
+            (DecisionKind::Defense { options, .. }, Choice::Defend(m)) => {
+                if !options.contains(m) {
+                    return Err(Rejection::InvalidChoice(format!("{m:?} is not allowed here; allowed: {options:?}")));
+                }
+                let ctx = p.attack.clone().expect("defense decisions carry their attack");
+                items.push(Work::Defense(ctx, *m));
+            }
+            (DecisionKind::Opportunity { mover, options }, Choice::Opportunity(pick)) => {
+                let Decider::Creature(who) = by else { return Err(wrong("a GM answer")) };
+                if let Some(a) = pick {
+                    if !options.contains(a) {
+                        return Err(Rejection::InvalidChoice(format!("`{a}` is not one of {options:?}")));
+                    }
+                    let def = self.ruleset.ability(a).cloned().ok_or_else(|| Rejection::UnknownAbility(a.clone()))?;
+                    let Effect::Attack { kind, stat, damage } = def.effect else {
+                        return Err(Rejection::InvalidChoice(format!("`{a}` is not an attack")));
+                    };
+                    self.emit(CombatEvent::AbilityUsed {
+                        who,
+                        ability: a.clone(),
+                        cost: 0,
+                        targets: vec![*mover],
+                        via: Via::Reaction,
+                    });
+                    items.push(Work::Attack(super::state::AttackCtx {
+                        attacker: who,
+                        target: *mover,
+                        ability: a.clone(),
+                        kind,
+                        stat,
+                        damage,
+                        opportunity: true,
+                        surprise: false,
+                        area_assist: false,
+                        damage_bonus: 0,
+                        total: 0,
+                    }));
+                } else {
+                    self.emit(CombatEvent::OpportunityDeclined { who });
+                }
+            }
+            (DecisionKind::Opening { id, .. }, Choice::Opening(pick)) => {
+                let Decider::Creature(who) = by else { return Err(wrong("a GM answer")) };
+                match pick {
+                    Some(u) => items.extend(self.use_in_opening(who, *id, u)?),
+                    None => self.emit(CombatEvent::OpeningPassed { id: *id, who }),
+                }
+            }
+            (DecisionKind::AssistApproval { .. }, Choice::Approve(yes)) => {
+                if let Some(Work::Assist { from, to, bonus, same_type_damage, .. }) = p.resume.clone() {
+                    items.push(Work::Assist { from, to, bonus, same_type_damage, approved: Some(*yes) });
+                }
+                self.pending.0 = None;
+                self.emit(CombatEvent::DecisionMade { by, choice: choice.clone() });
+                self.push_front_all(items);
+                return Ok(());
+            }
+            (_, c) => return Err(wrong(&format!("{c:?}"))),
+        }
+        self.pending.0 = None;
+        self.emit(CombatEvent::DecisionMade { by, choice: choice.clone() });
+        if let Some(r) = p.resume {
+            items.push(r);
+        }
+        self.push_front_all(items);
+        Ok(())
+    }
+
+    /// One ability in an opening (HB-30..33): paid from the pool, no spreading, 0-cost allowed at 0.
+    fn use_in_opening(&mut self, who: Cid, id: u32, u: &OpeningUse) -> Result<Vec<Work>, Rejection> {
+        let via = Via::Opening(id);
+        let def = self.check_use(who, &u.ability, &u.targets, u.to, u.mode.as_deref(), via)?;
+        let Payment::Full(cost) = self.payment(who, &def, via)? else {
+            unreachable!("openings never spread a cost")
+        };
+        self.cm(who).pool.spent += cost;
+        self.emit(CombatEvent::AbilityUsed { who, ability: u.ability.clone(), cost, targets: u.targets.clone(), via });
+        let mut items = self.held_triggers(who, &def);
+        items.push(Work::Effect {
+            who,
+            ability: u.ability.clone(),
+            targets: u.targets.clone(),
+            to: u.to,
+            mode: u.mode.clone(),
+            via,
+            surprise: false,
+        });
+        Ok(items)
+    }
+
+    /// Game-master inputs.
+    fn gm(&mut self, g: &GmInput) -> Result<(), Rejection> {
+        match g {
+            GmInput::Opening { eligible } => self.open_opening(eligible),
+            GmInput::Interrupt { who } => {
+                self.check_exists(*who)?;
+                self.interrupt(*who);
+                Ok(())
+            }
+            GmInput::HitBy { who, kind } => {
+                self.check_exists(*who)?;
+                self.lose_held_on_hit(*who, *kind);
+                self.interrupt_on_hit(*who);
+                Ok(())
+            }
+            GmInput::ApplyCondition { who, condition, rounds } => {
+                self.check_exists(*who)?;
+                if self.ruleset.condition(condition).is_none() {
+                    return Err(Rejection::UnknownCondition(condition.clone()));
+                }
+                self.apply_condition(*who, condition, *rounds);
+                Ok(())
+            }
+            GmInput::PermanentWound { who } => {
+                self.check_exists(*who)?;
+                self.emit(CombatEvent::PermanentWound { who: *who });
+                self.end_conditions_on(*who, super::ruleset::EndTrigger::PermanentWound, None);
+                Ok(())
+            }
+            GmInput::AreaAssist { who } => {
+                self.check_exists(*who)?;
+                if self.c(*who).assists.0.is_empty() {
+                    return Err(Rejection::InvalidTarget(format!("#{} has no Assist waiting", who.0)));
+                }
+                for a in self.cm(*who).assists.0.iter_mut() {
+                    a.area = true;
+                }
+                self.emit(CombatEvent::AssistMadeArea { who: *who });
+                Ok(())
+            }
+        }
+    }
+}

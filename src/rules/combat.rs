@@ -1,0 +1,463 @@
+//! Resolution: attacks and defensive rolls (HB-38..44), damage, saving throws (HB-52/53),
+//! conditions (HB-21..25), interruption (G-HB-09) and held-action loss (HB-51).
+//!
+//! [`Rules::resolve_work`] runs the work queue front to back and stops when a decision is needed.
+
+use std::collections::VecDeque;
+
+use super::command::{Decider, DefenseMethod};
+use super::components::{AssistBonus, Cid};
+use super::log::{CombatEvent, EndReason, Via};
+use super::ruleset::{AttackKind, DefenseRule, DisruptionPolicy, Effect, EndTrigger, HitKind, ReorderPolicy};
+use super::state::{AttackCtx, DecisionKind, PendingDecision, Rules, Work};
+
+impl Rules<'_, '_> {
+    /// Run queued work until it is done, a decision is needed, or the combat ends.
+    pub fn resolve_work(&mut self) {
+        while self.pending.0.is_none() && !self.turn.ended {
+            let Some(w) = self.work.0.pop_front() else { return };
+            match w {
+                Work::Effect { who, ability, targets, to, mode, via, surprise } => {
+                    self.resolve_effect(who, &ability, targets, to, mode, via, surprise)
+                }
+                Work::Attack(ctx) => self.roll_attack(ctx),
+                Work::Defense(ctx, m) => self.roll_defense(ctx, m),
+                Work::Damage(ctx, half) => self.deal_damage(ctx, half),
+                Work::Move { who, to, mode, provokers } => self.resolve_move(who, to, mode, provokers),
+                Work::Opening { id, queue } => self.offer_opening(id, queue),
+                Work::Assist { from, to, bonus, same_type_damage, approved } => {
+                    self.resolve_assist(from, to, bonus, same_type_damage, approved)
+                }
+            }
+        }
+    }
+
+    /// Ask for a decision and stop resolving until it comes.
+    pub fn ask(&mut self, by: Decider, kind: DecisionKind, resume: Option<Work>, attack: Option<AttackCtx>) {
+        self.emit(CombatEvent::DecisionRequested { by, about: kind.name().to_string() });
+        self.pending.0 = Some(PendingDecision { by, kind, resume, attack });
+    }
+
+    fn resolve_effect(
+        &mut self,
+        who: Cid,
+        ability: &str,
+        targets: Vec<Cid>,
+        to: Option<super::components::GridPos>,
+        mode: Option<String>,
+        _via: Via,
+        surprise: bool,
+    ) {
+        if self.is_down(who) {
+            return;
+        }
+        let Some(def) = self.ruleset.ability(ability).cloned() else { return };
+        match def.effect {
+            Effect::Attack { kind, stat, damage } => {
+                for target in targets {
+                    if self.is_down(target) {
+                        continue;
+                    }
+                    self.work.0.push_front(Work::Attack(AttackCtx {
+                        attacker: who,
+                        target,
+                        ability: ability.into(),
+                        kind,
+                        stat: stat.clone(),
+                        damage: damage.clone(),
+                        opportunity: false,
+                        surprise,
+                        area_assist: false,
+                        damage_bonus: 0,
+                        total: 0,
+                    }));
+                }
+            }
+            Effect::Move => {
+                let Some(to) = to else { return };
+                let mode = self.movement_mode(who, mode.as_deref());
+                self.work.0.push_front(Work::Move { who, to, mode, provokers: None });
+            }
+            Effect::Disengage => self.disengage(who, targets, to, mode),
+            Effect::Assist { bonus, same_type_damage } => {
+                if let Some(&to) = targets.first() {
+                    self.work.0.push_front(Work::Assist { from: who, to, bonus, same_type_damage, approved: None });
+                }
+            }
+            Effect::SelfCondition { condition, rounds } => self.apply_condition(who, &condition, rounds),
+            Effect::Save { stat, dc, damage, on_fail, rounds } => {
+                for t in targets {
+                    if self.is_down(t) {
+                        continue;
+                    }
+                    let ok = self.saving_throw(t, &stat, dc);
+                    if !ok {
+                        if let Some(d) = &damage {
+                            let s = self.c(who).stats.clone();
+                            let amount = self.dice.roll_expr(d, |k| s.get(k)).max(0);
+                            self.take_damage(t, amount);
+                        }
+                        for c in &on_fail {
+                            if !self.is_down(t) {
+                                self.apply_condition(t, c, rounds);
+                            }
+                        }
+                    }
+                }
+            }
+            Effect::Narrative => self.emit(CombatEvent::AbilityResolved { who, ability: ability.into() }),
+        }
+    }
+
+    /// Assist bonuses used up by this roll (G-HB-07): roll bonus, damage bonus for `kind`, area flag.
+    fn consume_assists(&mut self, who: Cid, kind: Option<AttackKind>) -> (i32, i32, bool) {
+        let assists: Vec<AssistBonus> = std::mem::take(&mut self.cm(who).assists.0);
+        if assists.is_empty() {
+            return (0, 0, false);
+        }
+        let bonus: i32 = assists.iter().map(|a| a.bonus).sum();
+        let dmg: i32 = assists
+            .iter()
+            .filter(|a| kind.is_some_and(|k| a.from_kinds.contains(&k)))
+            .map(|a| a.same_type_damage)
+            .sum();
+        let area = assists.iter().any(|a| a.area);
+        let from = assists.iter().map(|a| a.from).collect();
+        self.emit(CombatEvent::AssistUsed { who, from, bonus });
+        (bonus, dmg, area)
+    }
+
+    /// Roll the attack (G-HB-21) and ask the defender how it defends (HB-39).
+    fn roll_attack(&mut self, mut ctx: AttackCtx) {
+        if self.is_down(ctx.attacker) || self.is_down(ctx.target) {
+            return;
+        }
+        let DefenseRule::ActiveRoll { attack_dice, .. } = self.ruleset.defense.clone();
+        let roll = self.dice.roll_expr(&attack_dice, |_| 0);
+        let mut bonus = self.stat(ctx.attacker, &ctx.stat);
+        if ctx.kind == AttackKind::Melee && self.is_flanked(ctx.target) {
+            bonus += self.ruleset.engagement.flanking_attack_bonus;
+        }
+        // HB-12: Assist stacks with flanking.
+        let (assist, dmg, area) = self.consume_assists(ctx.attacker, Some(ctx.kind));
+        bonus += assist;
+        ctx.damage_bonus += dmg;
+        ctx.area_assist |= area;
+        ctx.total = roll + bonus;
+        self.emit(CombatEvent::AttackRolled {
+            attacker: ctx.attacker,
+            target: ctx.target,
+            ability: ctx.ability.clone(),
+            kind: ctx.kind,
+            roll,
+            bonus,
+            total: ctx.total,
+        });
+        let options = self.defense_options(&ctx);
+        if options.is_empty() {
+            self.emit(CombatEvent::NoDefensePossible { who: ctx.target });
+            self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: ctx.target });
+            self.work.0.push_front(Work::Damage(ctx, false));
+            return;
+        }
+        let mut all = options;
+        all.push(DefenseMethod::NoDefense);
+        let kind = DecisionKind::Defense { attacker: ctx.attacker, attack_total: ctx.total, options: all };
+        self.ask(Decider::Creature(ctx.target), kind, None, Some(ctx));
+    }
+
+    /// Which defences the target may use (HB-41..44, HB-47, G-HB-16).
+    pub fn defense_options(&self, ctx: &AttackCtx) -> Vec<DefenseMethod> {
+        let DefenseRule::ActiveRoll { dodge_stat, parry_stat, .. } = &self.ruleset.defense;
+        let t = ctx.target;
+        if self.cannot_act(t) {
+            return vec![];
+        }
+        let mut v = Vec::new();
+        if self.stat(t, dodge_stat) > 0 {
+            v.push(DefenseMethod::Dodge);
+        }
+        if ctx.kind == AttackKind::Melee && !ctx.opportunity && self.stat(t, parry_stat) > 0 {
+            v.push(DefenseMethod::Parry);
+        }
+        v
+    }
+
+    /// The defensive roll: 1d20 + bonus, with advantage in defensive position; ≥ blocks (HB-40).
+    fn roll_defense(&mut self, ctx: AttackCtx, method: DefenseMethod) {
+        let t = ctx.target;
+        self.emit(CombatEvent::DefenseDeclared { who: t, method });
+        if method == DefenseMethod::NoDefense {
+            self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: t });
+            self.work.0.push_front(Work::Damage(ctx, false));
+            return;
+        }
+        let DefenseRule::ActiveRoll { dice, dodge_stat, parry_stat, defender_wins_ties, .. } = self.ruleset.defense.clone();
+        let stat = if method == DefenseMethod::Dodge { dodge_stat } else { parry_stat };
+        let advantage = self.has_defense_advantage(t);
+        let mut rolls = vec![self.dice.roll_expr(&dice, |_| 0)];
+        if advantage {
+            // G-HB-08: advantage = roll 2d20, keep the higher.
+            rolls.push(self.dice.roll_expr(&dice, |_| 0));
+        }
+        let best = *rolls.iter().max().expect("at least one roll");
+        let bonus = self.stat(t, &stat);
+        let total = best + bonus;
+        self.emit(CombatEvent::DefenseRolled { who: t, method, rolls, bonus, total });
+        let blocked = if defender_wins_ties { total >= ctx.total } else { total > ctx.total };
+        if blocked {
+            self.emit(CombatEvent::AttackBlocked { attacker: ctx.attacker, target: t });
+            // G-HB-10: the target of a missed attack is the default opening candidate.
+            self.turn.opening_hint = vec![t];
+            if ctx.area_assist {
+                // HB-15: an assisted area attack still deals half damage.
+                self.work.0.push_front(Work::Damage(ctx, true));
+            }
+        } else {
+            self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: t });
+            self.work.0.push_front(Work::Damage(ctx, false));
+        }
+    }
+
+    /// Whether a condition grants advantage on defensive rolls (HB-22).
+    pub fn has_defense_advantage(&self, who: Cid) -> bool {
+        self.c(who).conditions.0.keys().any(|id| self.ruleset.condition(id).is_some_and(|d| d.defense_advantage))
+    }
+
+    /// Damage from an attack, then what a hit does (G-HB-09, HB-51).
+    fn deal_damage(&mut self, ctx: AttackCtx, half: bool) {
+        let s = self.c(ctx.attacker).stats.clone();
+        let mut amount = (self.dice.roll_expr(&ctx.damage, |k| s.get(k)) + ctx.damage_bonus).max(0);
+        if half {
+            amount /= 2;
+        }
+        self.take_damage(ctx.target, amount);
+        if half || self.is_down(ctx.target) {
+            return;
+        }
+        if ctx.kind == AttackKind::Ranged {
+            self.lose_held_on_hit(ctx.target, HitKind::Ranged);
+        }
+        if ctx.surprise {
+            self.lose_held_on_hit(ctx.target, HitKind::Surprise);
+        }
+        self.interrupt_on_hit(ctx.target);
+    }
+
+    /// Lose hit points; at 0 or fewer the creature is down.
+    pub fn take_damage(&mut self, who: Cid, amount: i32) {
+        let hp = {
+            let mut c = self.cm(who);
+            c.health.hp -= amount;
+            c.health.hp
+        };
+        self.emit(CombatEvent::Damaged { who, amount, hp });
+        if hp <= 0 && !self.is_down(who) {
+            self.knock_down(who);
+        }
+    }
+
+    /// Out of the fight: the defeated condition, off the grid, nothing held or in progress.
+    fn knock_down(&mut self, who: Cid) {
+        let id = self.ruleset.defeated_condition.clone();
+        let rank = self.rank(who);
+        let (pos, side) = {
+            let mut c = self.cm(who);
+            c.conditions.0.insert(id, super::components::ConditionState { rounds_left: None, stacks: 1 });
+            c.held.0.clear();
+            c.casting.0 = None;
+            (*c.pos, c.side.0.clone())
+        };
+        self.turn.holders.remove(&(rank, who));
+        if self.roster.occupied.get(&pos) == Some(&who) {
+            self.roster.occupied.remove(&pos);
+        }
+        if let Some(n) = self.turn.alive_by_side.get_mut(&side) {
+            *n = n.saturating_sub(1);
+        }
+        self.emit(CombatEvent::Downed { who });
+        self.check_combat_end();
+    }
+
+    /// A saving throw: 1d20 + stat + assists ≥ DC succeeds (HB-52/53, G-HB-15); defensive
+    /// position does not help (HB-25).
+    pub fn saving_throw(&mut self, who: Cid, stat: &str, dc: i32) -> bool {
+        let rule = self.ruleset.saves.clone();
+        let mut roll = self.dice.roll_expr(&rule.dice, |_| 0);
+        if rule.defense_advantage_applies && self.has_defense_advantage(who) {
+            roll = roll.max(self.dice.roll_expr(&rule.dice, |_| 0));
+        }
+        let (assist, _, _) = self.consume_assists(who, None);
+        let bonus = self.stat(who, stat) + assist;
+        let total = roll + bonus;
+        let success = if rule.saver_wins_ties { total >= dc } else { total > dc };
+        self.emit(CombatEvent::SaveRolled { who, stat: stat.into(), roll, bonus, total, dc, success });
+        success
+    }
+
+    /// Put a condition on a creature. A non-stacking condition already present changes nothing
+    /// (HB-24); a negative one ends conditions that end on negative status (HB-23) and interrupts.
+    pub fn apply_condition(&mut self, who: Cid, id: &str, rounds: Option<u32>) {
+        let Some(def) = self.ruleset.condition(id).cloned() else { return };
+        if self.c(who).conditions.has(id) && !def.stacks {
+            self.emit(CombatEvent::ConditionUnchanged { who, condition: id.into() });
+            return;
+        }
+        {
+            let mut c = self.cm(who);
+            let e = c
+                .conditions
+                .0
+                .entry(id.to_string())
+                .or_insert(super::components::ConditionState { rounds_left: rounds, stacks: 0 });
+            e.stacks += 1;
+            e.rounds_left = rounds;
+        }
+        self.emit(CombatEvent::ConditionApplied { who, condition: id.into(), rounds });
+        if def.negative {
+            self.end_conditions_on(who, EndTrigger::NegativeStatus, Some(id));
+            if let DisruptionPolicy::ActivityFails { on_negative_status: true, .. } = self.ruleset.disruption {
+                self.interrupt(who);
+            }
+        }
+        if def.debilitating {
+            // G-HB-10: the enemies engaged with the afflicted creature are the default opening.
+            self.turn.opening_hint = self.engaged_enemies(who);
+        }
+    }
+
+    /// End every condition that ends on `trigger` (HB-23).
+    pub fn end_conditions_on(&mut self, who: Cid, trigger: EndTrigger, except: Option<&str>) {
+        let ending: Vec<String> = self
+            .c(who)
+            .conditions
+            .0
+            .keys()
+            .filter(|id| Some(id.as_str()) != except)
+            .filter(|id| self.ruleset.condition(id).is_some_and(|d| d.ends_on.contains(&trigger)))
+            .cloned()
+            .collect();
+        let reason = match trigger {
+            EndTrigger::PermanentWound => EndReason::PermanentWound,
+            EndTrigger::NegativeStatus => EndReason::NegativeStatus,
+        };
+        for condition in ending {
+            self.cm(who).conditions.0.remove(&condition);
+            self.emit(CombatEvent::ConditionEnded { who, condition, reason });
+        }
+    }
+
+    /// Interrupt a spread activity: it fails and its spent actions are lost (G-HB-09).
+    pub fn interrupt(&mut self, who: Cid) {
+        let DisruptionPolicy::ActivityFails { .. } = self.ruleset.disruption else { return };
+        let Some(act) = self.cm(who).casting.0.take() else { return };
+        self.emit(CombatEvent::ActivityInterrupted { who, ability: act.ability, actions_lost: act.paid });
+    }
+
+    /// Being hit interrupts when the ruleset says so (G-HB-09).
+    pub fn interrupt_on_hit(&mut self, who: Cid) {
+        if let DisruptionPolicy::ActivityFails { on_hit: true, .. } = self.ruleset.disruption {
+            self.interrupt(who);
+        }
+    }
+
+    /// HB-51: hit by a ranged or surprise attack, a holder loses all its held actions.
+    pub fn lose_held_on_hit(&mut self, who: Cid, kind: HitKind) {
+        let ReorderPolicy::HoldForPriority { lost_on_hit } = &self.ruleset.reorder else { return };
+        if !lost_on_hit.contains(&kind) {
+            return;
+        }
+        let held = std::mem::take(&mut self.cm(who).held.0);
+        if held.is_empty() {
+            return;
+        }
+        let rank = self.rank(who);
+        self.turn.holders.remove(&(rank, who));
+        self.emit(CombatEvent::HeldActionsLost { who, count: held.len() as u32, kind });
+    }
+
+    /// Open an opening (HB-29): eligible creatures resolve in initiative order (HB-32).
+    pub fn open_opening(&mut self, eligible: &[Cid]) -> Result<(), super::command::Rejection> {
+        use super::command::Rejection;
+        if self.ruleset.openings == super::ruleset::Openings::None {
+            return Err(Rejection::OpeningsDisabled);
+        }
+        let mut list: Vec<Cid> = if eligible.is_empty() { self.turn.opening_hint.clone() } else { eligible.to_vec() };
+        if list.is_empty() {
+            return Err(Rejection::InvalidTarget("no creature is eligible for this opening".into()));
+        }
+        for c in &list {
+            if !self.exists(*c) {
+                return Err(Rejection::UnknownCombatant(*c));
+            }
+        }
+        list.sort_by_key(|c| (self.rank(*c), *c));
+        list.dedup();
+        let id = self.turn.next_opening;
+        self.turn.next_opening += 1;
+        self.emit(CombatEvent::OpeningCreated { id, eligible: list.clone() });
+        self.work.0.push_front(Work::Opening { id, queue: list.into() });
+        Ok(())
+    }
+
+    /// Offer the opening to the next eligible creature.
+    fn offer_opening(&mut self, id: u32, mut queue: VecDeque<Cid>) {
+        while let Some(who) = queue.pop_front() {
+            let reason = if self.is_down(who) || self.cannot_act(who) {
+                Some("cannot act".to_string())
+            } else {
+                self.busy_with(who).map(|a| format!("busy completing `{a}`"))
+            };
+            if let Some(reason) = reason {
+                self.emit(CombatEvent::OpeningSkipped { id, who, reason });
+                continue;
+            }
+            let resume = Work::Opening { id, queue };
+            self.ask(Decider::Creature(who), DecisionKind::Opening { id }, Some(resume), None);
+            return;
+        }
+        self.emit(CombatEvent::OpeningClosed { id });
+    }
+
+    /// An Assist: approved by shared tag, by the GM, or always, per the ruleset (HB-10, HB-11).
+    fn resolve_assist(&mut self, from: Cid, to: Cid, bonus: i32, same_type_damage: i32, approved: Option<bool>) {
+        use super::ruleset::AssistApproval;
+        let approved = match approved {
+            Some(a) => a,
+            None => match self.ruleset.assist.approval {
+                AssistApproval::AlwaysApprove => true,
+                AssistApproval::SharedTagOrAskGm if self.share_tag(from, to) => true,
+                _ => {
+                    let resume = Work::Assist { from, to, bonus, same_type_damage, approved: None };
+                    self.ask(Decider::Gm, DecisionKind::AssistApproval { from, to }, Some(resume), None);
+                    return;
+                }
+            },
+        };
+        if !approved {
+            self.emit(CombatEvent::AssistDenied { from, to });
+            return;
+        }
+        let from_kinds = self.attack_kinds(from);
+        self.cm(to).assists.0.push(AssistBonus { from, bonus, same_type_damage, from_kinds, area: false });
+        self.emit(CombatEvent::AssistGranted { from, to, bonus });
+    }
+
+    /// HB-11 default: assister and ally share an ability tag (ignoring tags the ruleset lists).
+    fn share_tag(&self, a: Cid, b: Cid) -> bool {
+        let tags = |who: Cid| -> Vec<String> {
+            let mut t: Vec<String> = self
+                .known_abilities(who)
+                .iter()
+                .filter_map(|id| self.ruleset.ability(id))
+                .flat_map(|d| d.tags.clone())
+                .filter(|t| !self.ruleset.assist.ignored_tags.contains(t))
+                .collect();
+            t.sort();
+            t.dedup();
+            t
+        };
+        let tb = tags(b);
+        tags(a).iter().any(|t| tb.contains(t))
+    }
+}

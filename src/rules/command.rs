@@ -1,0 +1,290 @@
+//! Commands in: what players, the AI, scenario scripts, replays and the GM send.
+//!
+//! Every command is a [`Command`] message. The engine either applies it, appending
+//! [`CombatEvent`](super::log::CombatEvent)s to the log, or rejects it with a [`Rejection`] and
+//! leaves every piece of state as it was.
+
+use std::fmt;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::components::{Cid, GridPos, HeldTrigger};
+use super::ruleset::HitKind;
+
+/// An intent sent to the rules engine.
+#[derive(Message, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// Use an ability on your turn.
+    Act(ActIntent),
+    /// Hold an ability to resolve first when its trigger happens (HB-49).
+    Hold {
+        /// Who holds.
+        actor: Cid,
+        /// The ability held.
+        ability: String,
+        /// Its targets; empty = whoever triggers it.
+        targets: Vec<Cid>,
+        /// What releases it.
+        trigger: HeldTrigger,
+    },
+    /// Declare your turn done (G-HB-04).
+    EndTurn {
+        /// Whose turn.
+        actor: Cid,
+    },
+    /// Answer the pending decision.
+    Decide {
+        /// Who answers.
+        by: Decider,
+        /// The answer.
+        choice: Choice,
+    },
+    /// A game master's input.
+    Gm(GmInput),
+}
+
+/// Using one ability.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActIntent {
+    /// Who acts.
+    pub actor: Cid,
+    /// The ability's id.
+    pub ability: String,
+    /// Its targets.
+    pub targets: Vec<Cid>,
+    /// Destination, for movement.
+    pub to: Option<GridPos>,
+    /// Movement mode, when the creature has several (HB-20).
+    pub mode: Option<String>,
+    /// The GM marked this attack as a surprise attack (HB-51, G-HB-12).
+    pub surprise: bool,
+}
+
+impl ActIntent {
+    /// An intent with no destination, mode or surprise.
+    pub fn new(actor: Cid, ability: impl Into<String>, targets: Vec<Cid>) -> Self {
+        Self { actor, ability: ability.into(), targets, to: None, mode: None, surprise: false }
+    }
+}
+
+/// Who answers a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Decider {
+    /// The controller of this creature.
+    Creature(Cid),
+    /// The game master.
+    Gm,
+}
+
+/// A method of defence (HB-41).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Reflect)]
+pub enum DefenseMethod {
+    /// 1d20 + DEX; against ranged, area and melee attacks (HB-42, G-HB-16).
+    Dodge,
+    /// 1d20 + STR; against melee attacks only (HB-42).
+    Parry,
+    /// Make no defensive roll.
+    NoDefense,
+}
+
+/// An answer to a pending decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Choice {
+    /// Defend against an attack with this method.
+    Defend(DefenseMethod),
+    /// Take an attack of opportunity with this ability, or decline.
+    Opportunity(Option<String>),
+    /// Use one ability in the opening, or pass.
+    Opening(Option<OpeningUse>),
+    /// Approve or deny an Assist (GM).
+    Approve(bool),
+}
+
+/// The ability used in an opening.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpeningUse {
+    /// Ability id.
+    pub ability: String,
+    /// Targets.
+    pub targets: Vec<Cid>,
+    /// Destination, for movement.
+    pub to: Option<GridPos>,
+    /// Movement mode.
+    pub mode: Option<String>,
+}
+
+/// Game-master inputs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GmInput {
+    /// Open an opening for these creatures (HB-29); empty = the default of G-HB-10.
+    Opening {
+        /// Eligible creatures.
+        eligible: Vec<Cid>,
+    },
+    /// Interrupt whatever the creature is doing (G-HB-09).
+    Interrupt {
+        /// Who.
+        who: Cid,
+    },
+    /// The creature was hit by an attack of this kind outside the engine (HB-51).
+    HitBy {
+        /// Who.
+        who: Cid,
+        /// Ranged or surprise.
+        kind: HitKind,
+    },
+    /// Put a condition on a creature (negative status effects end a defensive position, HB-23).
+    ApplyCondition {
+        /// Who.
+        who: Cid,
+        /// Condition id.
+        condition: String,
+        /// Rounds it lasts.
+        rounds: Option<u32>,
+    },
+    /// The creature suffers a permanent wound (HB-23).
+    PermanentWound {
+        /// Who.
+        who: Cid,
+    },
+    /// The creature's assisted attack counts as an area attack (HB-15).
+    AreaAssist {
+        /// The assisted creature.
+        who: Cid,
+    },
+}
+
+/// Why a command was rejected. State is untouched after a rejection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Rejection {
+    /// The combat has ended.
+    CombatOver,
+    /// No combatant with this id.
+    UnknownCombatant(Cid),
+    /// It is not this creature's turn (HB-28).
+    NotYourTurn {
+        /// Who tried.
+        actor: Cid,
+        /// Whose turn it is.
+        active: Option<Cid>,
+    },
+    /// A decision is pending and must be answered first.
+    AwaitingDecision {
+        /// Who must answer.
+        by: Decider,
+    },
+    /// No decision is pending.
+    NoDecisionPending,
+    /// Someone else must answer the pending decision.
+    WrongDecider {
+        /// Who must answer.
+        expected: Decider,
+    },
+    /// The answer does not fit the pending decision.
+    InvalidChoice(String),
+    /// The ruleset has no such ability.
+    UnknownAbility(String),
+    /// The creature does not have this ability.
+    AbilityNotKnown(String),
+    /// Not enough actions left.
+    NotEnoughActions {
+        /// Cost.
+        needed: u8,
+        /// Left.
+        available: u8,
+    },
+    /// The creature is paying for a spread activity and may do nothing else (HB-27).
+    BusyWithActivity(String),
+    /// The creature cannot act (G-HB-19).
+    UnableToAct,
+    /// The ability's per-turn limit is used up (HB-35).
+    LimitReached(String),
+    /// A target is missing or wrong.
+    InvalidTarget(String),
+    /// Out of range.
+    OutOfRange {
+        /// Squares away.
+        distance: u32,
+        /// Allowed.
+        max: u32,
+    },
+    /// The destination square is taken.
+    Occupied(GridPos),
+    /// Several movement modes and none named (HB-20).
+    MovementModeRequired(Vec<String>),
+    /// The creature has no such movement mode.
+    UnknownMovementMode(String),
+    /// The ruleset has no openings.
+    OpeningsDisabled,
+    /// The ruleset does not allow holding actions.
+    HoldingDisabled,
+    /// Held actions need an ability that costs actions (G-HB-12).
+    NotHoldable(String),
+    /// Unknown condition id.
+    UnknownCondition(String),
+}
+
+impl Rejection {
+    /// The variant's name, used by scenario expectations.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Rejection::CombatOver => "CombatOver",
+            Rejection::UnknownCombatant(_) => "UnknownCombatant",
+            Rejection::NotYourTurn { .. } => "NotYourTurn",
+            Rejection::AwaitingDecision { .. } => "AwaitingDecision",
+            Rejection::NoDecisionPending => "NoDecisionPending",
+            Rejection::WrongDecider { .. } => "WrongDecider",
+            Rejection::InvalidChoice(_) => "InvalidChoice",
+            Rejection::UnknownAbility(_) => "UnknownAbility",
+            Rejection::AbilityNotKnown(_) => "AbilityNotKnown",
+            Rejection::NotEnoughActions { .. } => "NotEnoughActions",
+            Rejection::BusyWithActivity(_) => "BusyWithActivity",
+            Rejection::UnableToAct => "UnableToAct",
+            Rejection::LimitReached(_) => "LimitReached",
+            Rejection::InvalidTarget(_) => "InvalidTarget",
+            Rejection::OutOfRange { .. } => "OutOfRange",
+            Rejection::Occupied(_) => "Occupied",
+            Rejection::MovementModeRequired(_) => "MovementModeRequired",
+            Rejection::UnknownMovementMode(_) => "UnknownMovementMode",
+            Rejection::OpeningsDisabled => "OpeningsDisabled",
+            Rejection::HoldingDisabled => "HoldingDisabled",
+            Rejection::NotHoldable(_) => "NotHoldable",
+            Rejection::UnknownCondition(_) => "UnknownCondition",
+        }
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::CombatOver => write!(f, "the combat is over"),
+            Rejection::UnknownCombatant(c) => write!(f, "no combatant #{}", c.0),
+            Rejection::NotYourTurn { actor, active } => match active {
+                Some(a) => write!(f, "#{} cannot act: it is #{}'s turn", actor.0, a.0),
+                None => write!(f, "#{} cannot act: no turn is running", actor.0),
+            },
+            Rejection::AwaitingDecision { by } => write!(f, "a decision by {by:?} is pending"),
+            Rejection::NoDecisionPending => write!(f, "no decision is pending"),
+            Rejection::WrongDecider { expected } => write!(f, "this decision belongs to {expected:?}"),
+            Rejection::InvalidChoice(why) => write!(f, "invalid choice: {why}"),
+            Rejection::UnknownAbility(a) => write!(f, "the ruleset has no ability `{a}`"),
+            Rejection::AbilityNotKnown(a) => write!(f, "the creature does not have `{a}`"),
+            Rejection::NotEnoughActions { needed, available } => {
+                write!(f, "needs {needed} action(s), {available} left")
+            }
+            Rejection::BusyWithActivity(a) => write!(f, "busy completing `{a}`: no other action until it completes"),
+            Rejection::UnableToAct => write!(f, "the creature cannot act"),
+            Rejection::LimitReached(a) => write!(f, "`{a}` has no uses left this turn"),
+            Rejection::InvalidTarget(why) => write!(f, "invalid target: {why}"),
+            Rejection::OutOfRange { distance, max } => write!(f, "{distance} squares away, at most {max}"),
+            Rejection::Occupied(p) => write!(f, "square ({}, {}) is occupied", p.x, p.y),
+            Rejection::MovementModeRequired(m) => write!(f, "name a movement mode: {}", m.join(", ")),
+            Rejection::UnknownMovementMode(m) => write!(f, "no movement mode `{m}`"),
+            Rejection::OpeningsDisabled => write!(f, "this ruleset has no openings"),
+            Rejection::HoldingDisabled => write!(f, "this ruleset does not hold actions"),
+            Rejection::NotHoldable(a) => write!(f, "`{a}` costs no actions and cannot be held"),
+            Rejection::UnknownCondition(c) => write!(f, "the ruleset has no condition `{c}`"),
+        }
+    }
+}

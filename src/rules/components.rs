@@ -1,0 +1,261 @@
+//! Combatant components: `Initiative`, `ActionPool`, `Conditions`, `Casting` and the rest.
+//!
+//! A combatant is an entity carrying a [`CombatantBundle`]. Every rules-facing value is an integer;
+//! collections are ordered (`BTreeMap`, `Vec`) so that iteration never depends on hashing.
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::ruleset::AttackKind;
+
+/// A combatant's stable id: its index in the roster, in spawn order.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Cid(pub u32);
+
+/// Display name of a combatant.
+#[derive(Component, Reflect, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatantName(pub String);
+
+/// Which side a combatant fights on; creatures on different sides are hostile.
+#[derive(Component, Reflect, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Side(pub String);
+
+/// Statistics used directly as bonuses (DEX, STR, ...); they may be 0 or negative (HB-44).
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats(pub BTreeMap<String, i32>);
+
+impl Stats {
+    /// A stat's value; a stat the creature does not list is 0.
+    pub fn get(&self, name: &str) -> i32 {
+        self.0.get(name).copied().unwrap_or(0)
+    }
+}
+
+/// Hit points.
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Health {
+    /// Current hit points.
+    pub hp: i32,
+    /// Maximum hit points.
+    pub max: i32,
+}
+
+/// A square on the grid.
+#[derive(Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct GridPos {
+    /// Column.
+    pub x: i32,
+    /// Row.
+    pub y: i32,
+}
+
+impl GridPos {
+    /// Squares between two positions, diagonals counting 1 (Chebyshev distance).
+    pub fn distance(self, o: GridPos) -> u32 {
+        (self.x - o.x).unsigned_abs().max((self.y - o.y).unsigned_abs())
+    }
+}
+
+/// Movement modes and their speeds in squares (HB-18, HB-20).
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Movement(pub BTreeMap<String, u32>);
+
+/// The abilities a creature lists on its sheet (basic abilities come from the ruleset).
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Abilities(pub Vec<String>);
+
+/// Who answers this creature's decisions.
+#[derive(Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Controller {
+    /// A person at the HUD.
+    Player,
+    /// The built-in AI.
+    Ai,
+    /// A scenario script or replay.
+    #[default]
+    Script,
+}
+
+/// How this creature's initiative was set up (before combat starts).
+#[derive(Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InitiativeSetup {
+    /// Roll the ruleset's dice.
+    #[default]
+    Rolled,
+    /// The die shows this value; the stat is still added.
+    Roll(i32),
+    /// The total is fixed.
+    Total(i32),
+}
+
+/// Initiative, rolled once at combat start (HB-04, G-HB-02).
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Initiative {
+    /// The die result.
+    pub roll: i32,
+    /// Die plus stat.
+    pub total: i32,
+    /// Position in the initiative order, 0 first.
+    pub rank: u32,
+}
+
+/// The action budget (HB-06, G-HB-03): a pool of actions per round.
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionPool {
+    /// Actions per round.
+    pub max: u8,
+    /// Actions spent this round (on the turn, in openings, or held).
+    pub spent: u8,
+    /// Uses of limited abilities this turn.
+    pub uses_this_turn: BTreeMap<String, u8>,
+}
+
+impl ActionPool {
+    /// Actions still available this round.
+    pub fn available(&self) -> u8 {
+        self.max.saturating_sub(self.spent)
+    }
+}
+
+/// One instance of a condition.
+#[derive(Reflect, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConditionState {
+    /// Rounds left, or none for "until something ends it".
+    pub rounds_left: Option<u32>,
+    /// Instances (for stacking conditions).
+    pub stacks: u32,
+}
+
+/// Conditions on a creature, by id.
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conditions(pub BTreeMap<String, ConditionState>);
+
+impl Conditions {
+    /// Whether the condition is present.
+    pub fn has(&self, id: &str) -> bool {
+        self.0.contains_key(id)
+    }
+}
+
+/// An activity whose cost is spread over turns (HB-26/27), or a cast in progress.
+#[derive(Reflect, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Activity {
+    /// The ability being paid for.
+    pub ability: String,
+    /// Its targets.
+    pub targets: Vec<Cid>,
+    /// Its destination, for movement.
+    pub dest: Option<GridPos>,
+    /// Its movement mode.
+    pub mode: Option<String>,
+    /// Total cost.
+    pub cost: u8,
+    /// Paid so far.
+    pub paid: u8,
+}
+
+/// What the creature is in the middle of, if anything.
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Casting(pub Option<Activity>);
+
+/// What a held action waits for (G-HB-12).
+#[derive(Reflect, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldTrigger {
+    /// Only this creature's actions trigger it; none = any hostile creature.
+    pub by: Option<Cid>,
+    /// Which actions trigger it.
+    pub on: TriggerOn,
+}
+
+/// Kinds of action a held action can wait for.
+#[derive(Reflect, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum TriggerOn {
+    /// Any ability.
+    #[default]
+    AnyAction,
+    /// A Move or Disengage.
+    Moves,
+    /// An attack.
+    Attacks,
+}
+
+/// A held action (HB-49).
+#[derive(Reflect, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Held {
+    /// The ability held.
+    pub ability: String,
+    /// Its targets; empty = the creature that triggers it.
+    pub targets: Vec<Cid>,
+    /// When it fires.
+    pub trigger: HeldTrigger,
+    /// Actions reserved for it.
+    pub cost: u8,
+}
+
+/// Held actions, oldest first.
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldActions(pub Vec<Held>);
+
+/// One Assist waiting to be used (HB-10, G-HB-07).
+#[derive(Reflect, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssistBonus {
+    /// Who assisted.
+    pub from: Cid,
+    /// Roll bonus.
+    pub bonus: i32,
+    /// Damage bonus if the attack type matches one of `from_kinds`.
+    pub same_type_damage: i32,
+    /// The assister's attack types.
+    pub from_kinds: Vec<AttackKind>,
+    /// The GM made the assisted attack an area attack (HB-15).
+    pub area: bool,
+}
+
+/// Assists waiting for the creature's next attack, save or skill roll.
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssistBonuses(pub Vec<AssistBonus>);
+
+/// Enemies this creature's next Move does not provoke (HB-17).
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisengagedFrom(pub Vec<Cid>);
+
+/// Everything a combatant entity carries.
+#[derive(Bundle)]
+pub struct CombatantBundle {
+    /// Stable id.
+    pub cid: Cid,
+    /// Name.
+    pub name: CombatantName,
+    /// Side.
+    pub side: Side,
+    /// Stats.
+    pub stats: Stats,
+    /// Hit points.
+    pub health: Health,
+    /// Grid square.
+    pub pos: GridPos,
+    /// Movement modes.
+    pub movement: Movement,
+    /// Listed abilities.
+    pub abilities: Abilities,
+    /// Who decides for it.
+    pub controller: Controller,
+    /// How initiative is set up.
+    pub initiative_setup: InitiativeSetup,
+    /// Initiative.
+    pub initiative: Initiative,
+    /// Action pool.
+    pub pool: ActionPool,
+    /// Conditions.
+    pub conditions: Conditions,
+    /// Activity in progress.
+    pub casting: Casting,
+    /// Held actions.
+    pub held: HeldActions,
+    /// Assists received.
+    pub assists: AssistBonuses,
+    /// Disengage protection.
+    pub disengaged: DisengagedFrom,
+}

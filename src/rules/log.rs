@@ -1,0 +1,562 @@
+//! Events out: the typed, serializable combat log.
+//!
+//! The HUD, replays, statistics and tests read this log; nothing in it is read back by the rules.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::command::{Choice, Command, Decider, DefenseMethod, Rejection};
+use super::components::{Cid, GridPos};
+use super::ruleset::{AttackKind, HitKind};
+
+/// How an ability came to be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Via {
+    /// On the creature's own turn.
+    Turn,
+    /// In the opening with this id (HB-30).
+    Opening(u32),
+    /// As a reaction (attack of opportunity, HB-45).
+    Reaction,
+    /// As a held action released by its trigger (HB-50).
+    Held,
+}
+
+/// Why a condition ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EndReason {
+    /// Its duration ran out (G-HB-17).
+    Expired,
+    /// A permanent wound (HB-23).
+    PermanentWound,
+    /// A negative status effect (HB-23).
+    NegativeStatus,
+}
+
+/// Why an attack of opportunity was not offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NoOpportunityReason {
+    /// The enemy is flanked (HB-48).
+    Flanked,
+    /// The mover disengaged from it (HB-17).
+    Disengaged,
+    /// The enemy is paying for a spread activity (G-HB-09).
+    Busy,
+    /// The enemy cannot act.
+    Incapacitated,
+    /// The enemy has no attack to make it with.
+    NoAttack,
+}
+
+/// One thing that happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CombatEvent {
+    /// Combat began.
+    CombatStarted {
+        /// Ruleset name.
+        ruleset: String,
+        /// RNG seed.
+        seed: u64,
+    },
+    /// A creature's initiative (HB-04).
+    InitiativeRolled {
+        /// Who.
+        who: Cid,
+        /// Die.
+        roll: i32,
+        /// Stat bonus.
+        bonus: i32,
+        /// Total.
+        total: i32,
+    },
+    /// A roll-off between tied creatures (G-HB-01).
+    InitiativeRollOff {
+        /// Tied creatures.
+        tied: Vec<Cid>,
+        /// Their roll-off dice, same order.
+        rolls: Vec<i32>,
+    },
+    /// The order for the whole combat (HB-05, G-HB-02).
+    InitiativeOrder {
+        /// First to last.
+        order: Vec<Cid>,
+    },
+    /// A round began; pools refilled (G-HB-03).
+    RoundStarted {
+        /// Round number, from 1.
+        round: u32,
+        /// In-world seconds this round stands for (HB-02).
+        seconds: u32,
+    },
+    /// A turn began.
+    TurnStarted {
+        /// Whose.
+        who: Cid,
+        /// Round.
+        round: u32,
+        /// Timeline time (round, or absolute segment).
+        time: u32,
+    },
+    /// A turn was skipped.
+    TurnSkipped {
+        /// Whose.
+        who: Cid,
+        /// Why.
+        reason: String,
+    },
+    /// An ability was used and paid for.
+    AbilityUsed {
+        /// Who.
+        who: Cid,
+        /// Ability id.
+        ability: String,
+        /// Actions paid.
+        cost: u8,
+        /// Targets.
+        targets: Vec<Cid>,
+        /// How.
+        via: Via,
+    },
+    /// A spread activity began (HB-26).
+    ActivityStarted {
+        /// Who.
+        who: Cid,
+        /// Ability.
+        ability: String,
+        /// Total cost.
+        cost: u8,
+        /// Paid now.
+        paid: u8,
+    },
+    /// More of a spread activity was paid at turn start (HB-27).
+    ActivityProgressed {
+        /// Who.
+        who: Cid,
+        /// Ability.
+        ability: String,
+        /// Paid now.
+        paid_now: u8,
+        /// Still owed.
+        remaining: u8,
+    },
+    /// A spread activity's last action was paid: it takes effect (HB-26).
+    ActivityCompleted {
+        /// Who.
+        who: Cid,
+        /// Ability.
+        ability: String,
+    },
+    /// A spread activity was interrupted and failed (G-HB-09).
+    ActivityInterrupted {
+        /// Who.
+        who: Cid,
+        /// Ability.
+        ability: String,
+        /// Actions spent on it and lost.
+        actions_lost: u8,
+    },
+    /// An ability with no mechanical effect resolved.
+    AbilityResolved {
+        /// Who.
+        who: Cid,
+        /// Ability.
+        ability: String,
+    },
+    /// An action was held (HB-49).
+    ActionHeld {
+        /// Who.
+        who: Cid,
+        /// Ability.
+        ability: String,
+        /// Actions reserved.
+        cost: u8,
+    },
+    /// A held action's trigger happened; it resolves first (HB-50).
+    HeldActionTriggered {
+        /// Holder.
+        who: Cid,
+        /// Ability.
+        ability: String,
+        /// Who triggered it.
+        by: Cid,
+    },
+    /// Held actions lost to a hit (HB-51).
+    HeldActionsLost {
+        /// Who.
+        who: Cid,
+        /// How many.
+        count: u32,
+        /// The hit's kind.
+        kind: HitKind,
+    },
+    /// Held actions lapsed at round end (G-HB-12).
+    HeldActionsLapsed {
+        /// Who.
+        who: Cid,
+        /// How many.
+        count: u32,
+    },
+    /// An attack roll (G-HB-21).
+    AttackRolled {
+        /// Attacker.
+        attacker: Cid,
+        /// Target.
+        target: Cid,
+        /// Ability.
+        ability: String,
+        /// Attack type.
+        kind: AttackKind,
+        /// Die.
+        roll: i32,
+        /// Stat + flanking + assists.
+        bonus: i32,
+        /// Total.
+        total: i32,
+    },
+    /// Assist bonuses used up by a roll (G-HB-07).
+    AssistUsed {
+        /// Who used them.
+        who: Cid,
+        /// Assisters.
+        from: Vec<Cid>,
+        /// Total roll bonus.
+        bonus: i32,
+    },
+    /// The defender declared its method (HB-39).
+    DefenseDeclared {
+        /// Defender.
+        who: Cid,
+        /// Method.
+        method: DefenseMethod,
+    },
+    /// No defensive roll was possible (HB-44, HB-47).
+    NoDefensePossible {
+        /// Defender.
+        who: Cid,
+    },
+    /// A defensive roll (HB-39).
+    DefenseRolled {
+        /// Defender.
+        who: Cid,
+        /// Method.
+        method: DefenseMethod,
+        /// Dice (two with advantage, HB-22).
+        rolls: Vec<i32>,
+        /// Stat bonus.
+        bonus: i32,
+        /// Total.
+        total: i32,
+    },
+    /// The defensive roll met the attack roll (HB-40).
+    AttackBlocked {
+        /// Attacker.
+        attacker: Cid,
+        /// Target.
+        target: Cid,
+    },
+    /// The attack hit.
+    AttackHit {
+        /// Attacker.
+        attacker: Cid,
+        /// Target.
+        target: Cid,
+    },
+    /// Damage taken.
+    Damaged {
+        /// Who.
+        who: Cid,
+        /// Amount.
+        amount: i32,
+        /// Hit points left.
+        hp: i32,
+    },
+    /// Out of the fight.
+    Downed {
+        /// Who.
+        who: Cid,
+    },
+    /// A Move (HB-18).
+    Moved {
+        /// Who.
+        who: Cid,
+        /// From.
+        from: GridPos,
+        /// To.
+        to: GridPos,
+        /// Movement mode.
+        mode: String,
+    },
+    /// A Disengage (HB-16/17).
+    Disengaged {
+        /// Who.
+        who: Cid,
+        /// Enemies its next Move will not provoke.
+        from: Vec<Cid>,
+    },
+    /// A Move provoked an attack of opportunity (HB-19, HB-46).
+    OpportunityProvoked {
+        /// The mover.
+        mover: Cid,
+        /// The enemy that may attack.
+        from: Cid,
+    },
+    /// An enemy declined its attack of opportunity.
+    OpportunityDeclined {
+        /// The enemy.
+        who: Cid,
+    },
+    /// An engaged enemy got no attack of opportunity.
+    NoOpportunity {
+        /// The mover.
+        mover: Cid,
+        /// The enemy.
+        from: Cid,
+        /// Why.
+        reason: NoOpportunityReason,
+    },
+    /// An Assist took hold (HB-10).
+    AssistGranted {
+        /// Assister.
+        from: Cid,
+        /// Ally.
+        to: Cid,
+        /// Bonus.
+        bonus: i32,
+    },
+    /// The GM denied an Assist (HB-11).
+    AssistDenied {
+        /// Assister.
+        from: Cid,
+        /// Ally.
+        to: Cid,
+    },
+    /// The GM made an assisted attack an area attack (HB-15).
+    AssistMadeArea {
+        /// The assisted creature.
+        who: Cid,
+    },
+    /// A condition began.
+    ConditionApplied {
+        /// Who.
+        who: Cid,
+        /// Condition.
+        condition: String,
+        /// Rounds.
+        rounds: Option<u32>,
+    },
+    /// A non-stacking condition was applied again: no additional benefit (HB-24).
+    ConditionUnchanged {
+        /// Who.
+        who: Cid,
+        /// Condition.
+        condition: String,
+    },
+    /// A condition ended.
+    ConditionEnded {
+        /// Who.
+        who: Cid,
+        /// Condition.
+        condition: String,
+        /// Why.
+        reason: EndReason,
+    },
+    /// A permanent wound (HB-23).
+    PermanentWound {
+        /// Who.
+        who: Cid,
+    },
+    /// A saving throw (HB-52/53).
+    SaveRolled {
+        /// Who.
+        who: Cid,
+        /// Stat used.
+        stat: String,
+        /// Die.
+        roll: i32,
+        /// Stat + assists.
+        bonus: i32,
+        /// Total.
+        total: i32,
+        /// Difficulty.
+        dc: i32,
+        /// Whether it succeeded.
+        success: bool,
+    },
+    /// An opening formed (HB-29), eligible creatures in resolution order (HB-32).
+    OpeningCreated {
+        /// Opening id.
+        id: u32,
+        /// Eligible, in the order they resolve.
+        eligible: Vec<Cid>,
+    },
+    /// A creature let an opening pass.
+    OpeningPassed {
+        /// Opening.
+        id: u32,
+        /// Who.
+        who: Cid,
+    },
+    /// A creature could not use an opening.
+    OpeningSkipped {
+        /// Opening.
+        id: u32,
+        /// Who.
+        who: Cid,
+        /// Why.
+        reason: String,
+    },
+    /// Every eligible creature had its chance.
+    OpeningClosed {
+        /// Opening.
+        id: u32,
+    },
+    /// The engine waits for a decision.
+    DecisionRequested {
+        /// Who must answer.
+        by: Decider,
+        /// What about.
+        about: String,
+    },
+    /// A decision was answered.
+    DecisionMade {
+        /// Who answered.
+        by: Decider,
+        /// The answer.
+        choice: Choice,
+    },
+    /// A turn ended.
+    TurnEnded {
+        /// Whose.
+        who: Cid,
+        /// Actions still unspent (kept for openings until round end, G-HB-04).
+        actions_left: u8,
+    },
+    /// Actions unspent at round end are forfeited (G-HB-04).
+    ActionsForfeited {
+        /// Who.
+        who: Cid,
+        /// How many.
+        count: u8,
+    },
+    /// A round ended (HB-07).
+    RoundEnded {
+        /// Round.
+        round: u32,
+    },
+    /// Only one side is left standing.
+    CombatEnded {
+        /// The winning side, if any is left.
+        winner: Option<String>,
+    },
+}
+
+impl CombatEvent {
+    /// The variant name, used by scenario expectations.
+    pub fn kind(&self) -> String {
+        let s = format!("{self:?}");
+        s.split([' ', '(', '{']).next().unwrap_or_default().to_string()
+    }
+
+    /// The creature this event is mainly about.
+    pub fn subject(&self) -> Option<Cid> {
+        use CombatEvent::*;
+        match self {
+            InitiativeRolled { who, .. }
+            | TurnStarted { who, .. }
+            | TurnSkipped { who, .. }
+            | AbilityUsed { who, .. }
+            | ActivityStarted { who, .. }
+            | ActivityProgressed { who, .. }
+            | ActivityCompleted { who, .. }
+            | ActivityInterrupted { who, .. }
+            | AbilityResolved { who, .. }
+            | ActionHeld { who, .. }
+            | HeldActionTriggered { who, .. }
+            | HeldActionsLost { who, .. }
+            | HeldActionsLapsed { who, .. }
+            | AssistUsed { who, .. }
+            | DefenseDeclared { who, .. }
+            | NoDefensePossible { who }
+            | DefenseRolled { who, .. }
+            | Damaged { who, .. }
+            | Downed { who }
+            | Moved { who, .. }
+            | Disengaged { who, .. }
+            | OpportunityDeclined { who }
+            | AssistMadeArea { who }
+            | ConditionApplied { who, .. }
+            | ConditionUnchanged { who, .. }
+            | ConditionEnded { who, .. }
+            | PermanentWound { who }
+            | SaveRolled { who, .. }
+            | OpeningPassed { who, .. }
+            | OpeningSkipped { who, .. }
+            | TurnEnded { who, .. }
+            | ActionsForfeited { who, .. } => Some(*who),
+            AttackRolled { attacker, .. } | AttackBlocked { attacker, .. } | AttackHit { attacker, .. } => {
+                Some(*attacker)
+            }
+            OpportunityProvoked { mover, .. } | NoOpportunity { mover, .. } => Some(*mover),
+            AssistGranted { from, .. } | AssistDenied { from, .. } => Some(*from),
+            DecisionRequested { by: Decider::Creature(c), .. } | DecisionMade { by: Decider::Creature(c), .. } => {
+                Some(*c)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The combat log: every event, in order. Serialize it to compare runs byte for byte.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatLog {
+    /// Combatant names, indexed by [`Cid`].
+    pub names: Vec<String>,
+    /// Events in order.
+    pub events: Vec<CombatEvent>,
+}
+
+impl CombatLog {
+    /// Append an event.
+    pub fn push(&mut self, e: CombatEvent) {
+        self.events.push(e);
+    }
+
+    /// The log as RON text (one event per line).
+    pub fn to_ron(&self) -> String {
+        let mut out = String::new();
+        for e in &self.events {
+            out.push_str(&ron::to_string(e).unwrap_or_else(|err| format!("<unserializable: {err}>")));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A combatant's name.
+    pub fn name(&self, c: Cid) -> &str {
+        self.names.get(c.0 as usize).map_or("?", String::as_str)
+    }
+
+    /// One event as text with names in place of ids.
+    pub fn describe(&self, e: &CombatEvent) -> String {
+        let mut s = format!("{e:?}");
+        // Replace `Cid(n)` with the name, longest ids first so `Cid(1)` does not eat `Cid(12)`.
+        for (i, n) in self.names.iter().enumerate().rev() {
+            s = s.replace(&format!("Cid({i})"), n);
+        }
+        s
+    }
+}
+
+/// The outcome of every command, in order (not part of the combat log: a rejection changes nothing).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct CommandOutcomes {
+    /// Commands with their outcome.
+    pub entries: Vec<(Command, Result<(), Rejection>)>,
+}
+
+impl CommandOutcomes {
+    /// The last command's outcome.
+    pub fn last(&self) -> Option<&Result<(), Rejection>> {
+        self.entries.last().map(|(_, r)| r)
+    }
+}

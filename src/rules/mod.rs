@@ -1,0 +1,181 @@
+//! The headless rules core.
+//!
+//! Builds on `MinimalPlugins` plus `StatesPlugin` and knows no window, renderer, egui or input.
+//! The rules run in their own schedule, [`RulesSchedule`], with a single-threaded executor and
+//! ordered [`TurnSystems`] sets. The game runs it from `Update` through [`RulesPlugin`]; the
+//! simulator, the scenario runner and the tests run it straight on a `World` through
+//! [`driver::Combat`].
+
+pub mod actions;
+pub mod combat;
+pub mod command;
+pub mod components;
+pub mod dice;
+pub mod driver;
+pub mod log;
+pub mod movement;
+pub mod ruleset;
+pub mod setup;
+pub mod state;
+pub mod timeline;
+pub mod turns;
+
+use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
+use bevy::prelude::*;
+
+use command::Command;
+use log::CommandOutcomes;
+use state::{CommandQueue, EngineStatus, Pending, Rules, TurnState, WorkQueue};
+
+/// The schedule the rules run in.
+#[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RulesSchedule;
+
+/// The ordered steps of one run of the rules schedule.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TurnSystems {
+    /// Take command messages into the queue.
+    Intake,
+    /// Roll initiative (HB-04/05, G-HB-01/02), cross round boundaries (HB-07, G-HB-03/04/17)
+    /// and start the next turn off the timeline, paying spread activities first (HB-26/27).
+    TurnStart,
+    /// Apply one command: spend actions (HB-06/08, HB-28, HB-31, HB-34/35), hold (HB-49),
+    /// answer decisions, take GM inputs (HB-11, HB-15, HB-23, HB-29, HB-51, G-HB-09).
+    Spend,
+    /// Resolve effects, openings (HB-29..33) and reactions: defensive rolls (HB-38..44),
+    /// attacks of opportunity (HB-45..48), held actions first (HB-50), saves (HB-52/53).
+    Reactions,
+    /// End the turn when it is spent or declared done (G-HB-04) and schedule the next.
+    TurnEnd,
+    /// Publish what the engine waits for.
+    Advance,
+}
+
+/// Registers the rules resources, messages and schedule, and runs the schedule from `Update`
+/// whenever a [`ruleset::Ruleset`] resource is present.
+pub struct RulesPlugin;
+
+impl Plugin for RulesPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<Command>();
+        init_resources(app.world_mut());
+        app.add_schedule(rules_schedule());
+        app.add_systems(Update, run_rules.run_if(resource_exists::<ruleset::Ruleset>));
+    }
+}
+
+/// Insert every rules resource that has a default (the ruleset and dice are set up separately).
+pub fn init_resources(world: &mut World) {
+    world.init_resource::<Messages<Command>>();
+    world.init_resource::<CommandQueue>();
+    world.init_resource::<CommandOutcomes>();
+    world.init_resource::<TurnState>();
+    world.init_resource::<Pending>();
+    world.init_resource::<WorkQueue>();
+    world.init_resource::<EngineStatus>();
+    world.init_resource::<state::Roster>();
+    world.init_resource::<log::CombatLog>();
+}
+
+/// Build the rules schedule: single-threaded, sets chained, ambiguities an error.
+pub fn rules_schedule() -> Schedule {
+    let mut s = Schedule::new(RulesSchedule);
+    s.set_executor(SingleThreadedExecutor::new());
+    s.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
+    s.configure_sets(
+        (
+            TurnSystems::Intake,
+            TurnSystems::TurnStart,
+            TurnSystems::Spend,
+            TurnSystems::Reactions,
+            TurnSystems::TurnEnd,
+            TurnSystems::Advance,
+        )
+            .chain(),
+    );
+    s.add_systems((
+        intake_commands.in_set(TurnSystems::Intake),
+        start_next_turn.in_set(TurnSystems::TurnStart),
+        apply_next_command.in_set(TurnSystems::Spend),
+        resolve_work.in_set(TurnSystems::Reactions),
+        end_finished_turn.in_set(TurnSystems::TurnEnd),
+        (publish_status, recycle_command_messages).chain().in_set(TurnSystems::Advance),
+    ));
+    s
+}
+
+/// Run the rules schedule until the engine waits for input (the game's `Update` hook).
+fn run_rules(world: &mut World) {
+    for _ in 0..driver::MAX_RUNS_PER_SETTLE {
+        world.run_schedule(RulesSchedule);
+        if driver::settled(world) {
+            break;
+        }
+    }
+}
+
+fn intake_commands(mut reader: MessageReader<Command>, mut queue: ResMut<CommandQueue>) {
+    queue.0.extend(reader.read().cloned());
+}
+
+fn start_next_turn(mut r: Rules) {
+    if !r.turn.started {
+        r.start_combat();
+    }
+    if r.turn.ended || r.turn.active.is_some() || r.pending.0.is_some() || !r.work.0.is_empty() {
+        return;
+    }
+    if !r.begin_next_turn() {
+        r.check_combat_end();
+    }
+}
+
+fn apply_next_command(mut r: Rules, mut queue: ResMut<CommandQueue>, mut outcomes: ResMut<CommandOutcomes>) {
+    // Effects already under way resolve before the next command is looked at, unless they wait
+    // for a decision that this command may answer.
+    if !r.work.0.is_empty() && r.pending.0.is_none() {
+        return;
+    }
+    let Some(cmd) = queue.0.pop_front() else { return };
+    let result = r.apply_command(&cmd);
+    outcomes.entries.push((cmd, result));
+}
+
+fn resolve_work(mut r: Rules) {
+    r.resolve_work();
+}
+
+fn end_finished_turn(mut r: Rules) {
+    let Some(who) = r.turn.active else { return };
+    if r.pending.0.is_none() && r.work.0.is_empty() && !r.turn.ended && r.turn_is_over(who) {
+        r.end_turn(who);
+    }
+}
+
+fn publish_status(
+    turn: Res<TurnState>,
+    pending: Res<Pending>,
+    work: Res<WorkQueue>,
+    queue: Res<CommandQueue>,
+    mut status: ResMut<EngineStatus>,
+) {
+    let s = if turn.ended {
+        EngineStatus::Ended
+    } else if let Some(p) = &pending.0 {
+        EngineStatus::AwaitingDecision(p.by)
+    } else if !turn.started || !work.0.is_empty() || !queue.0.is_empty() {
+        EngineStatus::Busy
+    } else if let Some(a) = turn.active {
+        EngineStatus::AwaitingCommand(a)
+    } else {
+        EngineStatus::Busy
+    };
+    if *status != s {
+        *status = s;
+    }
+}
+
+/// Commands are read in the same run they are written for; drop old buffers so they never pile up.
+fn recycle_command_messages(mut messages: ResMut<Messages<Command>>) {
+    messages.update();
+}

@@ -1,0 +1,540 @@
+//! Rulesets as data: `assets/rulesets/*.ron`.
+//!
+//! A ruleset holds the initiative formula, the tie-breakers, the action budget, the abilities with
+//! their costs and the conditions, plus the strategy choices of RULES.md §5.2 that select engine
+//! behaviour. Only the strategies the engine implements are listed; an unknown one is a load error
+//! that names the file, line, column and the offending variant.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::Path;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::dice::DiceExpr;
+
+/// A data error: `file:line:column: message`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataError {
+    /// The file the error is in.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// What is wrong, naming the field.
+    pub message: String,
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+    }
+}
+
+impl std::error::Error for DataError {}
+
+impl DataError {
+    /// An error at the first place `needle` occurs in `text` (1:1 if it does not).
+    pub fn at_text(file: &str, text: &str, needle: &str, message: impl Into<String>) -> Self {
+        let (line, col) = locate(text, needle).unwrap_or((1, 1));
+        Self { file: file.to_string(), line, col, message: message.into() }
+    }
+
+    /// Convert a RON parse error, keeping its position.
+    pub fn from_ron(file: &str, e: &ron::error::SpannedError) -> Self {
+        Self { file: file.to_string(), line: e.span.start.line.max(1), col: e.span.start.col.max(1), message: e.code.to_string() }
+    }
+}
+
+/// The 1-based line and column of the first occurrence of `needle` in `text`.
+pub fn locate(text: &str, needle: &str) -> Option<(usize, usize)> {
+    let at = text.find(needle)?;
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    Some((line, col))
+}
+
+/// Parse RON text with the options every data file uses.
+pub fn parse_ron<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result<T, DataError> {
+    // Implicit `Some` keeps data readable: `to: (1, 0)` rather than `to: Some((1, 0))`.
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str::<T>(text)
+        .map_err(|e| DataError::from_ron(file, &e))
+}
+
+/// The whole ruleset: strategies, initiative, budget, abilities and conditions.
+#[derive(Resource, Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ruleset {
+    /// Name shown in logs and the HUD.
+    pub name: String,
+    /// Strategy 1: how turns are scheduled (RULES.md §5.2).
+    pub turn_model: TurnModel,
+    /// Initiative formula and tie-breakers.
+    pub initiative: InitiativeRule,
+    /// Strategy 2: what a turn may spend and when it refreshes.
+    pub budget: ActionBudget,
+    /// Strategy 3: activities costing more than is left this turn.
+    pub multi_turn: MultiTurnActivities,
+    /// Strategy 4: when timed effects tick.
+    pub durations: DurationClock,
+    /// Strategy 5: out-of-turn budget for reactions.
+    pub reactions: ReactionBudget,
+    /// Strategy 6: GM-created windows to act out of turn.
+    pub openings: Openings,
+    /// Strategy 7: surprise at combat start.
+    pub surprise: SurprisePolicy,
+    /// Strategy 8: what disruption does to an action in progress.
+    pub disruption: DisruptionPolicy,
+    /// Strategy 9: changing when you act.
+    pub reorder: ReorderPolicy,
+    /// How attacks are defended against.
+    pub defense: DefenseRule,
+    /// Engagement, flanking and withdrawal.
+    #[serde(default)]
+    pub engagement: EngagementRule,
+    /// Assist approval and bonuses.
+    #[serde(default)]
+    pub assist: AssistRule,
+    /// How saving throws resolve.
+    #[serde(default)]
+    pub saves: SaveRule,
+    /// In-world seconds per participant per round (HB-02: 10).
+    pub seconds_per_turn: u32,
+    /// The condition a creature gets at 0 hit points or fewer.
+    pub defeated_condition: String,
+    /// Abilities every creature has without listing them (HB-09).
+    #[serde(default)]
+    pub basic_abilities: Vec<String>,
+    /// Movement mode used when a creature lists none.
+    #[serde(default = "default_mode")]
+    pub default_movement_mode: String,
+    /// The ability catalogue.
+    pub abilities: Vec<AbilityDef>,
+    /// The condition catalogue.
+    pub conditions: Vec<ConditionDef>,
+}
+
+fn default_mode() -> String {
+    "walk".into()
+}
+
+/// How a creature's next turn is scheduled on the one timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Reflect)]
+pub enum TurnModel {
+    /// Rounds: the next turn is the same initiative slot in the next round.
+    FixedCycle,
+    /// Segments: the next turn is now + the action's recovery time.
+    RecoveryTime {
+        /// Segments in a round (10 in RULES.md §4).
+        segments_per_round: u32,
+    },
+}
+
+/// Initiative: `dice + stat`, then the tie-breakers in order.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InitiativeRule {
+    /// The dice rolled, e.g. `1d20`.
+    pub dice: DiceExpr,
+    /// The stat added (HB-04: DEX).
+    pub stat: String,
+    /// Applied in order to creatures with equal totals.
+    pub tie_breakers: Vec<TieBreaker>,
+}
+
+/// One way to separate equal initiative totals.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TieBreaker {
+    /// The higher value of this stat goes first.
+    HigherStat(String),
+    /// Tied creatures roll the initiative die off, higher first, until resolved.
+    RollOff,
+}
+
+/// What a turn may spend and when it refreshes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionBudget {
+    /// One pool per creature per round, refilled at round start, spent on your turn and in openings.
+    PerRoundPool {
+        /// Actions per round (HB-06: 3).
+        actions: u8,
+    },
+    /// One timed action per turn; its recovery time is the cost.
+    OneTimedActionPerTurn,
+}
+
+/// Whether an activity may cost more than is left in this turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MultiTurnActivities {
+    /// The cost must be paid at once.
+    Forbidden,
+    /// The cost is spread over later turns (HB-26/27).
+    SpreadCost {
+        /// No other action, not even a bonus action, until it completes.
+        exclusive: bool,
+        /// An interruption makes it fail.
+        fails_on_interrupt: bool,
+    },
+}
+
+/// When timed effects tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DurationClock {
+    /// Effects lasting N rounds lose 1 at each round end (G-HB-17).
+    RoundEnd,
+}
+
+/// Out-of-turn budget for reactions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReactionBudget {
+    /// No limit, and they cost no actions (HB-37, G-HB-11).
+    Unlimited,
+}
+
+/// GM-created windows to act out of turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Openings {
+    /// No openings.
+    None,
+    /// One ability per eligible creature per opening (HB-29..33).
+    OneAbilityPerOpening {
+        /// The ability's cost comes out of the round's pool (HB-31).
+        paid_from_pool: bool,
+    },
+}
+
+/// Surprise at combat start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SurprisePolicy {
+    /// No surprise round (G-HB-18).
+    None,
+}
+
+/// What disruption does to an action in progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DisruptionPolicy {
+    /// Nothing is disrupted.
+    None,
+    /// The activity fails (G-HB-09).
+    ActivityFails {
+        /// Every action already spent on it is lost.
+        spent_lost: bool,
+        /// Being hit (a failed defensive roll) interrupts.
+        on_hit: bool,
+        /// Receiving a negative status effect interrupts.
+        on_negative_status: bool,
+    },
+}
+
+/// A kind of hit, for rules that react to how a creature was hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect)]
+pub enum HitKind {
+    /// A ranged attack.
+    Ranged,
+    /// An attack by a creature the target was not aware of.
+    Surprise,
+}
+
+/// Changing when you act.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReorderPolicy {
+    /// No holding, delaying or readying.
+    None,
+    /// Hold actions to resolve first when a trigger happens (HB-49..51).
+    HoldForPriority {
+        /// Being hit this way loses every held action (HB-51).
+        lost_on_hit: Vec<HitKind>,
+    },
+}
+
+/// How attacks are defended against.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DefenseRule {
+    /// The defender rolls 1d20 + Dodge or Parry against the attack roll (HB-38..44).
+    ActiveRoll {
+        /// The attacker's die (G-HB-21: 1d20 + the attack's stat).
+        attack_dice: DiceExpr,
+        /// The defender's die.
+        dice: DiceExpr,
+        /// Dodge bonus stat (HB-43: DEX).
+        dodge_stat: String,
+        /// Parry bonus stat (HB-43: STR).
+        parry_stat: String,
+        /// Ties block the attack (HB-40).
+        defender_wins_ties: bool,
+    },
+}
+
+/// Engagement, flanking and withdrawal on the grid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngagementRule {
+    /// Squares a Disengage may move (G-HB-20).
+    pub disengage_squares: u32,
+    /// Attack bonus against a flanked creature (designer choice; the source names no number).
+    pub flanking_attack_bonus: i32,
+    /// Melee reach in squares.
+    pub melee_reach: u32,
+}
+
+impl Default for EngagementRule {
+    fn default() -> Self {
+        Self { disengage_squares: 1, flanking_attack_bonus: 2, melee_reach: 1 }
+    }
+}
+
+/// Who approves an Assist (HB-11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum AssistApproval {
+    /// Approved when assister and ally share an ability tag, else the GM decides.
+    #[default]
+    SharedTagOrAskGm,
+    /// The GM always decides.
+    AlwaysAskGm,
+    /// Always approved.
+    AlwaysApprove,
+}
+
+/// Assist rules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct AssistRule {
+    /// Who approves.
+    #[serde(default)]
+    pub approval: AssistApproval,
+    /// Tags that do not count as "shared" for approval (such as `basic`).
+    #[serde(default)]
+    pub ignored_tags: Vec<String>,
+}
+
+/// Saving throws.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaveRule {
+    /// The die rolled.
+    pub dice: DiceExpr,
+    /// A tie (roll = DC) succeeds (G-HB-15).
+    pub saver_wins_ties: bool,
+    /// Conditions that grant defense advantage also apply to saves (HB-25: no).
+    pub defense_advantage_applies: bool,
+}
+
+impl Default for SaveRule {
+    fn default() -> Self {
+        Self { dice: DiceExpr::parse("1d20").expect("static"), saver_wins_ties: true, defense_advantage_applies: false }
+    }
+}
+
+/// One ability of the catalogue.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AbilityDef {
+    /// Stable id used by data and commands.
+    pub id: String,
+    /// Display name.
+    #[serde(default)]
+    pub name: String,
+    /// Action cost (HB-08); 0 is a bonus action (HB-34).
+    pub cost: u8,
+    /// Recovery time on a segment clock (RecoveryTime turn model).
+    #[serde(default)]
+    pub recovery: Option<u32>,
+    /// Tags: `melee`, `ranged`, `movement`, `bonus`, ...
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Uses allowed per turn; none means no limit (HB-35).
+    #[serde(default)]
+    pub limit_per_turn: Option<u8>,
+    /// What it does.
+    pub effect: Effect,
+}
+
+/// What an ability does when it resolves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Effect {
+    /// An attack roll against one target, answered by a defensive roll.
+    Attack {
+        /// Melee, ranged or area.
+        kind: AttackKind,
+        /// Stat added to the attack roll (G-HB-21).
+        stat: String,
+        /// Damage on a hit.
+        damage: DiceExpr,
+    },
+    /// Move up to your speed; provokes from every engaged creature (HB-18/19).
+    Move,
+    /// Move a little without provoking; protects your next Move from the targets (HB-16/17).
+    Disengage,
+    /// Grant an ally a bonus on its next attack, save or skill roll (HB-10..15).
+    Assist {
+        /// Roll bonus (HB-10: +2).
+        bonus: i32,
+        /// Damage bonus when the attack types match (HB-14: +2).
+        same_type_damage: i32,
+    },
+    /// Put a condition on yourself (Defend: defensive position).
+    SelfCondition {
+        /// Condition id.
+        condition: String,
+        /// Rounds it lasts; none = until it ends by its own rule.
+        #[serde(default)]
+        rounds: Option<u32>,
+    },
+    /// Each target makes a saving throw (HB-52/53).
+    Save {
+        /// Stat the target adds.
+        stat: String,
+        /// Difficulty.
+        dc: i32,
+        /// Damage on a failed save.
+        #[serde(default)]
+        damage: Option<DiceExpr>,
+        /// Conditions put on a failed save.
+        #[serde(default)]
+        on_fail: Vec<String>,
+        /// How long those conditions last.
+        #[serde(default)]
+        rounds: Option<u32>,
+    },
+    /// No mechanical effect beyond completing (reload, a story action).
+    Narrative,
+}
+
+/// The attack types of HB-42.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect)]
+pub enum AttackKind {
+    /// Melee: Parry or Dodge.
+    Melee,
+    /// Ranged: Dodge only.
+    Ranged,
+    /// Area: Dodge only.
+    Area,
+}
+
+/// One condition of the catalogue.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionDef {
+    /// Stable id.
+    pub id: String,
+    /// A negative status effect (G-HB-13).
+    #[serde(default)]
+    pub negative: bool,
+    /// A debilitating status effect: a typical opening trigger (HB-29).
+    #[serde(default)]
+    pub debilitating: bool,
+    /// The creature cannot act (G-HB-19).
+    #[serde(default)]
+    pub blocks_actions: bool,
+    /// Defensive rolls are made with advantage (HB-22).
+    #[serde(default)]
+    pub defense_advantage: bool,
+    /// What ends it besides its duration (HB-23).
+    #[serde(default)]
+    pub ends_on: Vec<EndTrigger>,
+    /// Applying it again adds another instance (otherwise: no additional benefit, HB-24).
+    #[serde(default)]
+    pub stacks: bool,
+}
+
+/// What can end a condition early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EndTrigger {
+    /// Suffering a permanent wound.
+    PermanentWound,
+    /// Suffering a negative status effect.
+    NegativeStatus,
+}
+
+impl Ruleset {
+    /// Look an ability up by id.
+    pub fn ability(&self, id: &str) -> Option<&AbilityDef> {
+        self.abilities.iter().find(|a| a.id == id)
+    }
+
+    /// Look a condition up by id.
+    pub fn condition(&self, id: &str) -> Option<&ConditionDef> {
+        self.conditions.iter().find(|c| c.id == id)
+    }
+
+    /// Parse and validate a ruleset from text; `file` names it in errors.
+    pub fn from_ron_str(file: &str, text: &str) -> Result<Self, DataError> {
+        let rs: Ruleset = parse_ron(file, text)?;
+        rs.validate(file, text)?;
+        Ok(rs)
+    }
+
+    /// Load and validate a ruleset file.
+    pub fn load(path: &Path) -> Result<Self, DataError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| DataError { file: file.clone(), line: 1, col: 1, message: format!("cannot read: {e}") })?;
+        Self::from_ron_str(&file, &text)
+    }
+
+    /// Cross-reference checks that the parser cannot do.
+    fn validate(&self, file: &str, text: &str) -> Result<(), DataError> {
+        let err = |needle: &str, msg: String| DataError::at_text(file, text, needle, msg);
+        let mut ids = BTreeSet::new();
+        for a in &self.abilities {
+            if !ids.insert(a.id.as_str()) {
+                return Err(err(&format!("\"{}\"", a.id), format!("abilities: duplicate id `{}`", a.id)));
+            }
+        }
+        let mut cids = BTreeSet::new();
+        for c in &self.conditions {
+            if !cids.insert(c.id.as_str()) {
+                return Err(err(&format!("\"{}\"", c.id), format!("conditions: duplicate id `{}`", c.id)));
+            }
+        }
+        for b in &self.basic_abilities {
+            if self.ability(b).is_none() {
+                return Err(err(&format!("\"{b}\""), format!("basic_abilities: unknown ability `{b}`")));
+            }
+        }
+        match self.condition(&self.defeated_condition) {
+            None => {
+                let d = &self.defeated_condition;
+                return Err(err(&format!("\"{d}\""), format!("defeated_condition: unknown condition `{d}`")));
+            }
+            Some(c) if !c.blocks_actions => {
+                let d = &self.defeated_condition;
+                return Err(err(&format!("\"{d}\""), format!("defeated_condition: `{d}` must have blocks_actions: true")));
+            }
+            _ => {}
+        }
+        if let ActionBudget::PerRoundPool { actions: 0 } = self.budget {
+            return Err(err("PerRoundPool", "budget: PerRoundPool needs at least 1 action".into()));
+        }
+        if let TurnModel::RecoveryTime { segments_per_round: 0 } = self.turn_model {
+            return Err(err("RecoveryTime", "turn_model: segments_per_round must be at least 1".into()));
+        }
+        for a in &self.abilities {
+            let refs: Vec<&String> = match &a.effect {
+                Effect::SelfCondition { condition, .. } => vec![condition],
+                Effect::Save { on_fail, .. } => on_fail.iter().collect(),
+                _ => vec![],
+            };
+            for c in refs {
+                if self.condition(c).is_none() {
+                    return Err(err(
+                        &format!("\"{c}\""),
+                        format!("abilities[{}].effect: unknown condition `{c}`", a.id),
+                    ));
+                }
+            }
+            if matches!(self.turn_model, TurnModel::RecoveryTime { .. }) && a.recovery.is_none() {
+                return Err(err(
+                    &format!("\"{}\"", a.id),
+                    format!("abilities[{}].recovery: required by the RecoveryTime turn model", a.id),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

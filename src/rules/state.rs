@@ -1,0 +1,426 @@
+//! Engine state: whose turn it is, the pending decision, queued work, and the `Rules` system param
+//! through which every rule function reads and changes the world.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use bevy::ecs::query::QueryData;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::command::{Command, Decider, DefenseMethod};
+use super::components::*;
+use super::dice::{Dice, DiceExpr};
+use super::log::{CombatEvent, CombatLog, Via};
+use super::ruleset::{AttackKind, Ruleset};
+use super::timeline::Timeline;
+
+/// Combatant entities indexed by [`Cid`], and who stands where.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Roster {
+    /// Entity of each combatant, by `Cid`.
+    pub entities: Vec<Entity>,
+    /// Standing combatants by square.
+    pub occupied: BTreeMap<GridPos, Cid>,
+}
+
+impl Roster {
+    /// The entity of a combatant.
+    pub fn entity(&self, c: Cid) -> Option<Entity> {
+        self.entities.get(c.0 as usize).copied()
+    }
+}
+
+/// The turn engine's own state.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct TurnState {
+    /// Initiative has been rolled.
+    pub started: bool,
+    /// Only one side is left.
+    pub ended: bool,
+    /// The winning side.
+    pub winner: Option<String>,
+    /// RNG seed, for the log.
+    pub seed: u64,
+    /// Current round (0 before the first).
+    pub round: u32,
+    /// Whose turn is running.
+    pub active: Option<Cid>,
+    /// The active creature said it is done.
+    pub end_requested: bool,
+    /// Initiative order, first to last.
+    pub order: Vec<Cid>,
+    /// Standing combatants per side.
+    pub alive_by_side: BTreeMap<String, u32>,
+    /// Creatures with held actions, by initiative rank.
+    pub holders: BTreeSet<(u32, Cid)>,
+    /// Id of the next opening.
+    pub next_opening: u32,
+    /// Who is eligible for an opening by default (G-HB-10): the target of the last missed attack or
+    /// the enemies engaged with a creature that just became debilitated.
+    pub opening_hint: Vec<Cid>,
+    /// Recovery time of the action that ends the current turn (recovery-time model).
+    pub last_recovery: Option<u32>,
+}
+
+/// What the engine is waiting for, for drivers and the HUD.
+#[derive(Resource, Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum EngineStatus {
+    /// Combat has not begun.
+    #[default]
+    NotStarted,
+    /// The engine has work to do on its next run.
+    Busy,
+    /// The active creature's controller must send a command.
+    AwaitingCommand(Cid),
+    /// A decision must be answered.
+    AwaitingDecision(Decider),
+    /// The combat is over.
+    Ended,
+}
+
+/// Commands taken in from messages, applied one per schedule run.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct CommandQueue(pub VecDeque<Command>);
+
+/// An attack being resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttackCtx {
+    /// Attacker.
+    pub attacker: Cid,
+    /// Target.
+    pub target: Cid,
+    /// Ability id.
+    pub ability: String,
+    /// Attack type.
+    pub kind: AttackKind,
+    /// Attack stat.
+    pub stat: String,
+    /// Damage dice.
+    pub damage: DiceExpr,
+    /// An attack of opportunity (HB-47: only Dodge answers it).
+    pub opportunity: bool,
+    /// A surprise attack (HB-51).
+    pub surprise: bool,
+    /// An assisted attack made an area attack by the GM (HB-15).
+    pub area_assist: bool,
+    /// Assist damage bonus on a hit (HB-14).
+    pub damage_bonus: i32,
+    /// The attack roll's total.
+    pub total: i32,
+}
+
+/// A unit of resolution. The queue runs front to back and stops at a decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Work {
+    /// An ability's effect, after it was paid for.
+    Effect {
+        /// User.
+        who: Cid,
+        /// Ability id.
+        ability: String,
+        /// Targets.
+        targets: Vec<Cid>,
+        /// Destination.
+        to: Option<GridPos>,
+        /// Movement mode.
+        mode: Option<String>,
+        /// How it was used.
+        via: Via,
+        /// Marked as a surprise attack.
+        surprise: bool,
+    },
+    /// Roll an attack and ask for the defence.
+    Attack(AttackCtx),
+    /// Resolve the declared defence.
+    Defense(AttackCtx, DefenseMethod),
+    /// Deal damage (halved for a blocked area assist).
+    Damage(AttackCtx, bool),
+    /// A Move: ask each provoked enemy, then move.
+    Move {
+        /// Mover.
+        who: Cid,
+        /// Destination.
+        to: GridPos,
+        /// Mode.
+        mode: String,
+        /// Enemies still to ask; none = not computed yet.
+        provokers: Option<VecDeque<Cid>>,
+    },
+    /// Offer an opening to each eligible creature in turn.
+    Opening {
+        /// Opening id.
+        id: u32,
+        /// Creatures still to ask.
+        queue: VecDeque<Cid>,
+    },
+    /// An Assist, approved or not yet decided.
+    Assist {
+        /// Assister.
+        from: Cid,
+        /// Ally.
+        to: Cid,
+        /// Bonus.
+        bonus: i32,
+        /// Damage bonus.
+        same_type_damage: i32,
+        /// The GM's answer, if asked.
+        approved: Option<bool>,
+    },
+}
+
+/// What a pending decision is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DecisionKind {
+    /// Choose Dodge, Parry or no defence against an attack.
+    Defense {
+        /// Attacker.
+        attacker: Cid,
+        /// The attack roll to beat.
+        attack_total: i32,
+        /// Allowed methods.
+        options: Vec<DefenseMethod>,
+    },
+    /// Take an attack of opportunity on a moving creature, or not.
+    Opportunity {
+        /// The mover.
+        mover: Cid,
+        /// Attack abilities that may be used.
+        options: Vec<String>,
+    },
+    /// Use one ability in an opening, or pass.
+    Opening {
+        /// Opening id.
+        id: u32,
+    },
+    /// Approve or deny an Assist (GM, HB-11).
+    AssistApproval {
+        /// Assister.
+        from: Cid,
+        /// Ally.
+        to: Cid,
+    },
+}
+
+impl DecisionKind {
+    /// A short name: `Defense`, `Opportunity`, `Opening`, `AssistApproval`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DecisionKind::Defense { .. } => "Defense",
+            DecisionKind::Opportunity { .. } => "Opportunity",
+            DecisionKind::Opening { .. } => "Opening",
+            DecisionKind::AssistApproval { .. } => "AssistApproval",
+        }
+    }
+}
+
+/// A decision the engine waits for, with what to do once it is answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingDecision {
+    /// Who must answer.
+    pub by: Decider,
+    /// About what.
+    pub kind: DecisionKind,
+    /// The work that continues after the answer.
+    pub resume: Option<Work>,
+    /// The attack in question, for defence decisions.
+    pub attack: Option<AttackCtx>,
+}
+
+/// The decision the engine waits for, if any.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Pending(pub Option<PendingDecision>);
+
+/// Resolution work still to do.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct WorkQueue(pub VecDeque<Work>);
+
+/// Everything a rule may read or change on one combatant.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub struct CombatantData {
+    /// Id.
+    pub cid: &'static Cid,
+    /// Side.
+    pub side: &'static Side,
+    /// Stats.
+    pub stats: &'static Stats,
+    /// Hit points.
+    pub health: &'static mut Health,
+    /// Square.
+    pub pos: &'static mut GridPos,
+    /// Movement modes.
+    pub movement: &'static Movement,
+    /// Listed abilities.
+    pub abilities: &'static Abilities,
+    /// Initiative set-up.
+    pub setup: &'static InitiativeSetup,
+    /// Initiative.
+    pub initiative: &'static mut Initiative,
+    /// Action pool.
+    pub pool: &'static mut ActionPool,
+    /// Conditions.
+    pub conditions: &'static mut Conditions,
+    /// Activity in progress.
+    pub casting: &'static mut Casting,
+    /// Held actions.
+    pub held: &'static mut HeldActions,
+    /// Assists received.
+    pub assists: &'static mut AssistBonuses,
+    /// Disengage protection.
+    pub disengaged: &'static mut DisengagedFrom,
+}
+
+/// The rules' view of the world: one system param shared by every rules system.
+#[derive(SystemParam)]
+pub struct Rules<'w, 's> {
+    /// The ruleset.
+    pub ruleset: Res<'w, Ruleset>,
+    /// Combatant index and occupancy.
+    pub roster: ResMut<'w, Roster>,
+    /// Combatants.
+    pub q: Query<'w, 's, CombatantData>,
+    /// Turn state.
+    pub turn: ResMut<'w, TurnState>,
+    /// The scheduler.
+    pub timeline: ResMut<'w, Timeline>,
+    /// Dice.
+    pub dice: ResMut<'w, Dice>,
+    /// The log.
+    pub log: ResMut<'w, CombatLog>,
+    /// Resolution queue.
+    pub work: ResMut<'w, WorkQueue>,
+    /// Pending decision.
+    pub pending: ResMut<'w, Pending>,
+}
+
+impl<'w, 's> Rules<'w, 's> {
+    /// Read one combatant. Panics only on a roster bug (ids come from the roster).
+    pub fn c(&self, who: Cid) -> CombatantDataReadOnlyItem<'_, 's> {
+        let e = self.roster.entities[who.0 as usize];
+        self.q.get(e).expect("roster entity is a combatant")
+    }
+
+    /// Change one combatant.
+    pub fn cm(&mut self, who: Cid) -> CombatantDataItem<'_, 's> {
+        let e = self.roster.entities[who.0 as usize];
+        self.q.get_mut(e).expect("roster entity is a combatant")
+    }
+
+    /// Whether the id names a combatant.
+    pub fn exists(&self, who: Cid) -> bool {
+        (who.0 as usize) < self.roster.entities.len()
+    }
+
+    /// Append an event to the log.
+    pub fn emit(&mut self, e: CombatEvent) {
+        self.log.push(e);
+    }
+
+    /// Queue work to run next, in the given order, before anything already queued.
+    pub fn push_front_all(&mut self, items: Vec<Work>) {
+        for w in items.into_iter().rev() {
+            self.work.0.push_front(w);
+        }
+    }
+
+    /// Out of the fight (the ruleset's defeated condition).
+    pub fn is_down(&self, who: Cid) -> bool {
+        self.c(who).conditions.has(&self.ruleset.defeated_condition)
+    }
+
+    /// Unable to act: a condition blocks actions (G-HB-19).
+    pub fn cannot_act(&self, who: Cid) -> bool {
+        let c = self.c(who);
+        c.conditions.0.keys().any(|id| self.ruleset.condition(id).is_some_and(|d| d.blocks_actions))
+    }
+
+    /// Paying for a spread activity (HB-27).
+    pub fn busy_with(&self, who: Cid) -> Option<String> {
+        self.c(who).casting.0.as_ref().map(|a| a.ability.clone())
+    }
+
+    /// Whether two creatures are on different sides.
+    pub fn hostile(&self, a: Cid, b: Cid) -> bool {
+        self.c(a).side != self.c(b).side
+    }
+
+    /// Initiative rank (0 first).
+    pub fn rank(&self, who: Cid) -> u32 {
+        self.c(who).initiative.rank
+    }
+
+    /// Whether the creature has the ability, listed or basic (HB-09).
+    pub fn knows(&self, who: Cid, ability: &str) -> bool {
+        self.ruleset.basic_abilities.iter().any(|b| b == ability) || self.c(who).abilities.0.iter().any(|a| a == ability)
+    }
+
+    /// Every ability the creature can use, listed first, then basic ones.
+    pub fn known_abilities(&self, who: Cid) -> Vec<String> {
+        let mut v = self.c(who).abilities.0.clone();
+        for b in &self.ruleset.basic_abilities {
+            if !v.contains(b) {
+                v.push(b.clone());
+            }
+        }
+        v
+    }
+
+    /// The attack types a creature can make (for HB-14).
+    pub fn attack_kinds(&self, who: Cid) -> Vec<AttackKind> {
+        let mut kinds: Vec<AttackKind> = self
+            .known_abilities(who)
+            .iter()
+            .filter_map(|a| match self.ruleset.ability(a).map(|d| &d.effect) {
+                Some(super::ruleset::Effect::Attack { kind, .. }) => Some(*kind),
+                _ => None,
+            })
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        kinds
+    }
+
+    /// A stat of a creature.
+    pub fn stat(&self, who: Cid, stat: &str) -> i32 {
+        self.c(who).stats.get(stat)
+    }
+
+    /// Standing creatures within `reach` squares, in initiative order.
+    pub fn within(&self, who: Cid, reach: u32) -> Vec<Cid> {
+        let p = *self.c(who).pos;
+        let r = reach as i32;
+        let mut out = Vec::new();
+        for dx in -r..=r {
+            for dy in -r..=r {
+                if dx == 0 && dy == 0 {
+                    continue;
+                }
+                if let Some(&o) = self.roster.occupied.get(&GridPos { x: p.x + dx, y: p.y + dy })
+                    && o != who
+                {
+                    out.push(o);
+                }
+            }
+        }
+        out.sort_by_key(|c| (self.rank(*c), *c));
+        out
+    }
+
+    /// Hostile standing creatures within melee reach: the creatures this one is engaged with
+    /// (G-HB-14: engagement from grid adjacency).
+    pub fn engaged_enemies(&self, who: Cid) -> Vec<Cid> {
+        self.within(who, self.ruleset.engagement.melee_reach).into_iter().filter(|o| self.hostile(who, *o)).collect()
+    }
+
+    /// Flanked: two enemies adjacent on opposite sides (G-HB-14, from positions on the grid).
+    pub fn is_flanked(&self, who: Cid) -> bool {
+        let p = *self.c(who).pos;
+        let enemies = self.within(who, 1);
+        enemies.iter().filter(|e| self.hostile(who, **e)).any(|e| {
+            let q = *self.c(*e).pos;
+            let opposite = GridPos { x: 2 * p.x - q.x, y: 2 * p.y - q.y };
+            self.roster.occupied.get(&opposite).is_some_and(|o| self.hostile(who, *o))
+        })
+    }
+}

@@ -1,0 +1,194 @@
+//! The scenario file format (documented in `docs/scenarios.md`). Designers write these; keep them
+//! stable and readable.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::command::DefenseMethod;
+use crate::rules::components::TriggerOn;
+use crate::rules::ruleset::HitKind;
+use crate::rules::setup::CombatantSpec;
+
+/// A scripted scenario.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Title shown by the runner.
+    pub name: String,
+    /// What it shows.
+    #[serde(default)]
+    pub description: String,
+    /// A ruleset name under `assets/rulesets/`, or a `.ron` path relative to this file.
+    pub ruleset: String,
+    /// RNG seed.
+    #[serde(default)]
+    pub seed: u64,
+    /// Dice forced before initiative is rolled.
+    #[serde(default)]
+    pub dice: Vec<i32>,
+    /// The combatants, in id order.
+    pub combatants: Vec<CombatantSpec>,
+    /// What happens, in order.
+    pub steps: Vec<Step>,
+}
+
+/// One scenario step.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Step {
+    /// Force the next dice results.
+    Force(Vec<i32>),
+    /// Use an ability on your turn.
+    Act {
+        /// Who.
+        actor: String,
+        /// Ability id.
+        ability: String,
+        /// Targets by name.
+        #[serde(default)]
+        targets: Vec<String>,
+        /// Destination.
+        #[serde(default)]
+        to: Option<(i32, i32)>,
+        /// Movement mode.
+        #[serde(default)]
+        mode: Option<String>,
+        /// The GM marks it a surprise attack.
+        #[serde(default)]
+        surprise: bool,
+    },
+    /// Hold an ability until a trigger (HB-49).
+    Hold {
+        /// Who.
+        actor: String,
+        /// Ability id.
+        ability: String,
+        /// Targets; empty = whoever triggers it.
+        #[serde(default)]
+        targets: Vec<String>,
+        /// Only this creature triggers it.
+        #[serde(default)]
+        by: Option<String>,
+        /// Which actions trigger it.
+        #[serde(default)]
+        on: TriggerOn,
+    },
+    /// End a creature's turn.
+    EndTurn(String),
+    /// A creature answers a defence decision.
+    Defend(String, DefenseMethod),
+    /// A creature takes (`Some(ability)`) or declines (`None`) an attack of opportunity.
+    Opportunity(String, Option<String>),
+    /// A creature uses an ability in the pending opening, or passes (no ability).
+    UseOpening {
+        /// Who.
+        who: String,
+        /// Ability id; none = pass.
+        #[serde(default)]
+        ability: Option<String>,
+        /// Targets.
+        #[serde(default)]
+        targets: Vec<String>,
+        /// Destination.
+        #[serde(default)]
+        to: Option<(i32, i32)>,
+        /// Movement mode.
+        #[serde(default)]
+        mode: Option<String>,
+    },
+    /// The GM approves or denies a pending Assist.
+    Approve(bool),
+    /// A GM input.
+    Gm(GmStep),
+    /// The built-in AI plays every creature for up to this many commands.
+    AiPlay(u32),
+    /// Check the state.
+    Expect(Expect),
+}
+
+/// GM inputs, by creature name.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum GmStep {
+    /// Open an opening for these creatures (empty = the default of G-HB-10).
+    Opening(Vec<String>),
+    /// Interrupt a creature.
+    Interrupt(String),
+    /// The creature was hit by a ranged or surprise attack.
+    HitBy(String, HitKind),
+    /// Put a condition on a creature.
+    Condition {
+        /// Who.
+        who: String,
+        /// Condition id.
+        condition: String,
+        /// Rounds.
+        #[serde(default)]
+        rounds: Option<u32>,
+    },
+    /// A permanent wound.
+    PermanentWound(String),
+    /// The creature's assisted attack counts as an area attack.
+    AreaAssist(String),
+}
+
+/// A check on the state after a step.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Expect {
+    /// It is this creature's turn.
+    Turn(String),
+    /// No turn is running.
+    NoTurn,
+    /// The round number.
+    Round(u32),
+    /// Round and segment (segment 0 in a fixed cycle).
+    Clock(u32, u32),
+    /// The initiative order.
+    Order(Vec<String>),
+    /// Actions left this round.
+    Actions(String, u8),
+    /// Hit points.
+    Hp(String, i32),
+    /// The creature has the condition.
+    Condition(String, String),
+    /// The creature does not have the condition.
+    NoCondition(String, String),
+    /// The last command was applied.
+    Accepted,
+    /// The last command was rejected with this reason (the variant name, e.g. `NotEnoughActions`).
+    Rejected(String),
+    /// A decision of this kind (`Defense`, `Opportunity`, `Opening`, `AssistApproval`) is pending
+    /// for this creature (or `GM`).
+    Pending(String, String),
+    /// No decision is pending.
+    NoPending,
+    /// These events appear in the whole log, in this order (others may come between).
+    Events(Vec<EventPattern>),
+    /// These events appear, in order, among the events of the last command step.
+    StepEvents(Vec<EventPattern>),
+    /// No event in the whole log matches.
+    NoEvent(EventPattern),
+    /// The creature's square.
+    Position(String, (i32, i32)),
+    /// Held actions.
+    Held(String, u32),
+    /// The spread activity in progress: ability and actions paid, or none.
+    Activity(String, Option<(String, u8)>),
+    /// Total Assist bonus waiting on the creature.
+    AssistBonus(String, i32),
+    /// The combat ended with this side winning (none = no side left).
+    Winner(Option<String>),
+    /// The in-world seconds of the current round (HB-02).
+    RoundSeconds(u32),
+}
+
+/// Matches one log event.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventPattern {
+    /// Event kind, e.g. `AttackBlocked`.
+    pub kind: String,
+    /// The creature it is mainly about.
+    #[serde(default)]
+    pub who: Option<String>,
+    /// Text the event (with names in place of ids) must contain, e.g. `total: 15`.
+    #[serde(default)]
+    pub has: Option<String>,
+}

@@ -1,0 +1,453 @@
+//! Scenario files: load, check and run scripted combats, and report each expectation.
+
+pub mod format;
+
+use std::path::{Path, PathBuf};
+
+use crate::ai::{self, AiScope};
+use crate::rules::command::{ActIntent, Choice, Command, Decider, GmInput, OpeningUse};
+use crate::rules::components::{ActionPool, AssistBonuses, Casting, Cid, Conditions, GridPos, HeldActions, Health, HeldTrigger};
+use crate::rules::driver::Combat;
+use crate::rules::log::CommandOutcomes;
+use crate::rules::ruleset::{DataError, Ruleset, locate, parse_ron};
+use crate::rules::state::{EngineStatus, Pending};
+use crate::rules::setup;
+use format::{EventPattern, Expect, GmStep, Scenario, Step};
+
+/// A scenario with its ruleset, both checked.
+#[derive(Debug, Clone)]
+pub struct LoadedScenario {
+    /// File path.
+    pub file: String,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The ruleset it names.
+    pub ruleset: Ruleset,
+}
+
+/// Where a ruleset name resolves to: `<name>.ron` relative to the scenario, or under an
+/// `assets/rulesets/` folder found above the scenario, in the working directory, or in the crate.
+pub fn resolve_ruleset(scenario_file: &Path, name: &str) -> PathBuf {
+    let dir = scenario_file.parent().unwrap_or(Path::new("."));
+    if name.ends_with(".ron") {
+        return dir.join(name);
+    }
+    let file = format!("{name}.ron");
+    let mut d = Some(dir);
+    while let Some(p) = d {
+        let cand = p.join("assets").join("rulesets").join(&file);
+        if cand.exists() {
+            return cand;
+        }
+        d = p.parent();
+    }
+    let cwd = Path::new("assets").join("rulesets").join(&file);
+    if cwd.exists() {
+        return cwd;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("rulesets").join(file)
+}
+
+/// Load and check a scenario file and the ruleset it names. Every error is `file:line:col: msg`.
+pub fn load(path: &Path) -> Result<LoadedScenario, DataError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| DataError { file: file.clone(), line: 1, col: 1, message: format!("cannot read: {e}") })?;
+    load_str(path, &text)
+}
+
+/// As [`load`], from text already read.
+pub fn load_str(path: &Path, text: &str) -> Result<LoadedScenario, DataError> {
+    let file = path.display().to_string();
+    let scenario: Scenario = parse_ron(&file, text)?;
+    let rpath = resolve_ruleset(path, &scenario.ruleset);
+    let ruleset = Ruleset::load(&rpath).map_err(|e| {
+        if e.message.starts_with("cannot read") {
+            DataError::at_text(&file, text, &format!("\"{}\"", scenario.ruleset), format!("ruleset: `{}` not found ({})", scenario.ruleset, rpath.display()))
+        } else {
+            e
+        }
+    })?;
+    check(&file, text, &scenario, &ruleset)?;
+    Ok(LoadedScenario { file, scenario, ruleset })
+}
+
+/// Check names, abilities and conditions in a scenario against its ruleset.
+fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataError> {
+    if let Err(e) = setup::validate(rs, &s.combatants) {
+        let needle = e.combatant.as_ref().map(|c| format!("\"{c}\"")).unwrap_or_else(|| "combatants".into());
+        let detail = e.message.split('`').nth(1).map(|x| format!("\"{x}\""));
+        // Point at the offending value when it appears after the combatant's name.
+        let at = e
+            .combatant
+            .as_ref()
+            .and_then(|c| text.find(&format!("\"{c}\"")))
+            .and_then(|start| detail.as_ref().and_then(|d| text[start..].find(d.as_str()).map(|o| start + o)));
+        let (line, col) = match at {
+            Some(i) => locate(text, &text[i..]).unwrap_or((1, 1)),
+            None => locate(text, &needle).unwrap_or((1, 1)),
+        };
+        return Err(DataError { file: file.into(), line, col, message: format!("combatants: {e}") });
+    }
+    let names: Vec<&str> = s.combatants.iter().map(|c| c.name.as_str()).collect();
+    let who = |n: &str, field: &str| -> Result<(), DataError> {
+        if names.contains(&n) {
+            Ok(())
+        } else {
+            Err(DataError::at_text(file, text, &format!("\"{n}\""), format!("steps: {field}: unknown combatant `{n}`")))
+        }
+    };
+    let ability = |a: &str| -> Result<(), DataError> {
+        if rs.ability(a).is_some() {
+            Ok(())
+        } else {
+            Err(DataError::at_text(file, text, &format!("\"{a}\""), format!("steps: ability: `{a}` is not in ruleset `{}`", rs.name)))
+        }
+    };
+    let condition = |c: &str| -> Result<(), DataError> {
+        if rs.condition(c).is_some() {
+            Ok(())
+        } else {
+            Err(DataError::at_text(file, text, &format!("\"{c}\""), format!("steps: condition: `{c}` is not in ruleset `{}`", rs.name)))
+        }
+    };
+    for step in &s.steps {
+        match step {
+            Step::Act { actor, ability: a, targets, .. } => {
+                who(actor, "actor")?;
+                ability(a)?;
+                for t in targets {
+                    who(t, "targets")?;
+                }
+            }
+            Step::Hold { actor, ability: a, targets, by, .. } => {
+                who(actor, "actor")?;
+                ability(a)?;
+                for t in targets.iter().chain(by) {
+                    who(t, "targets")?;
+                }
+            }
+            Step::EndTurn(n) | Step::Defend(n, _) => who(n, "creature")?,
+            Step::Opportunity(n, a) => {
+                who(n, "creature")?;
+                if let Some(a) = a {
+                    ability(a)?;
+                }
+            }
+            Step::UseOpening { who: n, ability: a, targets, .. } => {
+                who(n, "who")?;
+                if let Some(a) = a {
+                    ability(a)?;
+                }
+                for t in targets {
+                    who(t, "targets")?;
+                }
+            }
+            Step::Gm(g) => match g {
+                GmStep::Opening(v) => {
+                    for n in v {
+                        who(n, "Opening")?;
+                    }
+                }
+                GmStep::Interrupt(n) | GmStep::HitBy(n, _) | GmStep::PermanentWound(n) | GmStep::AreaAssist(n) => {
+                    who(n, "creature")?
+                }
+                GmStep::Condition { who: n, condition: c, .. } => {
+                    who(n, "who")?;
+                    condition(c)?;
+                }
+            },
+            Step::Expect(e) => match e {
+                Expect::Turn(n)
+                | Expect::Actions(n, _)
+                | Expect::Hp(n, _)
+                | Expect::Position(n, _)
+                | Expect::Held(n, _)
+                | Expect::Activity(n, _)
+                | Expect::AssistBonus(n, _) => who(n, "expectation")?,
+                Expect::Condition(n, c) | Expect::NoCondition(n, c) => {
+                    who(n, "expectation")?;
+                    condition(c)?;
+                }
+                Expect::Order(v) => {
+                    for n in v {
+                        who(n, "Order")?;
+                    }
+                }
+                Expect::Pending(n, _) if n != "GM" => who(n, "Pending")?,
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The outcome of one expectation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckResult {
+    /// 1-based step number.
+    pub step: usize,
+    /// What was expected.
+    pub what: String,
+    /// None if it held, else what was found.
+    pub failure: Option<String>,
+}
+
+/// A scenario run: every check and the final log.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Scenario name.
+    pub name: String,
+    /// Checks in order.
+    pub checks: Vec<CheckResult>,
+    /// The combat log as RON text.
+    pub log_ron: String,
+    /// Events described with names.
+    pub log_text: Vec<String>,
+}
+
+impl Report {
+    /// Whether every check passed.
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|c| c.failure.is_none())
+    }
+}
+
+/// Run a loaded scenario; `seed` overrides the file's seed.
+pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
+    let s = &ls.scenario;
+    let mut checks = Vec::new();
+    let mut combat = match Combat::with_forced_dice(ls.ruleset.clone(), seed.unwrap_or(s.seed), &s.combatants, &s.dice) {
+        Ok(c) => c,
+        Err(e) => {
+            checks.push(CheckResult { step: 0, what: "set-up".into(), failure: Some(e.to_string()) });
+            return Report { name: s.name.clone(), checks, log_ron: String::new(), log_text: Vec::new() };
+        }
+    };
+    let cid = |c: &Combat, n: &str| c.cid(n).expect("names were checked when loading");
+    let mut step_log_start = 0;
+    let mut last_rejection: Option<(usize, String)> = None;
+    for (i, step) in s.steps.iter().enumerate() {
+        let n = i + 1;
+        let cmd = match step {
+            Step::Expect(e) => {
+                let failure = expect(&combat, e, step_log_start);
+                if let Expect::Rejected(_) | Expect::Accepted = e {
+                    last_rejection = None;
+                }
+                checks.push(CheckResult { step: n, what: format!("{e:?}"), failure });
+                continue;
+            }
+            Step::Force(v) => {
+                combat.force_dice(v.iter().copied());
+                continue;
+            }
+            Step::AiPlay(k) => {
+                step_log_start = combat.log().events.len();
+                ai::play(&mut combat, AiScope { gm: true, all_creatures: true }, *k as usize);
+                continue;
+            }
+            Step::Act { actor, ability, targets, to, mode, surprise } => Command::Act(ActIntent {
+                actor: cid(&combat, actor),
+                ability: ability.clone(),
+                targets: targets.iter().map(|t| cid(&combat, t)).collect(),
+                to: to.map(|(x, y)| GridPos { x, y }),
+                mode: mode.clone(),
+                surprise: *surprise,
+            }),
+            Step::Hold { actor, ability, targets, by, on } => Command::Hold {
+                actor: cid(&combat, actor),
+                ability: ability.clone(),
+                targets: targets.iter().map(|t| cid(&combat, t)).collect(),
+                trigger: HeldTrigger { by: by.as_ref().map(|b| cid(&combat, b)), on: *on },
+            },
+            Step::EndTurn(a) => Command::EndTurn { actor: cid(&combat, a) },
+            Step::Defend(w, m) => Command::Decide { by: Decider::Creature(cid(&combat, w)), choice: Choice::Defend(*m) },
+            Step::Opportunity(w, a) => {
+                Command::Decide { by: Decider::Creature(cid(&combat, w)), choice: Choice::Opportunity(a.clone()) }
+            }
+            Step::UseOpening { who, ability, targets, to, mode } => Command::Decide {
+                by: Decider::Creature(cid(&combat, who)),
+                choice: Choice::Opening(ability.as_ref().map(|a| OpeningUse {
+                    ability: a.clone(),
+                    targets: targets.iter().map(|t| cid(&combat, t)).collect(),
+                    to: to.map(|(x, y)| GridPos { x, y }),
+                    mode: mode.clone(),
+                })),
+            },
+            Step::Approve(b) => Command::Decide { by: Decider::Gm, choice: Choice::Approve(*b) },
+            Step::Gm(g) => Command::Gm(match g {
+                GmStep::Opening(v) => GmInput::Opening { eligible: v.iter().map(|t| cid(&combat, t)).collect() },
+                GmStep::Interrupt(w) => GmInput::Interrupt { who: cid(&combat, w) },
+                GmStep::HitBy(w, k) => GmInput::HitBy { who: cid(&combat, w), kind: *k },
+                GmStep::Condition { who, condition, rounds } => {
+                    GmInput::ApplyCondition { who: cid(&combat, who), condition: condition.clone(), rounds: *rounds }
+                }
+                GmStep::PermanentWound(w) => GmInput::PermanentWound { who: cid(&combat, w) },
+                GmStep::AreaAssist(w) => GmInput::AreaAssist { who: cid(&combat, w) },
+            }),
+        };
+        if let Some((at, why)) = last_rejection.take() {
+            checks.push(CheckResult {
+                step: at,
+                what: "command accepted".into(),
+                failure: Some(format!("rejected: {why} (add Expect(Rejected(..)) if that was meant)")),
+            });
+        }
+        step_log_start = combat.log().events.len();
+        if let Err(r) = combat.submit(cmd) {
+            last_rejection = Some((n, format!("{} — {r}", r.kind())));
+        }
+    }
+    if let Some((at, why)) = last_rejection {
+        checks.push(CheckResult { step: at, what: "command accepted".into(), failure: Some(format!("rejected: {why}")) });
+    }
+    let errors = &combat.world.resource::<crate::rules::dice::Dice>().forced_errors;
+    if !errors.is_empty() {
+        checks.push(CheckResult { step: s.steps.len(), what: "forced dice fit".into(), failure: Some(errors.join("; ")) });
+    }
+    let log = combat.log();
+    Report {
+        name: s.name.clone(),
+        checks,
+        log_ron: log.to_ron(),
+        log_text: log.events.iter().map(|e| log.describe(e)).collect(),
+    }
+}
+
+fn matches(c: &Combat, p: &EventPattern, e: &crate::rules::log::CombatEvent) -> bool {
+    if e.kind() != p.kind {
+        return false;
+    }
+    if let Some(w) = &p.who
+        && e.subject().map(|s| c.name(s)) != Some(w.clone())
+    {
+        return false;
+    }
+    if let Some(h) = &p.has
+        && !c.log().describe(e).contains(h.as_str())
+    {
+        return false;
+    }
+    true
+}
+
+fn in_order(c: &Combat, pats: &[EventPattern], from: usize) -> Option<String> {
+    let events = &c.log().events[from.min(c.log().events.len())..];
+    let mut i = 0;
+    for p in pats {
+        match events[i..].iter().position(|e| matches(c, p, e)) {
+            Some(k) => i += k + 1,
+            None => {
+                return Some(format!("no {p:?} after the events matched before it"));
+            }
+        }
+    }
+    None
+}
+
+/// Check one expectation; `None` if it holds.
+fn expect(c: &Combat, e: &Expect, step_log_start: usize) -> Option<String> {
+    let id = |n: &str| c.cid(n).expect("checked");
+    let eq = |what: &str, got: String, want: String| if got == want { None } else { Some(format!("{what}: expected {want}, got {got}")) };
+    match e {
+        Expect::Turn(n) => eq("turn", format!("{:?}", c.turn().active.map(|a| c.name(a))), format!("{:?}", Some(n))),
+        Expect::NoTurn => eq("turn", format!("{:?}", c.turn().active.map(|a| c.name(a))), "None".into()),
+        Expect::Round(r) => eq("round", c.turn().round.to_string(), r.to_string()),
+        Expect::Clock(r, s) => {
+            let tl = c.world.resource::<crate::rules::timeline::Timeline>();
+            let (gr, gs) = match tl.model {
+                Some(crate::rules::ruleset::TurnModel::RecoveryTime { .. }) => tl.round_and_segment(tl.now),
+                _ => (c.turn().round, 0),
+            };
+            eq("clock", format!("({gr}, {gs})"), format!("({r}, {s})"))
+        }
+        Expect::Order(v) => eq("order", format!("{:?}", c.turn().order.iter().map(|x| c.name(*x)).collect::<Vec<_>>()), format!("{v:?}")),
+        Expect::Actions(n, k) => eq("actions left", c.get::<ActionPool>(id(n)).map_or(0, ActionPool::available).to_string(), k.to_string()),
+        Expect::Hp(n, h) => eq("hp", c.get::<Health>(id(n)).map_or(0, |x| x.hp).to_string(), h.to_string()),
+        Expect::Condition(n, k) => {
+            if c.get::<Conditions>(id(n)).is_some_and(|x| x.has(k)) { None } else { Some(format!("{n} does not have `{k}`")) }
+        }
+        Expect::NoCondition(n, k) => {
+            if c.get::<Conditions>(id(n)).is_some_and(|x| x.has(k)) { Some(format!("{n} has `{k}`")) } else { None }
+        }
+        Expect::Accepted => match c.world.resource::<CommandOutcomes>().last() {
+            Some(Ok(())) => None,
+            Some(Err(r)) => Some(format!("the last command was rejected: {} — {r}", r.kind())),
+            None => Some("no command was sent".into()),
+        },
+        Expect::Rejected(k) => match c.world.resource::<CommandOutcomes>().last() {
+            Some(Err(r)) if r.kind() == k => None,
+            Some(Err(r)) => Some(format!("rejected as {} — {r}, not {k}", r.kind())),
+            Some(Ok(())) => Some("the last command was accepted".into()),
+            None => Some("no command was sent".into()),
+        },
+        Expect::Pending(w, k) => {
+            let p = c.world.resource::<Pending>().0.clone();
+            let got = p.map(|p| {
+                let by = match p.by {
+                    Decider::Gm => "GM".to_string(),
+                    Decider::Creature(x) => c.name(x),
+                };
+                format!("{by} {}", p.kind.name())
+            });
+            eq("pending", format!("{got:?}"), format!("{:?}", Some(format!("{w} {k}"))))
+        }
+        Expect::NoPending => match &c.world.resource::<Pending>().0 {
+            None => None,
+            Some(p) => Some(format!("a {} decision is pending", p.kind.name())),
+        },
+        Expect::Events(p) => in_order(c, p, 0),
+        Expect::StepEvents(p) => in_order(c, p, step_log_start),
+        Expect::NoEvent(p) => c.log().events.iter().find(|e| matches(c, p, e)).map(|e| format!("found {}", c.log().describe(e))),
+        Expect::Position(n, (x, y)) => eq("position", format!("{:?}", c.get::<GridPos>(id(n)).map(|p| (p.x, p.y))), format!("{:?}", Some((*x, *y)))),
+        Expect::Held(n, k) => eq("held actions", c.get::<HeldActions>(id(n)).map_or(0, |h| h.0.len()).to_string(), k.to_string()),
+        Expect::Activity(n, want) => {
+            let got = c.get::<Casting>(id(n)).and_then(|x| x.0.as_ref().map(|a| (a.ability.clone(), a.paid)));
+            eq("activity", format!("{got:?}"), format!("{want:?}"))
+        }
+        Expect::AssistBonus(n, b) => eq("assist bonus", c.get::<AssistBonuses>(id(n)).map_or(0, |a| a.0.iter().map(|x| x.bonus).sum::<i32>()).to_string(), b.to_string()),
+        Expect::Winner(w) => match c.status() {
+            EngineStatus::Ended => eq("winner", format!("{:?}", c.turn().winner), format!("{w:?}")),
+            s => Some(format!("the combat has not ended ({s:?})")),
+        },
+        Expect::RoundSeconds(secs) => {
+            let last = c.log().events.iter().rev().find_map(|e| match e {
+                crate::rules::log::CombatEvent::RoundStarted { seconds, .. } => Some(*seconds),
+                _ => None,
+            });
+            eq("round seconds", format!("{last:?}"), format!("{:?}", Some(*secs)))
+        }
+    }
+}
+
+/// Whether a file looks like a ruleset (its first value is `Ruleset(`) rather than a scenario.
+pub fn is_ruleset_file(text: &str) -> bool {
+    let body: String = text
+        .lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.starts_with("//") && !l.is_empty() && !l.starts_with("#!"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    body.starts_with("Ruleset")
+}
+
+/// Check a data file (ruleset or scenario) without running anything.
+pub fn check_file(path: &Path) -> Result<String, DataError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| DataError { file: file.clone(), line: 1, col: 1, message: format!("cannot read: {e}") })?;
+    if is_ruleset_file(&text) {
+        let rs = Ruleset::from_ron_str(&file, &text)?;
+        Ok(format!("{file}: ok (ruleset `{}`, {} abilities, {} conditions)", rs.name, rs.abilities.len(), rs.conditions.len()))
+    } else {
+        let ls = load_str(path, &text)?;
+        Ok(format!("{file}: ok (scenario `{}`, {} steps)", ls.scenario.name, ls.scenario.steps.len()))
+    }
+}
+
+/// The ids of the creatures, for callers that need them.
+pub fn cid_of(c: &Combat, name: &str) -> Option<Cid> {
+    c.cid(name)
+}
