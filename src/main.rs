@@ -103,6 +103,9 @@ fn run_scenarios(files: &[PathBuf], seed: Option<u64>, show_log: bool) -> ExitCo
         };
         let report = scenario::run(&ls, seed);
         println!("{} — {}", f.display(), report.name);
+        if !ls.scenario.description.is_empty() {
+            println!("  {}", ls.scenario.description);
+        }
         if show_log {
             for line in &report.log_text {
                 println!("    | {line}");

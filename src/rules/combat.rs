@@ -443,11 +443,14 @@ impl Rules<'_, '_> {
         self.emit(CombatEvent::AssistGranted { from, to, bonus });
     }
 
-    /// HB-11 default: assister and ally share an ability tag (ignoring tags the ruleset lists).
+    /// HB-11 default: assister and ally share an ability tag. Only abilities on the sheets count:
+    /// the basic actions every creature has (HB-09) would make every pair share a tag.
     fn share_tag(&self, a: Cid, b: Cid) -> bool {
         let tags = |who: Cid| -> Vec<String> {
             let mut t: Vec<String> = self
-                .known_abilities(who)
+                .c(who)
+                .abilities
+                .0
                 .iter()
                 .filter_map(|id| self.ruleset.ability(id))
                 .flat_map(|d| d.tags.clone())

@@ -226,6 +226,9 @@ pub enum Rejection {
 }
 
 impl Rejection {
+    /// Every variant name, for checking scenario files when they load.
+    pub const KINDS: &'static [&'static str] = &["CombatOver", "UnknownCombatant", "NotYourTurn", "AwaitingDecision", "NoDecisionPending", "WrongDecider", "InvalidChoice", "UnknownAbility", "AbilityNotKnown", "NotEnoughActions", "BusyWithActivity", "UnableToAct", "LimitReached", "InvalidTarget", "OutOfRange", "Occupied", "MovementModeRequired", "UnknownMovementMode", "OpeningsDisabled", "HoldingDisabled", "NotHoldable", "UnknownCondition"];
+
     /// The variant's name, used by scenario expectations.
     pub fn kind(&self) -> &'static str {
         match self {

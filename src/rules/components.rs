@@ -160,8 +160,8 @@ pub struct Activity {
 #[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Casting(pub Option<Activity>);
 
-/// What a held action waits for (G-HB-12).
-#[derive(Reflect, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What a held action waits for (G-HB-12). The default: any action by any enemy.
+#[derive(Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeldTrigger {
     /// Only this creature's actions trigger it; none = any hostile creature.
     pub by: Option<Cid>,

@@ -8,11 +8,15 @@ use crate::ai::{self, AiScope};
 use crate::rules::command::{ActIntent, Choice, Command, Decider, GmInput, OpeningUse};
 use crate::rules::components::{ActionPool, AssistBonuses, Casting, Cid, Conditions, GridPos, HeldActions, Health, HeldTrigger};
 use crate::rules::driver::Combat;
-use crate::rules::log::CommandOutcomes;
+use crate::rules::command::Rejection;
+use crate::rules::log::{CombatEvent, CommandOutcomes};
 use crate::rules::ruleset::{DataError, Ruleset, locate, parse_ron};
 use crate::rules::state::{EngineStatus, Pending};
 use crate::rules::setup;
 use format::{EventPattern, Expect, GmStep, Scenario, Step};
+
+/// The decision kinds `Expect(Pending(..))` may name.
+pub const DECISION_KINDS: &[&str] = &["Defense", "Opportunity", "Opening", "AssistApproval"];
 
 /// A scenario with its ruleset, both checked.
 #[derive(Debug, Clone)]
@@ -111,6 +115,19 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataE
             Err(DataError::at_text(file, text, &format!("\"{c}\""), format!("steps: condition: `{c}` is not in ruleset `{}`", rs.name)))
         }
     };
+    let event = |p: &EventPattern| -> Result<(), DataError> {
+        if let Some(w) = &p.who {
+            who(w, "who")?;
+        }
+        if CombatEvent::KINDS.contains(&p.kind.as_str()) {
+            Ok(())
+        } else {
+            Err(DataError::at_text(file, text, &format!("\"{}\"", p.kind), format!("steps: kind: `{}` is not an event kind; one of: {}", p.kind, CombatEvent::KINDS.join(", "))))
+        }
+    };
+    if !s.steps.iter().any(|st| matches!(st, Step::Expect(_))) {
+        return Err(DataError::at_text(file, text, "steps", "steps: a scenario needs at least one Expect step"));
+    }
     for step in &s.steps {
         match step {
             Step::Act { actor, ability: a, targets, .. } => {
@@ -123,8 +140,11 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataE
             Step::Hold { actor, ability: a, targets, by, .. } => {
                 who(actor, "actor")?;
                 ability(a)?;
-                for t in targets.iter().chain(by) {
+                for t in targets {
                     who(t, "targets")?;
+                }
+                if let Some(b) = by {
+                    who(b, "by")?;
                 }
             }
             Step::EndTurn(n) | Step::Defend(n, _) => who(n, "creature")?,
@@ -174,7 +194,25 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataE
                         who(n, "Order")?;
                     }
                 }
-                Expect::Pending(n, _) if n != "GM" => who(n, "Pending")?,
+                Expect::Pending(n, k) => {
+                    if n != "GM" {
+                        who(n, "Pending")?;
+                    }
+                    if !DECISION_KINDS.contains(&k.as_str()) {
+                        return Err(DataError::at_text(file, text, &format!("\"{k}\""), format!("steps: Pending: `{k}` is not a decision kind; one of: {}", DECISION_KINDS.join(", "))));
+                    }
+                }
+                Expect::Rejected(k) => {
+                    if !Rejection::KINDS.contains(&k.as_str()) {
+                        return Err(DataError::at_text(file, text, &format!("\"{k}\""), format!("steps: Rejected: `{k}` is not a rejection kind; one of: {}", Rejection::KINDS.join(", "))));
+                    }
+                }
+                Expect::Events(v) | Expect::StepEvents(v) => {
+                    for p in v {
+                        event(p)?;
+                    }
+                }
+                Expect::NoEvent(p) => event(p)?,
                 _ => {}
             },
             _ => {}
@@ -297,16 +335,25 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
         }
         step_log_start = combat.log().events.len();
         if let Err(r) = combat.submit(cmd) {
-            last_rejection = Some((n, format!("{} — {r}", r.kind())));
+            last_rejection = Some((n, format!("{} — {}", r.kind(), with_names(&combat, &r.to_string()))));
         }
     }
     if let Some((at, why)) = last_rejection {
         checks.push(CheckResult { step: at, what: "command accepted".into(), failure: Some(format!("rejected: {why}")) });
     }
-    let errors = &combat.world.resource::<crate::rules::dice::Dice>().forced_errors;
-    if !errors.is_empty() {
-        checks.push(CheckResult { step: s.steps.len(), what: "forced dice fit".into(), failure: Some(errors.join("; ")) });
+    let dice = combat.world.resource::<crate::rules::dice::Dice>();
+    if !dice.forced_errors.is_empty() {
+        checks.push(CheckResult { step: s.steps.len(), what: "forced dice fit".into(), failure: Some(dice.forced_errors.join("; ")) });
     }
+    if dice.forced_left() > 0 {
+        let left = dice.forced_left();
+        checks.push(CheckResult {
+            step: s.steps.len(),
+            what: "every forced die is used".into(),
+            failure: Some(format!("{left} forced dice were never rolled: check the Force steps")),
+        });
+    }
+    checks.sort_by_key(|c| c.step);
     let log = combat.log();
     Report {
         name: s.name.clone(),
@@ -314,6 +361,15 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
         log_ron: log.to_ron(),
         log_text: log.events.iter().map(|e| log.describe(e)).collect(),
     }
+}
+
+/// Replace `#n` combatant ids with names, highest ids first so `#1` does not eat `#12`.
+fn with_names(c: &Combat, text: &str) -> String {
+    let mut s = text.to_string();
+    for i in (0..c.len()).rev() {
+        s = s.replace(&format!("#{i}"), &c.name(Cid(i as u32)));
+    }
+    s
 }
 
 fn matches(c: &Combat, p: &EventPattern, e: &crate::rules::log::CombatEvent) -> bool {
@@ -374,12 +430,12 @@ fn expect(c: &Combat, e: &Expect, step_log_start: usize) -> Option<String> {
         }
         Expect::Accepted => match c.world.resource::<CommandOutcomes>().last() {
             Some(Ok(())) => None,
-            Some(Err(r)) => Some(format!("the last command was rejected: {} — {r}", r.kind())),
+            Some(Err(r)) => Some(format!("the last command was rejected: {} — {}", r.kind(), with_names(c, &r.to_string()))),
             None => Some("no command was sent".into()),
         },
         Expect::Rejected(k) => match c.world.resource::<CommandOutcomes>().last() {
             Some(Err(r)) if r.kind() == k => None,
-            Some(Err(r)) => Some(format!("rejected as {} — {r}, not {k}", r.kind())),
+            Some(Err(r)) => Some(format!("rejected as {} — {}, not {k}", r.kind(), with_names(c, &r.to_string()))),
             Some(Ok(())) => Some("the last command was accepted".into()),
             None => Some("no command was sent".into()),
         },

@@ -1,0 +1,240 @@
+//! Test harness: build combats in code and drive them by name.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use skirmish::rules::command::{ActIntent, Choice, Command, Decider, DefenseMethod, GmInput, OpeningUse, Rejection};
+use skirmish::rules::components::*;
+use skirmish::rules::driver::Combat;
+use skirmish::rules::log::CombatEvent;
+use skirmish::rules::ruleset::Ruleset;
+use skirmish::rules::setup::CombatantSpec;
+use skirmish::rules::state::Pending;
+
+/// The shipped homebrew-d20 ruleset.
+pub fn homebrew() -> Ruleset {
+    Ruleset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron")).expect("shipped ruleset loads")
+}
+
+/// A combatant with a fixed initiative total, 20 hp and no stats.
+pub fn who(name: &str, side: &str, init: i32, at: (i32, i32)) -> CombatantSpec {
+    CombatantSpec {
+        name: name.into(),
+        side: side.into(),
+        stats: BTreeMap::new(),
+        hp: 20,
+        abilities: vec![],
+        initiative: InitiativeSetup::Total(init),
+        at,
+        movement: BTreeMap::new(),
+        controller: Controller::Script,
+        conditions: vec![],
+    }
+}
+
+/// Builder helpers on a combatant sheet.
+pub trait SpecExt {
+    /// Set a stat.
+    fn stat(self, k: &str, v: i32) -> Self;
+    /// Add abilities.
+    fn with(self, abilities: &[&str]) -> Self;
+    /// Set hit points.
+    fn hp(self, hp: i32) -> Self;
+}
+
+impl SpecExt for CombatantSpec {
+    fn stat(mut self, k: &str, v: i32) -> Self {
+        self.stats.insert(k.into(), v);
+        self
+    }
+    fn with(mut self, abilities: &[&str]) -> Self {
+        self.abilities.extend(abilities.iter().map(|s| s.to_string()));
+        self
+    }
+    fn hp(mut self, hp: i32) -> Self {
+        self.hp = hp;
+        self
+    }
+}
+
+/// A combat driven by names.
+pub struct Fight(pub Combat);
+
+impl Fight {
+    /// Start a homebrew-d20 combat.
+    pub fn new(specs: Vec<CombatantSpec>) -> Self {
+        Self::with_ruleset(homebrew(), specs)
+    }
+
+    /// Start a combat under any ruleset.
+    pub fn with_ruleset(rs: Ruleset, specs: Vec<CombatantSpec>) -> Self {
+        Fight(Combat::new(rs, 1, &specs).expect("valid set-up"))
+    }
+
+    /// Id by name.
+    pub fn id(&self, n: &str) -> Cid {
+        self.0.cid(n).unwrap_or_else(|| panic!("no combatant {n}"))
+    }
+
+    /// Use an ability on your turn.
+    pub fn act(&mut self, actor: &str, ability: &str, targets: &[&str]) -> Result<(), Rejection> {
+        let t = targets.iter().map(|n| self.id(n)).collect();
+        self.0.submit(Command::Act(ActIntent::new(self.id(actor), ability, t)))
+    }
+
+    /// Use an ability with a destination (and mode).
+    pub fn act_to(&mut self, actor: &str, ability: &str, targets: &[&str], to: (i32, i32), mode: Option<&str>) -> Result<(), Rejection> {
+        let t = targets.iter().map(|n| self.id(n)).collect();
+        let mut i = ActIntent::new(self.id(actor), ability, t);
+        i.to = Some(GridPos { x: to.0, y: to.1 });
+        i.mode = mode.map(str::to_string);
+        self.0.submit(Command::Act(i))
+    }
+
+    /// Move on your turn.
+    pub fn move_to(&mut self, actor: &str, to: (i32, i32)) -> Result<(), Rejection> {
+        self.act_to(actor, "move", &[], to, None)
+    }
+
+    /// End the turn.
+    pub fn end(&mut self, actor: &str) {
+        let a = self.id(actor);
+        self.0.submit(Command::EndTurn { actor: a }).expect("end turn");
+    }
+
+    /// Answer a defence decision.
+    pub fn defend(&mut self, who: &str, m: DefenseMethod) -> Result<(), Rejection> {
+        let by = Decider::Creature(self.id(who));
+        self.0.submit(Command::Decide { by, choice: Choice::Defend(m) })
+    }
+
+    /// Answer an attack-of-opportunity decision.
+    pub fn opportunity(&mut self, who: &str, ability: Option<&str>) -> Result<(), Rejection> {
+        let by = Decider::Creature(self.id(who));
+        self.0.submit(Command::Decide { by, choice: Choice::Opportunity(ability.map(str::to_string)) })
+    }
+
+    /// Use (or pass) an opening.
+    pub fn opening(&mut self, who: &str, ability: Option<&str>, targets: &[&str]) -> Result<(), Rejection> {
+        let by = Decider::Creature(self.id(who));
+        let targets = targets.iter().map(|n| self.id(n)).collect();
+        let choice = Choice::Opening(ability.map(|a| OpeningUse { ability: a.into(), targets, to: None, mode: None }));
+        self.0.submit(Command::Decide { by, choice })
+    }
+
+    /// The GM approves or denies.
+    pub fn approve(&mut self, yes: bool) -> Result<(), Rejection> {
+        self.0.submit(Command::Decide { by: Decider::Gm, choice: Choice::Approve(yes) })
+    }
+
+    /// A GM input.
+    pub fn gm(&mut self, g: GmInput) -> Result<(), Rejection> {
+        self.0.submit(Command::Gm(g))
+    }
+
+    /// Force dice.
+    pub fn force(&mut self, v: &[i32]) {
+        self.0.force_dice(v.iter().copied());
+    }
+
+    /// Actions left.
+    pub fn actions(&self, who: &str) -> u8 {
+        self.0.get::<ActionPool>(self.id(who)).unwrap().available()
+    }
+
+    /// Hit points.
+    pub fn hp(&self, who: &str) -> i32 {
+        self.0.get::<Health>(self.id(who)).unwrap().hp
+    }
+
+    /// Whether a condition is on the creature.
+    pub fn has(&self, who: &str, cond: &str) -> bool {
+        self.0.get::<Conditions>(self.id(who)).unwrap().has(cond)
+    }
+
+    /// Square.
+    pub fn pos(&self, who: &str) -> (i32, i32) {
+        let p = self.0.get::<GridPos>(self.id(who)).unwrap();
+        (p.x, p.y)
+    }
+
+    /// Whose turn it is.
+    pub fn active(&self) -> Option<String> {
+        self.0.turn().active.map(|c| self.0.name(c))
+    }
+
+    /// The pending decision: (who, kind).
+    pub fn pending(&self) -> Option<(String, String)> {
+        self.0.world.resource::<Pending>().0.as_ref().map(|p| {
+            let by = match p.by {
+                Decider::Gm => "GM".to_string(),
+                Decider::Creature(c) => self.0.name(c),
+            };
+            (by, p.kind.name().to_string())
+        })
+    }
+
+    /// The pending defence options, if a defence decision waits.
+    pub fn defense_options(&self) -> Vec<DefenseMethod> {
+        match &self.0.world.resource::<Pending>().0 {
+            Some(p) => match &p.kind {
+                skirmish::rules::state::DecisionKind::Defense { options, .. } => options.clone(),
+                _ => vec![],
+            },
+            None => vec![],
+        }
+    }
+
+    /// Events logged so far.
+    pub fn events(&self) -> &[CombatEvent] {
+        &self.0.log().events
+    }
+
+    /// Number of events so far (a mark for `since`).
+    pub fn mark(&self) -> usize {
+        self.events().len()
+    }
+
+    /// Events since a mark, described with names.
+    pub fn since(&self, mark: usize) -> Vec<String> {
+        let log = self.0.log();
+        log.events[mark..].iter().map(|e| log.describe(e)).collect()
+    }
+
+    /// All events, described with names.
+    pub fn text(&self) -> Vec<String> {
+        self.since(0)
+    }
+
+    /// Index of the first described event since `mark` that starts with `kind` and contains `has`.
+    pub fn find(&self, mark: usize, kind: &str, has: &str) -> Option<usize> {
+        self.since(mark).iter().position(|e| e.starts_with(kind) && e.contains(has)).map(|i| i + mark)
+    }
+
+    /// Whether such an event was logged since `mark`.
+    pub fn saw(&self, mark: usize, kind: &str, has: &str) -> bool {
+        self.find(mark, kind, has).is_some()
+    }
+
+    /// Everything a rejected command must not change.
+    pub fn snapshot(&self) -> String {
+        let mut s = String::new();
+        for i in 0..self.0.len() as u32 {
+            let c = Cid(i);
+            s.push_str(&format!(
+                "{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}\n",
+                self.0.get::<ActionPool>(c),
+                self.0.get::<Conditions>(c),
+                self.0.get::<Casting>(c),
+                self.0.get::<HeldActions>(c),
+                self.0.get::<AssistBonuses>(c),
+                self.0.get::<GridPos>(c),
+                self.0.get::<Health>(c),
+                self.0.get::<DisengagedFrom>(c),
+                self.0.get::<Initiative>(c),
+            ));
+        }
+        s.push_str(&format!("{:?}{:?}{}", self.0.turn().active, self.0.world.resource::<Pending>().0, self.events().len()));
+        s
+    }
+}
