@@ -20,15 +20,19 @@ pub struct AiScope {
 
 /// The command the AI sends now, if the engine waits for something the AI answers.
 pub fn next_command(combat: &Combat, scope: AiScope) -> Option<Command> {
-    let plays = |c: Cid| scope.all_creatures || combat.controller(c) == crate::rules::components::Controller::Ai;
+    let plays = |c: Cid| {
+        scope.all_creatures || combat.controller(c) == crate::rules::components::Controller::Ai
+    };
     match combat.status() {
         EngineStatus::AwaitingCommand(c) if plays(c) => Some(turn_command(combat, c)),
-        EngineStatus::AwaitingDecision(Decider::Creature(c)) if plays(c) => {
-            Some(Command::Decide { by: Decider::Creature(c), choice: decision(combat, c)? })
-        }
-        EngineStatus::AwaitingDecision(Decider::Gm) if scope.gm => {
-            Some(Command::Decide { by: Decider::Gm, choice: Choice::Approve(true) })
-        }
+        EngineStatus::AwaitingDecision(Decider::Creature(c)) if plays(c) => Some(Command::Decide {
+            by: Decider::Creature(c),
+            choice: decision(combat, c)?,
+        }),
+        EngineStatus::AwaitingDecision(Decider::Gm) if scope.gm => Some(Command::Decide {
+            by: Decider::Gm,
+            choice: Choice::Approve(true),
+        }),
         _ => None,
     }
 }
@@ -40,14 +44,21 @@ fn enemies(combat: &Combat, who: Cid) -> Vec<(Cid, GridPos)> {
     (0..n as u32)
         .map(Cid)
         .filter(|c| combat.get::<Side>(*c).cloned() != side)
-        .filter(|c| !combat.get::<crate::rules::components::Conditions>(*c).is_some_and(|k| k.has(&down)))
+        .filter(|c| {
+            !combat
+                .get::<crate::rules::components::Conditions>(*c)
+                .is_some_and(|k| k.has(&down))
+        })
         .filter_map(|c| combat.get::<GridPos>(c).map(|p| (c, *p)))
         .collect()
 }
 
 fn attacks(combat: &Combat, who: Cid) -> Vec<(String, AttackKind, u8)> {
     let rs = combat.ruleset();
-    let mut known = combat.get::<crate::rules::components::Abilities>(who).map(|a| a.0.clone()).unwrap_or_default();
+    let mut known = combat
+        .get::<crate::rules::components::Abilities>(who)
+        .map(|a| a.0.clone())
+        .unwrap_or_default();
     known.extend(rs.basic_abilities.iter().cloned());
     known
         .iter()
@@ -62,8 +73,12 @@ fn attacks(combat: &Combat, who: Cid) -> Vec<(String, AttackKind, u8)> {
 /// On its turn: attack an enemy in reach (the weakest), else shoot the nearest, else close in.
 fn turn_command(combat: &Combat, who: Cid) -> Command {
     let end = Command::EndTurn { actor: who };
-    let Some(pos) = combat.get::<GridPos>(who).copied() else { return end };
-    let available = combat.get::<ActionPool>(who).map_or(0, ActionPool::available);
+    let Some(pos) = combat.get::<GridPos>(who).copied() else {
+        return end;
+    };
+    let available = combat
+        .get::<ActionPool>(who)
+        .map_or(0, ActionPool::available);
     let foes = enemies(combat, who);
     if foes.is_empty() {
         return end;
@@ -71,14 +86,25 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
     let reach = combat.ruleset().engagement.melee_reach;
     let atk = attacks(combat, who);
     let hp = |c: Cid| combat.get::<Health>(c).map_or(0, |h| h.hp);
-    let in_reach: Vec<Cid> = foes.iter().filter(|(_, p)| pos.distance(*p) <= reach).map(|(c, _)| *c).collect();
-    if let Some((a, _, _)) = atk.iter().find(|(_, k, cost)| *k == AttackKind::Melee && *cost <= available)
+    let in_reach: Vec<Cid> = foes
+        .iter()
+        .filter(|(_, p)| pos.distance(*p) <= reach)
+        .map(|(c, _)| *c)
+        .collect();
+    if let Some((a, _, _)) = atk
+        .iter()
+        .find(|(_, k, cost)| *k == AttackKind::Melee && *cost <= available)
         && let Some(t) = in_reach.iter().min_by_key(|c| (hp(**c), **c))
     {
         return Command::Act(ActIntent::new(who, a.clone(), vec![*t]));
     }
-    let nearest = foes.iter().min_by_key(|(c, p)| (pos.distance(*p), *c)).copied();
-    if let Some((a, _, _)) = atk.iter().find(|(_, k, cost)| *k != AttackKind::Melee && *cost <= available)
+    let nearest = foes
+        .iter()
+        .min_by_key(|(c, p)| (pos.distance(*p), *c))
+        .copied();
+    if let Some((a, _, _)) = atk
+        .iter()
+        .find(|(_, k, cost)| *k != AttackKind::Melee && *cost <= available)
         && let Some((t, _)) = nearest
     {
         return Command::Act(ActIntent::new(who, a.clone(), vec![t]));
@@ -88,21 +114,44 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
     }
     // Close in with a Move if the ruleset has one and the creature can pay for it.
     let rs = combat.ruleset();
-    let Some(mv) = rs.basic_abilities.iter().chain(combat.get::<crate::rules::components::Abilities>(who).map(|a| &a.0).into_iter().flatten()).find(|a| matches!(rs.ability(a).map(|d| &d.effect), Some(Effect::Move))) else {
+    let Some(mv) = rs
+        .basic_abilities
+        .iter()
+        .chain(
+            combat
+                .get::<crate::rules::components::Abilities>(who)
+                .map(|a| &a.0)
+                .into_iter()
+                .flatten(),
+        )
+        .find(|a| matches!(rs.ability(a).map(|d| &d.effect), Some(Effect::Move)))
+    else {
         return end;
     };
     if rs.ability(mv).is_some_and(|d| d.cost > available) {
         return end;
     }
-    let Some((_, target)) = nearest else { return end };
+    let Some((_, target)) = nearest else {
+        return end;
+    };
     let modes = combat.get::<Movement>(who).cloned().unwrap_or_default();
-    let Some((mode, speed)) = modes.0.iter().max_by_key(|(_, s)| **s).map(|(m, s)| (m.clone(), *s)) else { return end };
+    let Some((mode, speed)) = modes
+        .0
+        .iter()
+        .max_by_key(|(_, s)| **s)
+        .map(|(m, s)| (m.clone(), *s))
+    else {
+        return end;
+    };
     let occupied = &combat.world.resource::<Roster>().occupied;
     let mut best: Option<(u32, GridPos)> = None;
     let s = speed as i32;
     for dy in -s..=s {
         for dx in -s..=s {
-            let p = GridPos { x: pos.x + dx, y: pos.y + dy };
+            let p = GridPos {
+                x: pos.x + dx,
+                y: pos.y + dy,
+            };
             if p == pos || occupied.contains_key(&p) {
                 continue;
             }
@@ -115,7 +164,14 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
     match best {
         Some((d, p)) if d < pos.distance(target) => {
             let mode = if modes.0.len() > 1 { Some(mode) } else { None };
-            Command::Act(ActIntent { actor: who, ability: mv.clone(), targets: vec![], to: Some(p), mode, surprise: false })
+            Command::Act(ActIntent {
+                actor: who,
+                ability: mv.clone(),
+                targets: vec![],
+                to: Some(p),
+                mode,
+                surprise: false,
+            })
         }
         _ => end,
     }
@@ -126,14 +182,24 @@ fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
     let p = combat.world.resource::<Pending>().0.clone()?;
     Some(match p.kind {
         DecisionKind::Defense { options, .. } => {
-            let DefenseRule::ActiveRoll { dodge_stat, parry_stat, .. } = &combat.ruleset().defense;
+            let DefenseRule::ActiveRoll {
+                dodge_stat,
+                parry_stat,
+                ..
+            } = &combat.ruleset().defense;
             let stats = combat.get::<Stats>(who).cloned().unwrap_or_default();
             let score = |m: &DefenseMethod| match m {
                 DefenseMethod::Dodge => stats.get(dodge_stat),
                 DefenseMethod::Parry => stats.get(parry_stat),
                 DefenseMethod::NoDefense => i32::MIN,
             };
-            Choice::Defend(options.iter().copied().max_by_key(|m| (score(m), std::cmp::Reverse(*m))).unwrap_or(DefenseMethod::NoDefense))
+            Choice::Defend(
+                options
+                    .iter()
+                    .copied()
+                    .max_by_key(|m| (score(m), std::cmp::Reverse(*m)))
+                    .unwrap_or(DefenseMethod::NoDefense),
+            )
         }
         DecisionKind::Opportunity { options, .. } => Choice::Opportunity(options.first().cloned()),
         DecisionKind::Opening { .. } => Choice::Opening(None),
@@ -146,7 +212,9 @@ fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
 pub fn play(combat: &mut Combat, scope: AiScope, max_commands: usize) -> usize {
     let mut sent = 0;
     while sent < max_commands {
-        let Some(cmd) = next_command(combat, scope) else { break };
+        let Some(cmd) = next_command(combat, scope) else {
+            break;
+        };
         if combat.submit(cmd.clone()).is_err() {
             // A rejected AI command would repeat forever; end the turn instead.
             if let Command::Act(i) = cmd {

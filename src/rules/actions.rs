@@ -7,7 +7,9 @@
 use super::command::{ActIntent, Choice, Command, Decider, GmInput, OpeningUse, Rejection};
 use super::components::{Activity, Cid, GridPos, Held, TriggerOn};
 use super::log::{CombatEvent, Via};
-use super::ruleset::{AbilityDef, ActionBudget, AttackKind, Effect, MultiTurnActivities, ReorderPolicy};
+use super::ruleset::{
+    AbilityDef, ActionBudget, AttackKind, Effect, MultiTurnActivities, ReorderPolicy,
+};
 use super::state::{DecisionKind, Rules, Work};
 
 /// How a validated ability use will be paid.
@@ -38,11 +40,19 @@ impl Rules<'_, '_> {
         }
         match cmd {
             Command::Act(intent) => self.act(intent),
-            Command::Hold { actor, ability, targets, trigger } => self.hold(*actor, ability, targets, trigger.clone()),
+            Command::Hold {
+                actor,
+                ability,
+                targets,
+                trigger,
+            } => self.hold(*actor, ability, targets, trigger.clone()),
             Command::EndTurn { actor } => {
                 self.check_exists(*actor)?;
                 if self.turn.active != Some(*actor) {
-                    return Err(Rejection::NotYourTurn { actor: *actor, active: self.turn.active });
+                    return Err(Rejection::NotYourTurn {
+                        actor: *actor,
+                        active: self.turn.active,
+                    });
                 }
                 self.turn.end_requested = true;
                 Ok(())
@@ -53,7 +63,11 @@ impl Rules<'_, '_> {
     }
 
     fn check_exists(&self, who: Cid) -> Result<(), Rejection> {
-        if self.exists(who) { Ok(()) } else { Err(Rejection::UnknownCombatant(who)) }
+        if self.exists(who) {
+            Ok(())
+        } else {
+            Err(Rejection::UnknownCombatant(who))
+        }
     }
 
     /// Checks shared by every way of using an ability; returns the ability.
@@ -75,17 +89,34 @@ impl Rules<'_, '_> {
         }
         // HB-27: nothing else, not even a bonus action, while a spread activity is being paid.
         if let Some(a) = self.busy_with(who)
-            && matches!(self.ruleset.multi_turn, MultiTurnActivities::SpreadCost { exclusive: true, .. })
+            && matches!(
+                self.ruleset.multi_turn,
+                MultiTurnActivities::SpreadCost {
+                    exclusive: true,
+                    ..
+                }
+            )
         {
             return Err(Rejection::BusyWithActivity(a));
         }
-        let def = self.ruleset.ability(ability).cloned().ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
+        let def = self
+            .ruleset
+            .ability(ability)
+            .cloned()
+            .ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
         if !self.knows(who, ability) {
             return Err(Rejection::AbilityNotKnown(ability.into()));
         }
         if via == Via::Turn
             && let Some(limit) = def.limit_per_turn
-            && self.c(who).pool.uses_this_turn.get(ability).copied().unwrap_or(0) >= limit
+            && self
+                .c(who)
+                .pool
+                .uses_this_turn
+                .get(ability)
+                .copied()
+                .unwrap_or(0)
+                >= limit
         {
             return Err(Rejection::LimitReached(ability.into()));
         }
@@ -107,28 +138,41 @@ impl Rules<'_, '_> {
         via: Via,
     ) -> Result<(), Rejection> {
         let standing = |t: &Cid| -> Result<(), Rejection> {
-            if self.is_down(*t) { Err(Rejection::InvalidTarget(format!("#{} is down", t.0))) } else { Ok(()) }
+            if self.is_down(*t) {
+                Err(Rejection::InvalidTarget(format!("#{} is down", t.0)))
+            } else {
+                Ok(())
+            }
         };
         match &def.effect {
             Effect::Attack { kind, .. } => {
                 let [t] = targets else {
-                    return Err(Rejection::InvalidTarget("an attack needs exactly one target".into()));
+                    return Err(Rejection::InvalidTarget(
+                        "an attack needs exactly one target".into(),
+                    ));
                 };
                 standing(t)?;
                 if !self.hostile(who, *t) {
-                    return Err(Rejection::InvalidTarget(format!("#{} is not an enemy", t.0)));
+                    return Err(Rejection::InvalidTarget(format!(
+                        "#{} is not an enemy",
+                        t.0
+                    )));
                 }
                 // A held attack fires when its trigger says the enemy is in reach (G-HB-12).
                 if *kind == AttackKind::Melee && via != Via::Held {
                     let d = self.c(who).pos.distance(*self.c(*t).pos);
                     let reach = self.ruleset.engagement.melee_reach;
                     if d > reach {
-                        return Err(Rejection::OutOfRange { distance: d, max: reach });
+                        return Err(Rejection::OutOfRange {
+                            distance: d,
+                            max: reach,
+                        });
                     }
                 }
             }
             Effect::Move => {
-                let to = to.ok_or_else(|| Rejection::InvalidTarget("a Move needs a destination".into()))?;
+                let to = to
+                    .ok_or_else(|| Rejection::InvalidTarget("a Move needs a destination".into()))?;
                 let speed = self.movement_speed(who, mode)?;
                 self.check_destination(who, to, speed)?;
             }
@@ -136,7 +180,10 @@ impl Rules<'_, '_> {
                 for t in targets {
                     standing(t)?;
                     if !self.engaged_enemies(who).contains(t) {
-                        return Err(Rejection::InvalidTarget(format!("not engaged with #{}", t.0)));
+                        return Err(Rejection::InvalidTarget(format!(
+                            "not engaged with #{}",
+                            t.0
+                        )));
                     }
                 }
                 if let Some(to) = to {
@@ -145,7 +192,9 @@ impl Rules<'_, '_> {
             }
             Effect::Assist { .. } => {
                 let [t] = targets else {
-                    return Err(Rejection::InvalidTarget("an Assist needs exactly one ally".into()));
+                    return Err(Rejection::InvalidTarget(
+                        "an Assist needs exactly one ally".into(),
+                    ));
                 };
                 standing(t)?;
                 if *t == who || self.hostile(who, *t) {
@@ -154,7 +203,9 @@ impl Rules<'_, '_> {
             }
             Effect::Save { .. } => {
                 if targets.is_empty() {
-                    return Err(Rejection::InvalidTarget("a saving-throw ability needs targets".into()));
+                    return Err(Rejection::InvalidTarget(
+                        "a saving-throw ability needs targets".into(),
+                    ));
                 }
                 for t in targets {
                     standing(t)?;
@@ -169,8 +220,13 @@ impl Rules<'_, '_> {
     fn movement_speed(&self, who: Cid, mode: Option<&str>) -> Result<u32, Rejection> {
         let modes = &self.c(who).movement.0;
         match mode {
-            Some(m) => modes.get(m).copied().ok_or_else(|| Rejection::UnknownMovementMode(m.into())),
-            None if modes.len() > 1 => Err(Rejection::MovementModeRequired(modes.keys().cloned().collect())),
+            Some(m) => modes
+                .get(m)
+                .copied()
+                .ok_or_else(|| Rejection::UnknownMovementMode(m.into())),
+            None if modes.len() > 1 => Err(Rejection::MovementModeRequired(
+                modes.keys().cloned().collect(),
+            )),
             None => Ok(modes.values().next().copied().unwrap_or(0)),
         }
     }
@@ -200,29 +256,56 @@ impl Rules<'_, '_> {
             return if available >= 1 {
                 Ok(Payment::Full(1))
             } else {
-                Err(Rejection::NotEnoughActions { needed: 1, available })
+                Err(Rejection::NotEnoughActions {
+                    needed: 1,
+                    available,
+                })
             };
         }
         if def.cost <= available {
             return Ok(Payment::Full(def.cost));
         }
-        let spread = matches!(self.ruleset.multi_turn, MultiTurnActivities::SpreadCost { .. });
+        let spread = matches!(
+            self.ruleset.multi_turn,
+            MultiTurnActivities::SpreadCost { .. }
+        );
         if via == Via::Turn && spread && available >= 1 {
-            return Ok(Payment::Spread { now: available, cost: def.cost });
+            return Ok(Payment::Spread {
+                now: available,
+                cost: def.cost,
+            });
         }
-        Err(Rejection::NotEnoughActions { needed: def.cost, available })
+        Err(Rejection::NotEnoughActions {
+            needed: def.cost,
+            available,
+        })
     }
 
     /// Use an ability on your own turn.
     fn act(&mut self, i: &ActIntent) -> Result<(), Rejection> {
         self.check_exists(i.actor)?;
         if self.turn.active != Some(i.actor) {
-            return Err(Rejection::NotYourTurn { actor: i.actor, active: self.turn.active });
+            return Err(Rejection::NotYourTurn {
+                actor: i.actor,
+                active: self.turn.active,
+            });
         }
-        let def = self.check_use(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Turn)?;
+        let def = self.check_use(
+            i.actor,
+            &i.ability,
+            &i.targets,
+            i.to,
+            i.mode.as_deref(),
+            Via::Turn,
+        )?;
         let pay = self.payment(i.actor, &def, Via::Turn)?;
         // Everything below changes state; nothing below can reject.
-        *self.cm(i.actor).pool.uses_this_turn.entry(i.ability.clone()).or_default() += 1;
+        *self
+            .cm(i.actor)
+            .pool
+            .uses_this_turn
+            .entry(i.ability.clone())
+            .or_default() += 1;
         self.turn.last_recovery = def.recovery;
         match pay {
             Payment::Full(cost) => {
@@ -258,7 +341,12 @@ impl Rules<'_, '_> {
                     cost,
                     paid: now,
                 });
-                self.emit(CombatEvent::ActivityStarted { who: i.actor, ability: i.ability.clone(), cost, paid: now });
+                self.emit(CombatEvent::ActivityStarted {
+                    who: i.actor,
+                    ability: i.ability.clone(),
+                    cost,
+                    paid: now,
+                });
             }
         }
         Ok(())
@@ -286,8 +374,16 @@ impl Rules<'_, '_> {
             }
             self.cm(holder).held.0 = keep;
             for h in fire {
-                self.emit(CombatEvent::HeldActionTriggered { who: holder, ability: h.ability.clone(), by: actor });
-                let targets = if h.targets.is_empty() { vec![actor] } else { h.targets };
+                self.emit(CombatEvent::HeldActionTriggered {
+                    who: holder,
+                    ability: h.ability.clone(),
+                    by: actor,
+                });
+                let targets = if h.targets.is_empty() {
+                    vec![actor]
+                } else {
+                    h.targets
+                };
                 out.push(Work::Effect {
                     who: holder,
                     ability: h.ability,
@@ -315,7 +411,10 @@ impl Rules<'_, '_> {
             return Err(Rejection::HoldingDisabled);
         }
         if self.turn.active != Some(actor) {
-            return Err(Rejection::NotYourTurn { actor, active: self.turn.active });
+            return Err(Rejection::NotYourTurn {
+                actor,
+                active: self.turn.active,
+            });
         }
         if let Some(by) = trigger.by {
             self.check_exists(by)?;
@@ -326,16 +425,28 @@ impl Rules<'_, '_> {
         }
         let available = self.c(actor).pool.available();
         if def.cost > available {
-            return Err(Rejection::NotEnoughActions { needed: def.cost, available });
+            return Err(Rejection::NotEnoughActions {
+                needed: def.cost,
+                available,
+            });
         }
         let rank = self.rank(actor);
         {
             let mut c = self.cm(actor);
             c.pool.spent += def.cost;
-            c.held.0.push(Held { ability: ability.into(), targets: targets.to_vec(), trigger, cost: def.cost });
+            c.held.0.push(Held {
+                ability: ability.into(),
+                targets: targets.to_vec(),
+                trigger,
+                cost: def.cost,
+            });
         }
         self.turn.holders.insert((rank, actor));
-        self.emit(CombatEvent::ActionHeld { who: actor, ability: ability.into(), cost: def.cost });
+        self.emit(CombatEvent::ActionHeld {
+            who: actor,
+            ability: ability.into(),
+            cost: def.cost,
+        });
         Ok(())
     }
 
@@ -345,23 +456,41 @@ impl Rules<'_, '_> {
         if p.by != by {
             return Err(Rejection::WrongDecider { expected: p.by });
         }
-        let wrong = |what: &str| Rejection::InvalidChoice(format!("a {} decision is pending, not {what}", p.kind.name()));
+        let wrong = |what: &str| {
+            Rejection::InvalidChoice(format!(
+                "a {} decision is pending, not {what}",
+                p.kind.name()
+            ))
+        };
         let mut items: Vec<Work> = Vec::new();
         match (&p.kind, choice) {
             (DecisionKind::Defense { options, .. }, Choice::Defend(m)) => {
                 if !options.contains(m) {
-                    return Err(Rejection::InvalidChoice(format!("{m:?} is not allowed here; allowed: {options:?}")));
+                    return Err(Rejection::InvalidChoice(format!(
+                        "{m:?} is not allowed here; allowed: {options:?}"
+                    )));
                 }
-                let ctx = p.attack.clone().expect("defense decisions carry their attack");
+                let ctx = p
+                    .attack
+                    .clone()
+                    .expect("defense decisions carry their attack");
                 items.push(Work::Defense(ctx, *m));
             }
             (DecisionKind::Opportunity { mover, options }, Choice::Opportunity(pick)) => {
-                let Decider::Creature(who) = by else { return Err(wrong("a GM answer")) };
+                let Decider::Creature(who) = by else {
+                    return Err(wrong("a GM answer"));
+                };
                 if let Some(a) = pick {
                     if !options.contains(a) {
-                        return Err(Rejection::InvalidChoice(format!("`{a}` is not one of {options:?}")));
+                        return Err(Rejection::InvalidChoice(format!(
+                            "`{a}` is not one of {options:?}"
+                        )));
                     }
-                    let def = self.ruleset.ability(a).cloned().ok_or_else(|| Rejection::UnknownAbility(a.clone()))?;
+                    let def = self
+                        .ruleset
+                        .ability(a)
+                        .cloned()
+                        .ok_or_else(|| Rejection::UnknownAbility(a.clone()))?;
                     let Effect::Attack { kind, stat, damage } = def.effect else {
                         return Err(Rejection::InvalidChoice(format!("`{a}` is not an attack")));
                     };
@@ -390,25 +519,46 @@ impl Rules<'_, '_> {
                 }
             }
             (DecisionKind::Opening { id, .. }, Choice::Opening(pick)) => {
-                let Decider::Creature(who) = by else { return Err(wrong("a GM answer")) };
+                let Decider::Creature(who) = by else {
+                    return Err(wrong("a GM answer"));
+                };
                 match pick {
                     Some(u) => items.extend(self.use_in_opening(who, *id, u)?),
                     None => self.emit(CombatEvent::OpeningPassed { id: *id, who }),
                 }
             }
             (DecisionKind::AssistApproval { .. }, Choice::Approve(yes)) => {
-                if let Some(Work::Assist { from, to, bonus, same_type_damage, .. }) = p.resume.clone() {
-                    items.push(Work::Assist { from, to, bonus, same_type_damage, approved: Some(*yes) });
+                if let Some(Work::Assist {
+                    from,
+                    to,
+                    bonus,
+                    same_type_damage,
+                    ..
+                }) = p.resume.clone()
+                {
+                    items.push(Work::Assist {
+                        from,
+                        to,
+                        bonus,
+                        same_type_damage,
+                        approved: Some(*yes),
+                    });
                 }
                 self.pending.0 = None;
-                self.emit(CombatEvent::DecisionMade { by, choice: choice.clone() });
+                self.emit(CombatEvent::DecisionMade {
+                    by,
+                    choice: choice.clone(),
+                });
                 self.push_front_all(items);
                 return Ok(());
             }
             (_, c) => return Err(wrong(&format!("{c:?}"))),
         }
         self.pending.0 = None;
-        self.emit(CombatEvent::DecisionMade { by, choice: choice.clone() });
+        self.emit(CombatEvent::DecisionMade {
+            by,
+            choice: choice.clone(),
+        });
         if let Some(r) = p.resume {
             items.push(r);
         }
@@ -417,14 +567,25 @@ impl Rules<'_, '_> {
     }
 
     /// One ability in an opening (HB-30..33): paid from the pool, no spreading, 0-cost allowed at 0.
-    fn use_in_opening(&mut self, who: Cid, id: u32, u: &OpeningUse) -> Result<Vec<Work>, Rejection> {
+    fn use_in_opening(
+        &mut self,
+        who: Cid,
+        id: u32,
+        u: &OpeningUse,
+    ) -> Result<Vec<Work>, Rejection> {
         let via = Via::Opening(id);
         let def = self.check_use(who, &u.ability, &u.targets, u.to, u.mode.as_deref(), via)?;
         let Payment::Full(cost) = self.payment(who, &def, via)? else {
             unreachable!("openings never spread a cost")
         };
         self.cm(who).pool.spent += cost;
-        self.emit(CombatEvent::AbilityUsed { who, ability: u.ability.clone(), cost, targets: u.targets.clone(), via });
+        self.emit(CombatEvent::AbilityUsed {
+            who,
+            ability: u.ability.clone(),
+            cost,
+            targets: u.targets.clone(),
+            via,
+        });
         let mut items = self.held_triggers(who, &def);
         items.push(Work::Effect {
             who,
@@ -453,7 +614,11 @@ impl Rules<'_, '_> {
                 self.interrupt_on_hit(*who);
                 Ok(())
             }
-            GmInput::ApplyCondition { who, condition, rounds } => {
+            GmInput::ApplyCondition {
+                who,
+                condition,
+                rounds,
+            } => {
                 self.check_exists(*who)?;
                 if self.ruleset.condition(condition).is_none() {
                     return Err(Rejection::UnknownCondition(condition.clone()));
@@ -470,7 +635,10 @@ impl Rules<'_, '_> {
             GmInput::AreaAssist { who } => {
                 self.check_exists(*who)?;
                 if self.c(*who).assists.0.is_empty() {
-                    return Err(Rejection::InvalidTarget(format!("#{} has no Assist waiting", who.0)));
+                    return Err(Rejection::InvalidTarget(format!(
+                        "#{} has no Assist waiting",
+                        who.0
+                    )));
                 }
                 for a in self.cm(*who).assists.0.iter_mut() {
                     a.area = true;

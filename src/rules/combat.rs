@@ -8,34 +8,67 @@ use std::collections::VecDeque;
 use super::command::{Decider, DefenseMethod};
 use super::components::{AssistBonus, Cid};
 use super::log::{CombatEvent, EndReason, Via};
-use super::ruleset::{AttackKind, DefenseRule, DisruptionPolicy, Effect, EndTrigger, HitKind, ReorderPolicy};
+use super::ruleset::{
+    AttackKind, DefenseRule, DisruptionPolicy, Effect, EndTrigger, HitKind, ReorderPolicy,
+};
 use super::state::{AttackCtx, DecisionKind, PendingDecision, Rules, Work};
 
 impl Rules<'_, '_> {
     /// Run queued work until it is done, a decision is needed, or the combat ends.
     pub fn resolve_work(&mut self) {
         while self.pending.0.is_none() && !self.turn.ended {
-            let Some(w) = self.work.0.pop_front() else { return };
+            let Some(w) = self.work.0.pop_front() else {
+                return;
+            };
             match w {
-                Work::Effect { who, ability, targets, to, mode, via, surprise } => {
-                    self.resolve_effect(who, &ability, targets, to, mode, via, surprise)
-                }
+                Work::Effect {
+                    who,
+                    ability,
+                    targets,
+                    to,
+                    mode,
+                    via,
+                    surprise,
+                } => self.resolve_effect(who, &ability, targets, to, mode, via, surprise),
                 Work::Attack(ctx) => self.roll_attack(ctx),
                 Work::Defense(ctx, m) => self.roll_defense(ctx, m),
                 Work::Damage(ctx, half) => self.deal_damage(ctx, half),
-                Work::Move { who, to, mode, provokers } => self.resolve_move(who, to, mode, provokers),
+                Work::Move {
+                    who,
+                    to,
+                    mode,
+                    provokers,
+                } => self.resolve_move(who, to, mode, provokers),
                 Work::Opening { id, queue } => self.offer_opening(id, queue),
-                Work::Assist { from, to, bonus, same_type_damage, approved } => {
-                    self.resolve_assist(from, to, bonus, same_type_damage, approved)
-                }
+                Work::Assist {
+                    from,
+                    to,
+                    bonus,
+                    same_type_damage,
+                    approved,
+                } => self.resolve_assist(from, to, bonus, same_type_damage, approved),
             }
         }
     }
 
     /// Ask for a decision and stop resolving until it comes.
-    pub fn ask(&mut self, by: Decider, kind: DecisionKind, resume: Option<Work>, attack: Option<AttackCtx>) {
-        self.emit(CombatEvent::DecisionRequested { by, about: kind.name().to_string() });
-        self.pending.0 = Some(PendingDecision { by, kind, resume, attack });
+    pub fn ask(
+        &mut self,
+        by: Decider,
+        kind: DecisionKind,
+        resume: Option<Work>,
+        attack: Option<AttackCtx>,
+    ) {
+        self.emit(CombatEvent::DecisionRequested {
+            by,
+            about: kind.name().to_string(),
+        });
+        self.pending.0 = Some(PendingDecision {
+            by,
+            kind,
+            resume,
+            attack,
+        });
     }
 
     fn resolve_effect(
@@ -51,7 +84,9 @@ impl Rules<'_, '_> {
         if self.is_down(who) {
             return;
         }
-        let Some(def) = self.ruleset.ability(ability).cloned() else { return };
+        let Some(def) = self.ruleset.ability(ability).cloned() else {
+            return;
+        };
         match def.effect {
             Effect::Attack { kind, stat, damage } => {
                 for target in targets {
@@ -76,16 +111,38 @@ impl Rules<'_, '_> {
             Effect::Move => {
                 let Some(to) = to else { return };
                 let mode = self.movement_mode(who, mode.as_deref());
-                self.work.0.push_front(Work::Move { who, to, mode, provokers: None });
+                self.work.0.push_front(Work::Move {
+                    who,
+                    to,
+                    mode,
+                    provokers: None,
+                });
             }
             Effect::Disengage => self.disengage(who, targets, to, mode),
-            Effect::Assist { bonus, same_type_damage } => {
+            Effect::Assist {
+                bonus,
+                same_type_damage,
+            } => {
                 if let Some(&to) = targets.first() {
-                    self.work.0.push_front(Work::Assist { from: who, to, bonus, same_type_damage, approved: None });
+                    self.work.0.push_front(Work::Assist {
+                        from: who,
+                        to,
+                        bonus,
+                        same_type_damage,
+                        approved: None,
+                    });
                 }
             }
-            Effect::SelfCondition { condition, rounds } => self.apply_condition(who, &condition, rounds),
-            Effect::Save { stat, dc, damage, on_fail, rounds } => {
+            Effect::SelfCondition { condition, rounds } => {
+                self.apply_condition(who, &condition, rounds)
+            }
+            Effect::Save {
+                stat,
+                dc,
+                damage,
+                on_fail,
+                rounds,
+            } => {
                 for t in targets {
                     if self.is_down(t) {
                         continue;
@@ -105,7 +162,10 @@ impl Rules<'_, '_> {
                     }
                 }
             }
-            Effect::Narrative => self.emit(CombatEvent::AbilityResolved { who, ability: ability.into() }),
+            Effect::Narrative => self.emit(CombatEvent::AbilityResolved {
+                who,
+                ability: ability.into(),
+            }),
         }
     }
 
@@ -156,19 +216,30 @@ impl Rules<'_, '_> {
         let options = self.defense_options(&ctx);
         if options.is_empty() {
             self.emit(CombatEvent::NoDefensePossible { who: ctx.target });
-            self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: ctx.target });
+            self.emit(CombatEvent::AttackHit {
+                attacker: ctx.attacker,
+                target: ctx.target,
+            });
             self.work.0.push_front(Work::Damage(ctx, false));
             return;
         }
         let mut all = options;
         all.push(DefenseMethod::NoDefense);
-        let kind = DecisionKind::Defense { attacker: ctx.attacker, attack_total: ctx.total, options: all };
+        let kind = DecisionKind::Defense {
+            attacker: ctx.attacker,
+            attack_total: ctx.total,
+            options: all,
+        };
         self.ask(Decider::Creature(ctx.target), kind, None, Some(ctx));
     }
 
     /// Which defences the target may use (HB-41..44, HB-47, G-HB-16).
     pub fn defense_options(&self, ctx: &AttackCtx) -> Vec<DefenseMethod> {
-        let DefenseRule::ActiveRoll { dodge_stat, parry_stat, .. } = &self.ruleset.defense;
+        let DefenseRule::ActiveRoll {
+            dodge_stat,
+            parry_stat,
+            ..
+        } = &self.ruleset.defense;
         let t = ctx.target;
         if self.cannot_act(t) {
             return vec![];
@@ -188,12 +259,25 @@ impl Rules<'_, '_> {
         let t = ctx.target;
         self.emit(CombatEvent::DefenseDeclared { who: t, method });
         if method == DefenseMethod::NoDefense {
-            self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: t });
+            self.emit(CombatEvent::AttackHit {
+                attacker: ctx.attacker,
+                target: t,
+            });
             self.work.0.push_front(Work::Damage(ctx, false));
             return;
         }
-        let DefenseRule::ActiveRoll { dice, dodge_stat, parry_stat, defender_wins_ties, .. } = self.ruleset.defense.clone();
-        let stat = if method == DefenseMethod::Dodge { dodge_stat } else { parry_stat };
+        let DefenseRule::ActiveRoll {
+            dice,
+            dodge_stat,
+            parry_stat,
+            defender_wins_ties,
+            ..
+        } = self.ruleset.defense.clone();
+        let stat = if method == DefenseMethod::Dodge {
+            dodge_stat
+        } else {
+            parry_stat
+        };
         let advantage = self.has_defense_advantage(t);
         let mut rolls = vec![self.dice.roll_expr(&dice, |_| 0)];
         if advantage {
@@ -203,10 +287,23 @@ impl Rules<'_, '_> {
         let best = *rolls.iter().max().expect("at least one roll");
         let bonus = self.stat(t, &stat);
         let total = best + bonus;
-        self.emit(CombatEvent::DefenseRolled { who: t, method, rolls, bonus, total });
-        let blocked = if defender_wins_ties { total >= ctx.total } else { total > ctx.total };
+        self.emit(CombatEvent::DefenseRolled {
+            who: t,
+            method,
+            rolls,
+            bonus,
+            total,
+        });
+        let blocked = if defender_wins_ties {
+            total >= ctx.total
+        } else {
+            total > ctx.total
+        };
         if blocked {
-            self.emit(CombatEvent::AttackBlocked { attacker: ctx.attacker, target: t });
+            self.emit(CombatEvent::AttackBlocked {
+                attacker: ctx.attacker,
+                target: t,
+            });
             // G-HB-10: the target of a missed attack is the default opening candidate.
             self.turn.opening_hint = vec![t];
             if ctx.area_assist {
@@ -214,14 +311,21 @@ impl Rules<'_, '_> {
                 self.work.0.push_front(Work::Damage(ctx, true));
             }
         } else {
-            self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: t });
+            self.emit(CombatEvent::AttackHit {
+                attacker: ctx.attacker,
+                target: t,
+            });
             self.work.0.push_front(Work::Damage(ctx, false));
         }
     }
 
     /// Whether a condition grants advantage on defensive rolls (HB-22).
     pub fn has_defense_advantage(&self, who: Cid) -> bool {
-        self.c(who).conditions.0.keys().any(|id| self.ruleset.condition(id).is_some_and(|d| d.defense_advantage))
+        self.c(who).conditions.0.keys().any(|id| {
+            self.ruleset
+                .condition(id)
+                .is_some_and(|d| d.defense_advantage)
+        })
     }
 
     /// Damage from an attack, then what a hit does (G-HB-09, HB-51).
@@ -263,7 +367,13 @@ impl Rules<'_, '_> {
         let rank = self.rank(who);
         let (pos, side) = {
             let mut c = self.cm(who);
-            c.conditions.0.insert(id, super::components::ConditionState { rounds_left: None, stacks: 1 });
+            c.conditions.0.insert(
+                id,
+                super::components::ConditionState {
+                    rounds_left: None,
+                    stacks: 1,
+                },
+            );
             c.held.0.clear();
             c.casting.0 = None;
             (*c.pos, c.side.0.clone())
@@ -290,33 +400,61 @@ impl Rules<'_, '_> {
         let (assist, _, _) = self.consume_assists(who, None);
         let bonus = self.stat(who, stat) + assist;
         let total = roll + bonus;
-        let success = if rule.saver_wins_ties { total >= dc } else { total > dc };
-        self.emit(CombatEvent::SaveRolled { who, stat: stat.into(), roll, bonus, total, dc, success });
+        let success = if rule.saver_wins_ties {
+            total >= dc
+        } else {
+            total > dc
+        };
+        self.emit(CombatEvent::SaveRolled {
+            who,
+            stat: stat.into(),
+            roll,
+            bonus,
+            total,
+            dc,
+            success,
+        });
         success
     }
 
     /// Put a condition on a creature. A non-stacking condition already present changes nothing
     /// (HB-24); a negative one ends conditions that end on negative status (HB-23) and interrupts.
     pub fn apply_condition(&mut self, who: Cid, id: &str, rounds: Option<u32>) {
-        let Some(def) = self.ruleset.condition(id).cloned() else { return };
+        let Some(def) = self.ruleset.condition(id).cloned() else {
+            return;
+        };
         if self.c(who).conditions.has(id) && !def.stacks {
-            self.emit(CombatEvent::ConditionUnchanged { who, condition: id.into() });
+            self.emit(CombatEvent::ConditionUnchanged {
+                who,
+                condition: id.into(),
+            });
             return;
         }
         {
             let mut c = self.cm(who);
-            let e = c
-                .conditions
-                .0
-                .entry(id.to_string())
-                .or_insert(super::components::ConditionState { rounds_left: rounds, stacks: 0 });
+            let e =
+                c.conditions
+                    .0
+                    .entry(id.to_string())
+                    .or_insert(super::components::ConditionState {
+                        rounds_left: rounds,
+                        stacks: 0,
+                    });
             e.stacks += 1;
             e.rounds_left = rounds;
         }
-        self.emit(CombatEvent::ConditionApplied { who, condition: id.into(), rounds });
+        self.emit(CombatEvent::ConditionApplied {
+            who,
+            condition: id.into(),
+            rounds,
+        });
         if def.negative {
             self.end_conditions_on(who, EndTrigger::NegativeStatus, Some(id));
-            if let DisruptionPolicy::ActivityFails { on_negative_status: true, .. } = self.ruleset.disruption {
+            if let DisruptionPolicy::ActivityFails {
+                on_negative_status: true,
+                ..
+            } = self.ruleset.disruption
+            {
                 self.interrupt(who);
             }
         }
@@ -334,7 +472,11 @@ impl Rules<'_, '_> {
             .0
             .keys()
             .filter(|id| Some(id.as_str()) != except)
-            .filter(|id| self.ruleset.condition(id).is_some_and(|d| d.ends_on.contains(&trigger)))
+            .filter(|id| {
+                self.ruleset
+                    .condition(id)
+                    .is_some_and(|d| d.ends_on.contains(&trigger))
+            })
             .cloned()
             .collect();
         let reason = match trigger {
@@ -343,15 +485,27 @@ impl Rules<'_, '_> {
         };
         for condition in ending {
             self.cm(who).conditions.0.remove(&condition);
-            self.emit(CombatEvent::ConditionEnded { who, condition, reason });
+            self.emit(CombatEvent::ConditionEnded {
+                who,
+                condition,
+                reason,
+            });
         }
     }
 
     /// Interrupt a spread activity: it fails and its spent actions are lost (G-HB-09).
     pub fn interrupt(&mut self, who: Cid) {
-        let DisruptionPolicy::ActivityFails { .. } = self.ruleset.disruption else { return };
-        let Some(act) = self.cm(who).casting.0.take() else { return };
-        self.emit(CombatEvent::ActivityInterrupted { who, ability: act.ability, actions_lost: act.paid });
+        let DisruptionPolicy::ActivityFails { .. } = self.ruleset.disruption else {
+            return;
+        };
+        let Some(act) = self.cm(who).casting.0.take() else {
+            return;
+        };
+        self.emit(CombatEvent::ActivityInterrupted {
+            who,
+            ability: act.ability,
+            actions_lost: act.paid,
+        });
     }
 
     /// Being hit interrupts when the ruleset says so (G-HB-09).
@@ -363,7 +517,9 @@ impl Rules<'_, '_> {
 
     /// HB-51: hit by a ranged or surprise attack, a holder loses all its held actions.
     pub fn lose_held_on_hit(&mut self, who: Cid, kind: HitKind) {
-        let ReorderPolicy::HoldForPriority { lost_on_hit } = &self.ruleset.reorder else { return };
+        let ReorderPolicy::HoldForPriority { lost_on_hit } = &self.ruleset.reorder else {
+            return;
+        };
         if !lost_on_hit.contains(&kind) {
             return;
         }
@@ -373,7 +529,11 @@ impl Rules<'_, '_> {
         }
         let rank = self.rank(who);
         self.turn.holders.remove(&(rank, who));
-        self.emit(CombatEvent::HeldActionsLost { who, count: held.len() as u32, kind });
+        self.emit(CombatEvent::HeldActionsLost {
+            who,
+            count: held.len() as u32,
+            kind,
+        });
     }
 
     /// Open an opening (HB-29): eligible creatures resolve in initiative order (HB-32).
@@ -382,9 +542,15 @@ impl Rules<'_, '_> {
         if self.ruleset.openings == super::ruleset::Openings::None {
             return Err(Rejection::OpeningsDisabled);
         }
-        let mut list: Vec<Cid> = if eligible.is_empty() { self.turn.opening_hint.clone() } else { eligible.to_vec() };
+        let mut list: Vec<Cid> = if eligible.is_empty() {
+            self.turn.opening_hint.clone()
+        } else {
+            eligible.to_vec()
+        };
         if list.is_empty() {
-            return Err(Rejection::InvalidTarget("no creature is eligible for this opening".into()));
+            return Err(Rejection::InvalidTarget(
+                "no creature is eligible for this opening".into(),
+            ));
         }
         for c in &list {
             if !self.exists(*c) {
@@ -395,8 +561,14 @@ impl Rules<'_, '_> {
         list.dedup();
         let id = self.turn.next_opening;
         self.turn.next_opening += 1;
-        self.emit(CombatEvent::OpeningCreated { id, eligible: list.clone() });
-        self.work.0.push_front(Work::Opening { id, queue: list.into() });
+        self.emit(CombatEvent::OpeningCreated {
+            id,
+            eligible: list.clone(),
+        });
+        self.work.0.push_front(Work::Opening {
+            id,
+            queue: list.into(),
+        });
         Ok(())
     }
 
@@ -406,21 +578,34 @@ impl Rules<'_, '_> {
             let reason = if self.is_down(who) || self.cannot_act(who) {
                 Some("cannot act".to_string())
             } else {
-                self.busy_with(who).map(|a| format!("busy completing `{a}`"))
+                self.busy_with(who)
+                    .map(|a| format!("busy completing `{a}`"))
             };
             if let Some(reason) = reason {
                 self.emit(CombatEvent::OpeningSkipped { id, who, reason });
                 continue;
             }
             let resume = Work::Opening { id, queue };
-            self.ask(Decider::Creature(who), DecisionKind::Opening { id }, Some(resume), None);
+            self.ask(
+                Decider::Creature(who),
+                DecisionKind::Opening { id },
+                Some(resume),
+                None,
+            );
             return;
         }
         self.emit(CombatEvent::OpeningClosed { id });
     }
 
     /// An Assist: approved by shared tag, by the GM, or always, per the ruleset (HB-10, HB-11).
-    fn resolve_assist(&mut self, from: Cid, to: Cid, bonus: i32, same_type_damage: i32, approved: Option<bool>) {
+    fn resolve_assist(
+        &mut self,
+        from: Cid,
+        to: Cid,
+        bonus: i32,
+        same_type_damage: i32,
+        approved: Option<bool>,
+    ) {
         use super::ruleset::AssistApproval;
         let approved = match approved {
             Some(a) => a,
@@ -428,8 +613,19 @@ impl Rules<'_, '_> {
                 AssistApproval::AlwaysApprove => true,
                 AssistApproval::SharedTagOrAskGm if self.share_tag(from, to) => true,
                 _ => {
-                    let resume = Work::Assist { from, to, bonus, same_type_damage, approved: None };
-                    self.ask(Decider::Gm, DecisionKind::AssistApproval { from, to }, Some(resume), None);
+                    let resume = Work::Assist {
+                        from,
+                        to,
+                        bonus,
+                        same_type_damage,
+                        approved: None,
+                    };
+                    self.ask(
+                        Decider::Gm,
+                        DecisionKind::AssistApproval { from, to },
+                        Some(resume),
+                        None,
+                    );
                     return;
                 }
             },
@@ -439,7 +635,13 @@ impl Rules<'_, '_> {
             return;
         }
         let from_kinds = self.attack_kinds(from);
-        self.cm(to).assists.0.push(AssistBonus { from, bonus, same_type_damage, from_kinds, area: false });
+        self.cm(to).assists.0.push(AssistBonus {
+            from,
+            bonus,
+            same_type_damage,
+            from_kinds,
+            area: false,
+        });
         self.emit(CombatEvent::AssistGranted { from, to, bonus });
     }
 

@@ -64,7 +64,14 @@ pub struct ActIntent {
 impl ActIntent {
     /// An intent with no destination, mode or surprise.
     pub fn new(actor: Cid, ability: impl Into<String>, targets: Vec<Cid>) -> Self {
-        Self { actor, ability: ability.into(), targets, to: None, mode: None, surprise: false }
+        Self {
+            actor,
+            ability: ability.into(),
+            targets,
+            to: None,
+            mode: None,
+            surprise: false,
+        }
     }
 }
 
@@ -227,7 +234,30 @@ pub enum Rejection {
 
 impl Rejection {
     /// Every variant name, for checking scenario files when they load.
-    pub const KINDS: &'static [&'static str] = &["CombatOver", "UnknownCombatant", "NotYourTurn", "AwaitingDecision", "NoDecisionPending", "WrongDecider", "InvalidChoice", "UnknownAbility", "AbilityNotKnown", "NotEnoughActions", "BusyWithActivity", "UnableToAct", "LimitReached", "InvalidTarget", "OutOfRange", "Occupied", "MovementModeRequired", "UnknownMovementMode", "OpeningsDisabled", "HoldingDisabled", "NotHoldable", "UnknownCondition"];
+    pub const KINDS: &'static [&'static str] = &[
+        "CombatOver",
+        "UnknownCombatant",
+        "NotYourTurn",
+        "AwaitingDecision",
+        "NoDecisionPending",
+        "WrongDecider",
+        "InvalidChoice",
+        "UnknownAbility",
+        "AbilityNotKnown",
+        "NotEnoughActions",
+        "BusyWithActivity",
+        "UnableToAct",
+        "LimitReached",
+        "InvalidTarget",
+        "OutOfRange",
+        "Occupied",
+        "MovementModeRequired",
+        "UnknownMovementMode",
+        "OpeningsDisabled",
+        "HoldingDisabled",
+        "NotHoldable",
+        "UnknownCondition",
+    ];
 
     /// The variant's name, used by scenario expectations.
     pub fn kind(&self) -> &'static str {
@@ -269,20 +299,29 @@ impl fmt::Display for Rejection {
             },
             Rejection::AwaitingDecision { by } => write!(f, "a decision by {by:?} is pending"),
             Rejection::NoDecisionPending => write!(f, "no decision is pending"),
-            Rejection::WrongDecider { expected } => write!(f, "this decision belongs to {expected:?}"),
+            Rejection::WrongDecider { expected } => {
+                write!(f, "this decision belongs to {expected:?}")
+            }
             Rejection::InvalidChoice(why) => write!(f, "invalid choice: {why}"),
             Rejection::UnknownAbility(a) => write!(f, "the ruleset has no ability `{a}`"),
             Rejection::AbilityNotKnown(a) => write!(f, "the creature does not have `{a}`"),
             Rejection::NotEnoughActions { needed, available } => {
                 write!(f, "needs {needed} action(s), {available} left")
             }
-            Rejection::BusyWithActivity(a) => write!(f, "busy completing `{a}`: no other action until it completes"),
+            Rejection::BusyWithActivity(a) => write!(
+                f,
+                "busy completing `{a}`: no other action until it completes"
+            ),
             Rejection::UnableToAct => write!(f, "the creature cannot act"),
             Rejection::LimitReached(a) => write!(f, "`{a}` has no uses left this turn"),
             Rejection::InvalidTarget(why) => write!(f, "invalid target: {why}"),
-            Rejection::OutOfRange { distance, max } => write!(f, "{distance} squares away, at most {max}"),
+            Rejection::OutOfRange { distance, max } => {
+                write!(f, "{distance} squares away, at most {max}")
+            }
             Rejection::Occupied(p) => write!(f, "square ({}, {}) is occupied", p.x, p.y),
-            Rejection::MovementModeRequired(m) => write!(f, "name a movement mode: {}", m.join(", ")),
+            Rejection::MovementModeRequired(m) => {
+                write!(f, "name a movement mode: {}", m.join(", "))
+            }
             Rejection::UnknownMovementMode(m) => write!(f, "no movement mode `{m}`"),
             Rejection::OpeningsDisabled => write!(f, "this ruleset has no openings"),
             Rejection::HoldingDisabled => write!(f, "this ruleset does not hold actions"),

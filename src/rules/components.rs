@@ -11,7 +11,20 @@ use serde::{Deserialize, Serialize};
 use super::ruleset::AttackKind;
 
 /// A combatant's stable id: its index in the roster, in spawn order.
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Component,
+    Reflect,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+)]
 pub struct Cid(pub u32);
 
 /// Display name of a combatant.
@@ -19,7 +32,9 @@ pub struct Cid(pub u32);
 pub struct CombatantName(pub String);
 
 /// Which side a combatant fights on; creatures on different sides are hostile.
-#[derive(Component, Reflect, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Component, Reflect, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct Side(pub String);
 
 /// Statistics used directly as bonuses (DEX, STR, ...); they may be 0 or negative (HB-44).
@@ -43,7 +58,21 @@ pub struct Health {
 }
 
 /// A square on the grid.
-#[derive(Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Component,
+    Reflect,
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+)]
 pub struct GridPos {
     /// Column.
     pub x: i32,
@@ -54,7 +83,9 @@ pub struct GridPos {
 impl GridPos {
     /// Squares between two positions, diagonals counting 1 (Chebyshev distance).
     pub fn distance(self, o: GridPos) -> u32 {
-        (self.x - o.x).unsigned_abs().max((self.y - o.y).unsigned_abs())
+        (self.x - o.x)
+            .unsigned_abs()
+            .max((self.y - o.y).unsigned_abs())
     }
 }
 
@@ -67,7 +98,9 @@ pub struct Movement(pub BTreeMap<String, u32>);
 pub struct Abilities(pub Vec<String>);
 
 /// Who answers this creature's decisions.
-#[derive(Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize,
+)]
 pub enum Controller {
     /// A person at the HUD.
     Player,
@@ -79,7 +112,9 @@ pub enum Controller {
 }
 
 /// How this creature's initiative was set up (before combat starts).
-#[derive(Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize,
+)]
 pub enum InitiativeSetup {
     /// Roll the ruleset's dice.
     #[default]

@@ -507,7 +507,10 @@ impl CombatEvent {
     /// The variant name, used by scenario expectations.
     pub fn kind(&self) -> String {
         let s = format!("{self:?}");
-        s.split([' ', '(', '{']).next().unwrap_or_default().to_string()
+        s.split([' ', '(', '{'])
+            .next()
+            .unwrap_or_default()
+            .to_string()
     }
 
     /// The creature this event is mainly about.
@@ -546,14 +549,19 @@ impl CombatEvent {
             | OpeningSkipped { who, .. }
             | TurnEnded { who, .. }
             | ActionsForfeited { who, .. } => Some(*who),
-            AttackRolled { attacker, .. } | AttackBlocked { attacker, .. } | AttackHit { attacker, .. } => {
-                Some(*attacker)
-            }
+            AttackRolled { attacker, .. }
+            | AttackBlocked { attacker, .. }
+            | AttackHit { attacker, .. } => Some(*attacker),
             OpportunityProvoked { mover, .. } | NoOpportunity { mover, .. } => Some(*mover),
             AssistGranted { from, .. } | AssistDenied { from, .. } => Some(*from),
-            DecisionRequested { by: Decider::Creature(c), .. } | DecisionMade { by: Decider::Creature(c), .. } => {
-                Some(*c)
+            DecisionRequested {
+                by: Decider::Creature(c),
+                ..
             }
+            | DecisionMade {
+                by: Decider::Creature(c),
+                ..
+            } => Some(*c),
             _ => None,
         }
     }
@@ -578,7 +586,9 @@ impl CombatLog {
     pub fn to_ron(&self) -> String {
         let mut out = String::new();
         for e in &self.events {
-            out.push_str(&ron::to_string(e).unwrap_or_else(|err| format!("<unserializable: {err}>")));
+            out.push_str(
+                &ron::to_string(e).unwrap_or_else(|err| format!("<unserializable: {err}>")),
+            );
             out.push('\n');
         }
         out

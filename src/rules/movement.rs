@@ -12,7 +12,13 @@ use super::state::{DecisionKind, Rules, Work};
 impl Rules<'_, '_> {
     /// A Move: every engaged enemy may make an attack of opportunity first (HB-19), except a
     /// flanked one (HB-48), one the mover disengaged from (HB-17), or one that is busy (G-HB-09).
-    pub fn resolve_move(&mut self, who: Cid, to: GridPos, mode: String, provokers: Option<VecDeque<Cid>>) {
+    pub fn resolve_move(
+        &mut self,
+        who: Cid,
+        to: GridPos,
+        mode: String,
+        provokers: Option<VecDeque<Cid>>,
+    ) {
         if self.is_down(who) {
             return;
         }
@@ -25,8 +31,21 @@ impl Rules<'_, '_> {
                 continue;
             }
             let options = self.opportunity_attacks(enemy);
-            let resume = Work::Move { who, to, mode, provokers: Some(queue) };
-            self.ask(Decider::Creature(enemy), DecisionKind::Opportunity { mover: who, options }, Some(resume), None);
+            let resume = Work::Move {
+                who,
+                to,
+                mode,
+                provokers: Some(queue),
+            };
+            self.ask(
+                Decider::Creature(enemy),
+                DecisionKind::Opportunity {
+                    mover: who,
+                    options,
+                },
+                Some(resume),
+                None,
+            );
             return;
         }
         self.move_to(who, to, &mode);
@@ -52,9 +71,16 @@ impl Rules<'_, '_> {
                 None
             };
             match reason {
-                Some(reason) => self.emit(CombatEvent::NoOpportunity { mover: who, from: enemy, reason }),
+                Some(reason) => self.emit(CombatEvent::NoOpportunity {
+                    mover: who,
+                    from: enemy,
+                    reason,
+                }),
                 None => {
-                    self.emit(CombatEvent::OpportunityProvoked { mover: who, from: enemy });
+                    self.emit(CombatEvent::OpportunityProvoked {
+                        mover: who,
+                        from: enemy,
+                    });
                     out.push_back(enemy);
                 }
             }
@@ -69,7 +95,10 @@ impl Rules<'_, '_> {
             .filter(|a| {
                 matches!(
                     self.ruleset.ability(a).map(|d| &d.effect),
-                    Some(Effect::Attack { kind: AttackKind::Melee, .. })
+                    Some(Effect::Attack {
+                        kind: AttackKind::Melee,
+                        ..
+                    })
                 )
             })
             .collect()
@@ -86,13 +115,28 @@ impl Rules<'_, '_> {
         }
         self.roster.occupied.insert(to, who);
         *self.cm(who).pos = to;
-        self.emit(CombatEvent::Moved { who, from, to, mode: mode.into() });
+        self.emit(CombatEvent::Moved {
+            who,
+            from,
+            to,
+            mode: mode.into(),
+        });
     }
 
     /// Disengage (HB-16/17): a short move that provokes nothing, and the next Move will not
     /// provoke the enemies disengaged from (all engaged enemies when no target is named).
-    pub fn disengage(&mut self, who: Cid, targets: Vec<Cid>, to: Option<GridPos>, mode: Option<String>) {
-        let from = if targets.is_empty() { self.engaged_enemies(who) } else { targets };
+    pub fn disengage(
+        &mut self,
+        who: Cid,
+        targets: Vec<Cid>,
+        to: Option<GridPos>,
+        mode: Option<String>,
+    ) {
+        let from = if targets.is_empty() {
+            self.engaged_enemies(who)
+        } else {
+            targets
+        };
         {
             let mut c = self.cm(who);
             for e in &from {

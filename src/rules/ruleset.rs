@@ -29,7 +29,11 @@ pub struct DataError {
 
 impl fmt::Display for DataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.col, self.message
+        )
     }
 }
 
@@ -39,12 +43,22 @@ impl DataError {
     /// An error at the first place `needle` occurs in `text` (1:1 if it does not).
     pub fn at_text(file: &str, text: &str, needle: &str, message: impl Into<String>) -> Self {
         let (line, col) = locate(text, needle).unwrap_or((1, 1));
-        Self { file: file.to_string(), line, col, message: message.into() }
+        Self {
+            file: file.to_string(),
+            line,
+            col,
+            message: message.into(),
+        }
     }
 
     /// Convert a RON parse error, keeping its position.
     pub fn from_ron(file: &str, e: &ron::error::SpannedError) -> Self {
-        Self { file: file.to_string(), line: e.span.start.line.max(1), col: e.span.start.col.max(1), message: e.code.to_string() }
+        Self {
+            file: file.to_string(),
+            line: e.span.start.line.max(1),
+            col: e.span.start.col.max(1),
+            message: e.code.to_string(),
+        }
     }
 }
 
@@ -232,7 +246,9 @@ pub enum DisruptionPolicy {
 }
 
 /// A kind of hit, for rules that react to how a creature was hit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect,
+)]
 pub enum HitKind {
     /// A ranged attack.
     Ranged,
@@ -284,7 +300,11 @@ pub struct EngagementRule {
 
 impl Default for EngagementRule {
     fn default() -> Self {
-        Self { disengage_squares: 1, flanking_attack_bonus: 2, melee_reach: 1 }
+        Self {
+            disengage_squares: 1,
+            flanking_attack_bonus: 2,
+            melee_reach: 1,
+        }
     }
 }
 
@@ -326,7 +346,11 @@ pub struct SaveRule {
 
 impl Default for SaveRule {
     fn default() -> Self {
-        Self { dice: DiceExpr::parse("1d20").expect("static"), saver_wins_ties: true, defense_advantage_applies: false }
+        Self {
+            dice: DiceExpr::parse("1d20").expect("static"),
+            saver_wins_ties: true,
+            defense_advantage_applies: false,
+        }
     }
 }
 
@@ -406,7 +430,9 @@ pub enum Effect {
 }
 
 /// The attack types of HB-42.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect,
+)]
 pub enum AttackKind {
     /// Melee: Parry or Dodge.
     Melee,
@@ -472,8 +498,12 @@ impl Ruleset {
     /// Load and validate a ruleset file.
     pub fn load(path: &Path) -> Result<Self, DataError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| DataError { file: file.clone(), line: 1, col: 1, message: format!("cannot read: {e}") })?;
+        let text = std::fs::read_to_string(path).map_err(|e| DataError {
+            file: file.clone(),
+            line: 1,
+            col: 1,
+            message: format!("cannot read: {e}"),
+        })?;
         Self::from_ron_str(&file, &text)
     }
 
@@ -483,36 +513,60 @@ impl Ruleset {
         let mut ids = BTreeSet::new();
         for a in &self.abilities {
             if !ids.insert(a.id.as_str()) {
-                return Err(err(&format!("\"{}\"", a.id), format!("abilities: duplicate id `{}`", a.id)));
+                return Err(err(
+                    &format!("\"{}\"", a.id),
+                    format!("abilities: duplicate id `{}`", a.id),
+                ));
             }
         }
         let mut cids = BTreeSet::new();
         for c in &self.conditions {
             if !cids.insert(c.id.as_str()) {
-                return Err(err(&format!("\"{}\"", c.id), format!("conditions: duplicate id `{}`", c.id)));
+                return Err(err(
+                    &format!("\"{}\"", c.id),
+                    format!("conditions: duplicate id `{}`", c.id),
+                ));
             }
         }
         for b in &self.basic_abilities {
             if self.ability(b).is_none() {
-                return Err(err(&format!("\"{b}\""), format!("basic_abilities: unknown ability `{b}`")));
+                return Err(err(
+                    &format!("\"{b}\""),
+                    format!("basic_abilities: unknown ability `{b}`"),
+                ));
             }
         }
         match self.condition(&self.defeated_condition) {
             None => {
                 let d = &self.defeated_condition;
-                return Err(err(&format!("\"{d}\""), format!("defeated_condition: unknown condition `{d}`")));
+                return Err(err(
+                    &format!("\"{d}\""),
+                    format!("defeated_condition: unknown condition `{d}`"),
+                ));
             }
             Some(c) if !c.blocks_actions => {
                 let d = &self.defeated_condition;
-                return Err(err(&format!("\"{d}\""), format!("defeated_condition: `{d}` must have blocks_actions: true")));
+                return Err(err(
+                    &format!("\"{d}\""),
+                    format!("defeated_condition: `{d}` must have blocks_actions: true"),
+                ));
             }
             _ => {}
         }
         if let ActionBudget::PerRoundPool { actions: 0 } = self.budget {
-            return Err(err("PerRoundPool", "budget: PerRoundPool needs at least 1 action".into()));
+            return Err(err(
+                "PerRoundPool",
+                "budget: PerRoundPool needs at least 1 action".into(),
+            ));
         }
-        if let TurnModel::RecoveryTime { segments_per_round: 0 } = self.turn_model {
-            return Err(err("RecoveryTime", "turn_model: segments_per_round must be at least 1".into()));
+        if let TurnModel::RecoveryTime {
+            segments_per_round: 0,
+        } = self.turn_model
+        {
+            return Err(err(
+                "RecoveryTime",
+                "turn_model: segments_per_round must be at least 1".into(),
+            ));
         }
         for a in &self.abilities {
             let refs: Vec<&String> = match &a.effect {
@@ -531,7 +585,10 @@ impl Ruleset {
             if matches!(self.turn_model, TurnModel::RecoveryTime { .. }) && a.recovery.is_none() {
                 return Err(err(
                     &format!("\"{}\"", a.id),
-                    format!("abilities[{}].recovery: required by the RecoveryTime turn model", a.id),
+                    format!(
+                        "abilities[{}].recovery: required by the RecoveryTime turn model",
+                        a.id
+                    ),
                 ));
             }
         }

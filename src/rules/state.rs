@@ -332,7 +332,10 @@ impl<'w, 's> Rules<'w, 's> {
     /// Unable to act: a condition blocks actions (G-HB-19).
     pub fn cannot_act(&self, who: Cid) -> bool {
         let c = self.c(who);
-        c.conditions.0.keys().any(|id| self.ruleset.condition(id).is_some_and(|d| d.blocks_actions))
+        c.conditions
+            .0
+            .keys()
+            .any(|id| self.ruleset.condition(id).is_some_and(|d| d.blocks_actions))
     }
 
     /// Paying for a spread activity (HB-27).
@@ -352,7 +355,8 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Whether the creature has the ability, listed or basic (HB-09).
     pub fn knows(&self, who: Cid, ability: &str) -> bool {
-        self.ruleset.basic_abilities.iter().any(|b| b == ability) || self.c(who).abilities.0.iter().any(|a| a == ability)
+        self.ruleset.basic_abilities.iter().any(|b| b == ability)
+            || self.c(who).abilities.0.iter().any(|a| a == ability)
     }
 
     /// Every ability the creature can use, listed first, then basic ones.
@@ -396,8 +400,10 @@ impl<'w, 's> Rules<'w, 's> {
                 if dx == 0 && dy == 0 {
                     continue;
                 }
-                if let Some(&o) = self.roster.occupied.get(&GridPos { x: p.x + dx, y: p.y + dy })
-                    && o != who
+                if let Some(&o) = self.roster.occupied.get(&GridPos {
+                    x: p.x + dx,
+                    y: p.y + dy,
+                }) && o != who
                 {
                     out.push(o);
                 }
@@ -410,7 +416,10 @@ impl<'w, 's> Rules<'w, 's> {
     /// Hostile standing creatures within melee reach: the creatures this one is engaged with
     /// (G-HB-14: engagement from grid adjacency).
     pub fn engaged_enemies(&self, who: Cid) -> Vec<Cid> {
-        self.within(who, self.ruleset.engagement.melee_reach).into_iter().filter(|o| self.hostile(who, *o)).collect()
+        self.within(who, self.ruleset.engagement.melee_reach)
+            .into_iter()
+            .filter(|o| self.hostile(who, *o))
+            .collect()
     }
 
     /// Flanked: two enemies adjacent on opposite sides (G-HB-14, from positions on the grid).
@@ -419,8 +428,14 @@ impl<'w, 's> Rules<'w, 's> {
         let enemies = self.within(who, 1);
         enemies.iter().filter(|e| self.hostile(who, **e)).any(|e| {
             let q = *self.c(*e).pos;
-            let opposite = GridPos { x: 2 * p.x - q.x, y: 2 * p.y - q.y };
-            self.roster.occupied.get(&opposite).is_some_and(|o| self.hostile(who, *o))
+            let opposite = GridPos {
+                x: 2 * p.x - q.x,
+                y: 2 * p.y - q.y,
+            };
+            self.roster
+                .occupied
+                .get(&opposite)
+                .is_some_and(|o| self.hostile(who, *o))
         })
     }
 }

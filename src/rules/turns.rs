@@ -6,11 +6,11 @@
 use std::collections::BTreeMap;
 
 use super::components::Cid;
+use super::components::InitiativeSetup;
 use super::log::{CombatEvent, EndReason, Via};
 use super::ruleset::{ActionBudget, TieBreaker, TurnModel};
 use super::state::{Rules, Work};
 use super::timeline::TurnKey;
-use super::components::InitiativeSetup;
 
 impl Rules<'_, '_> {
     /// Roll initiative for everyone (HB-04), sort it (HB-05, G-HB-01) and schedule round 1.
@@ -18,7 +18,10 @@ impl Rules<'_, '_> {
         let n = self.roster.entities.len() as u32;
         let name = self.ruleset.name.clone();
         let seed = self.turn.seed;
-        self.emit(CombatEvent::CombatStarted { ruleset: name, seed });
+        self.emit(CombatEvent::CombatStarted {
+            ruleset: name,
+            seed,
+        });
         let stat = self.ruleset.initiative.stat.clone();
         let dice = self.ruleset.initiative.dice.clone();
         let mut rows: Vec<(Cid, i32)> = Vec::new();
@@ -40,7 +43,12 @@ impl Rules<'_, '_> {
                 c.initiative.roll = roll;
                 c.initiative.total = total;
             }
-            self.emit(CombatEvent::InitiativeRolled { who, roll, bonus, total });
+            self.emit(CombatEvent::InitiativeRolled {
+                who,
+                roll,
+                bonus,
+                total,
+            });
             rows.push((who, total));
         }
         let order = self.sort_initiative(rows);
@@ -60,7 +68,11 @@ impl Rules<'_, '_> {
             }
             if !down {
                 *alive.entry(self.c(*who).side.0.clone()).or_default() += 1;
-                self.timeline.schedule(TurnKey { time: first, rank: rank as u32, who: *who });
+                self.timeline.schedule(TurnKey {
+                    time: first,
+                    rank: rank as u32,
+                    who: *who,
+                });
             }
         }
         self.turn.alive_by_side = alive;
@@ -128,7 +140,10 @@ impl Rules<'_, '_> {
             }
             if self.cannot_act(who) {
                 // G-HB-19: a creature marked unable to act takes no actions; it keeps its slot.
-                self.emit(CombatEvent::TurnSkipped { who, reason: "cannot act".into() });
+                self.emit(CombatEvent::TurnSkipped {
+                    who,
+                    reason: "cannot act".into(),
+                });
                 let t = self.timeline.next_time(key.time, None);
                 self.timeline.schedule(TurnKey { time: t, ..key });
                 continue;
@@ -144,7 +159,11 @@ impl Rules<'_, '_> {
                     c.pool.spent = 0;
                 }
             }
-            self.emit(CombatEvent::TurnStarted { who, round, time: key.time });
+            self.emit(CombatEvent::TurnStarted {
+                who,
+                round,
+                time: key.time,
+            });
             self.continue_activity(who);
             return true;
         }
@@ -153,17 +172,27 @@ impl Rules<'_, '_> {
 
     /// HB-27: the first actions of each later turn go into the spread activity until it is paid.
     fn continue_activity(&mut self, who: Cid) {
-        let Some(mut act) = self.c(who).casting.0.clone() else { return };
+        let Some(mut act) = self.c(who).casting.0.clone() else {
+            return;
+        };
         let available = self.c(who).pool.available();
         let pay = available.min(act.cost - act.paid);
         act.paid += pay;
         let remaining = act.cost - act.paid;
         self.cm(who).pool.spent += pay;
-        self.emit(CombatEvent::ActivityProgressed { who, ability: act.ability.clone(), paid_now: pay, remaining });
+        self.emit(CombatEvent::ActivityProgressed {
+            who,
+            ability: act.ability.clone(),
+            paid_now: pay,
+            remaining,
+        });
         if remaining == 0 {
             // HB-26: it takes effect when the last action of its cost is spent.
             self.cm(who).casting.0 = None;
-            self.emit(CombatEvent::ActivityCompleted { who, ability: act.ability.clone() });
+            self.emit(CombatEvent::ActivityCompleted {
+                who,
+                ability: act.ability.clone(),
+            });
             self.push_front_all(vec![Work::Effect {
                 who,
                 ability: act.ability,
@@ -193,7 +222,10 @@ impl Rules<'_, '_> {
     /// End the active turn and schedule the creature's next one.
     pub fn end_turn(&mut self, who: Cid) {
         let left = self.c(who).pool.available();
-        self.emit(CombatEvent::TurnEnded { who, actions_left: left });
+        self.emit(CombatEvent::TurnEnded {
+            who,
+            actions_left: left,
+        });
         self.turn.active = None;
         self.turn.end_requested = false;
         if !self.is_down(who) {
@@ -232,7 +264,10 @@ impl Rules<'_, '_> {
             if !held.is_empty() {
                 let rank = self.rank(who);
                 self.turn.holders.remove(&(rank, who));
-                self.emit(CombatEvent::HeldActionsLapsed { who, count: held.len() as u32 });
+                self.emit(CombatEvent::HeldActionsLapsed {
+                    who,
+                    count: held.len() as u32,
+                });
             }
             self.cm(who).disengaged.0.clear();
             self.tick_durations(who);
@@ -259,7 +294,11 @@ impl Rules<'_, '_> {
             }
         }
         for condition in ended {
-            self.emit(CombatEvent::ConditionEnded { who, condition, reason: EndReason::Expired });
+            self.emit(CombatEvent::ConditionEnded {
+                who,
+                condition,
+                reason: EndReason::Expired,
+            });
         }
     }
 
@@ -268,7 +307,13 @@ impl Rules<'_, '_> {
         if self.turn.ended {
             return;
         }
-        let standing: Vec<&String> = self.turn.alive_by_side.iter().filter(|(_, n)| **n > 0).map(|(s, _)| s).collect();
+        let standing: Vec<&String> = self
+            .turn
+            .alive_by_side
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(s, _)| s)
+            .collect();
         if standing.len() <= 1 {
             let winner = standing.first().map(|s| (*s).clone());
             self.turn.ended = true;
@@ -283,7 +328,9 @@ impl Rules<'_, '_> {
     /// The round and segment a time stands for (segment 0 in a fixed cycle).
     pub fn clock(&self) -> (u32, u32) {
         match self.timeline.model {
-            Some(TurnModel::RecoveryTime { .. }) => self.timeline.round_and_segment(self.timeline.now),
+            Some(TurnModel::RecoveryTime { .. }) => {
+                self.timeline.round_and_segment(self.timeline.now)
+            }
             _ => (self.turn.round, 0),
         }
     }
