@@ -21,11 +21,9 @@ use skirmish::rules::setup::CombatantSpec;
 use skirmish::rules::state::EngineStatus;
 
 fn combat(n: usize) -> Combat {
-    let rs = Ruleset::load(std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/assets/rulesets/homebrew-d20.ron"
-    )))
-    .expect("shipped ruleset");
+    let rs =
+        Ruleset::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/homebrew-d20.ron")))
+            .expect("shipped ruleset");
     let specs: Vec<CombatantSpec> = (0..n)
         .map(|i| CombatantSpec {
             name: format!("c{i}"),
@@ -53,9 +51,7 @@ fn end_turns(c: &mut Combat, turns: u64) -> Duration {
         let k = left.min(CHUNK);
         let start = Instant::now();
         for _ in 0..k {
-            let EngineStatus::AwaitingCommand(actor) = c.status() else {
-                panic!("waits for a command")
-            };
+            let EngineStatus::AwaitingCommand(actor) = c.status() else { panic!("waits for a command") };
             black_box(c.submit(Command::EndTurn { actor })).expect("end turn");
         }
         total += start.elapsed();

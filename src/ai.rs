@@ -20,19 +20,21 @@ pub struct AiScope {
 
 /// The command the AI sends now, if the engine waits for something the AI answers.
 pub fn next_command(combat: &Combat, scope: AiScope) -> Option<Command> {
-    let plays = |c: Cid| {
-        scope.all_creatures || combat.controller(c) == crate::rules::components::Controller::Ai
-    };
+    let plays = |c: Cid| scope.all_creatures || combat.controller(c) == crate::rules::components::Controller::Ai;
     match combat.status() {
         EngineStatus::AwaitingCommand(c) if plays(c) => Some(turn_command(combat, c)),
-        EngineStatus::AwaitingDecision(Decider::Creature(c)) if plays(c) => Some(Command::Decide {
-            by: Decider::Creature(c),
-            choice: decision(combat, c)?,
-        }),
-        EngineStatus::AwaitingDecision(Decider::Gm) if scope.gm => Some(Command::Decide {
-            by: Decider::Gm,
-            choice: Choice::Approve(true),
-        }),
+        EngineStatus::AwaitingDecision(Decider::Creature(c)) if plays(c) => {
+            Some(Command::Decide { by: Decider::Creature(c), choice: decision(combat, c)? })
+        }
+        EngineStatus::AwaitingDecision(Decider::Gm) if scope.gm => {
+            let p = combat.world.resource::<Pending>().0.clone()?;
+            let choice = match p.kind {
+                // Keep roster order among tied players (G-P2-01's default).
+                DecisionKind::InitiativeTie { tied } => Choice::Order(tied),
+                _ => Choice::Approve(true),
+            };
+            Some(Command::Decide { by: Decider::Gm, choice })
+        }
         _ => None,
     }
 }
@@ -44,21 +46,14 @@ fn enemies(combat: &Combat, who: Cid) -> Vec<(Cid, GridPos)> {
     (0..n as u32)
         .map(Cid)
         .filter(|c| combat.get::<Side>(*c).cloned() != side)
-        .filter(|c| {
-            !combat
-                .get::<crate::rules::components::Conditions>(*c)
-                .is_some_and(|k| k.has(&down))
-        })
+        .filter(|c| !combat.get::<crate::rules::components::Conditions>(*c).is_some_and(|k| k.has(&down)))
         .filter_map(|c| combat.get::<GridPos>(c).map(|p| (c, *p)))
         .collect()
 }
 
 fn attacks(combat: &Combat, who: Cid) -> Vec<(String, AttackKind, u8)> {
     let rs = combat.ruleset();
-    let mut known = combat
-        .get::<crate::rules::components::Abilities>(who)
-        .map(|a| a.0.clone())
-        .unwrap_or_default();
+    let mut known = combat.get::<crate::rules::components::Abilities>(who).map(|a| a.0.clone()).unwrap_or_default();
     known.extend(rs.basic_abilities.iter().cloned());
     known
         .iter()
@@ -76,9 +71,7 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
     let Some(pos) = combat.get::<GridPos>(who).copied() else {
         return end;
     };
-    let available = combat
-        .get::<ActionPool>(who)
-        .map_or(0, ActionPool::available);
+    let available = combat.get::<ActionPool>(who).map_or(0, ActionPool::available);
     let foes = enemies(combat, who);
     if foes.is_empty() {
         return end;
@@ -86,25 +79,14 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
     let reach = combat.ruleset().engagement.melee_reach;
     let atk = attacks(combat, who);
     let hp = |c: Cid| combat.get::<Health>(c).map_or(0, |h| h.hp);
-    let in_reach: Vec<Cid> = foes
-        .iter()
-        .filter(|(_, p)| pos.distance(*p) <= reach)
-        .map(|(c, _)| *c)
-        .collect();
-    if let Some((a, _, _)) = atk
-        .iter()
-        .find(|(_, k, cost)| *k == AttackKind::Melee && *cost <= available)
+    let in_reach: Vec<Cid> = foes.iter().filter(|(_, p)| pos.distance(*p) <= reach).map(|(c, _)| *c).collect();
+    if let Some((a, _, _)) = atk.iter().find(|(_, k, cost)| *k == AttackKind::Melee && *cost <= available)
         && let Some(t) = in_reach.iter().min_by_key(|c| (hp(**c), **c))
     {
         return Command::Act(ActIntent::new(who, a.clone(), vec![*t]));
     }
-    let nearest = foes
-        .iter()
-        .min_by_key(|(c, p)| (pos.distance(*p), *c))
-        .copied();
-    if let Some((a, _, _)) = atk
-        .iter()
-        .find(|(_, k, cost)| *k != AttackKind::Melee && *cost <= available)
+    let nearest = foes.iter().min_by_key(|(c, p)| (pos.distance(*p), *c)).copied();
+    if let Some((a, _, _)) = atk.iter().find(|(_, k, cost)| *k != AttackKind::Melee && *cost <= available)
         && let Some((t, _)) = nearest
     {
         return Command::Act(ActIntent::new(who, a.clone(), vec![t]));
@@ -117,13 +99,7 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
     let Some(mv) = rs
         .basic_abilities
         .iter()
-        .chain(
-            combat
-                .get::<crate::rules::components::Abilities>(who)
-                .map(|a| &a.0)
-                .into_iter()
-                .flatten(),
-        )
+        .chain(combat.get::<crate::rules::components::Abilities>(who).map(|a| &a.0).into_iter().flatten())
         .find(|a| matches!(rs.ability(a).map(|d| &d.effect), Some(Effect::Move)))
     else {
         return end;
@@ -135,12 +111,7 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
         return end;
     };
     let modes = combat.get::<Movement>(who).cloned().unwrap_or_default();
-    let Some((mode, speed)) = modes
-        .0
-        .iter()
-        .max_by_key(|(_, s)| **s)
-        .map(|(m, s)| (m.clone(), *s))
-    else {
+    let Some((mode, speed)) = modes.0.iter().max_by_key(|(_, s)| **s).map(|(m, s)| (m.clone(), *s)) else {
         return end;
     };
     let occupied = &combat.world.resource::<Roster>().occupied;
@@ -148,10 +119,7 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
     let s = speed as i32;
     for dy in -s..=s {
         for dx in -s..=s {
-            let p = GridPos {
-                x: pos.x + dx,
-                y: pos.y + dy,
-            };
+            let p = GridPos { x: pos.x + dx, y: pos.y + dy };
             if p == pos || occupied.contains_key(&p) {
                 continue;
             }
@@ -182,11 +150,9 @@ fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
     let p = combat.world.resource::<Pending>().0.clone()?;
     Some(match p.kind {
         DecisionKind::Defense { options, .. } => {
-            let DefenseRule::ActiveRoll {
-                dodge_stat,
-                parry_stat,
-                ..
-            } = &combat.ruleset().defense;
+            let DefenseRule::ActiveRoll { dodge_stat, parry_stat, .. } = &combat.ruleset().defense else {
+                return Some(Choice::Defend(DefenseMethod::NoDefense));
+            };
             let stats = combat.get::<Stats>(who).cloned().unwrap_or_default();
             let score = |m: &DefenseMethod| match m {
                 DefenseMethod::Dodge => stats.get(dodge_stat),
@@ -203,7 +169,10 @@ fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
         }
         DecisionKind::Opportunity { options, .. } => Choice::Opportunity(options.first().cloned()),
         DecisionKind::Opening { .. } => Choice::Opening(None),
-        DecisionKind::AssistApproval { .. } => return None,
+        DecisionKind::AssistApproval { .. } | DecisionKind::InitiativeTie { .. } => return None,
+        // Use the first triggered ability offered; lose the restricted action first (P2-13).
+        DecisionKind::Triggered { options, .. } => Choice::Triggered(options.first().cloned()),
+        DecisionKind::ActionLoss => Choice::LoseFirst(crate::rules::command::ActionLoss::Restricted),
     })
 }
 

@@ -58,11 +58,7 @@ fn main() -> ExitCode {
                     }
                 }
             }
-            if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            }
+            if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
         }
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
@@ -79,18 +75,14 @@ fn usage_error(msg: &str) -> ExitCode {
 
 /// Every `.ron` file under `tests/scenarios/`, sorted.
 fn shipped_scenarios() -> Vec<PathBuf> {
-    let dir = [
-        Path::new("tests/scenarios").to_path_buf(),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios"),
-    ]
-    .into_iter()
-    .find(|d| d.is_dir());
+    let dir =
+        [Path::new("tests/scenarios").to_path_buf(), Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios")]
+            .into_iter()
+            .find(|d| d.is_dir());
     let Some(dir) = dir else { return Vec::new() };
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                .collect()
+            rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect()
         })
         .unwrap_or_default();
     files.sort();
@@ -135,13 +127,6 @@ fn run_scenarios(files: &[PathBuf], seed: Option<u64>, show_log: bool) -> ExitCo
             }
         }
     }
-    println!(
-        "{passed} passed, {failed} failed ({} files, {broken} could not be loaded)",
-        files.len()
-    );
-    if failed == 0 && broken == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    println!("{passed} passed, {failed} failed ({} files, {broken} could not be loaded)", files.len());
+    if failed == 0 && broken == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }

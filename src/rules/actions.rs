@@ -4,11 +4,12 @@
 //! HB-28 (acting only on your turn), HB-34/35 (bonus actions), HB-49 (holding), G-HB-05, G-HB-12.
 //! Every check runs before anything changes, so a rejected command leaves state untouched.
 
+use super::combat::NewCondition;
 use super::command::{ActIntent, Choice, Command, Decider, GmInput, OpeningUse, Rejection};
 use super::components::{Activity, Cid, GridPos, Held, TriggerOn};
 use super::log::{CombatEvent, Via};
 use super::ruleset::{
-    AbilityDef, ActionBudget, AttackKind, Effect, MultiTurnActivities, ReorderPolicy,
+    AbilityDef, ActionBudget, AttackKind, Effect, MultiTurnActivities, ReactionBudget, ReorderPolicy, Timing,
 };
 use super::state::{DecisionKind, Rules, Work};
 
@@ -36,23 +37,22 @@ impl Rules<'_, '_> {
             return self.decide(*by, choice);
         }
         if let Some(p) = &self.pending.0 {
-            return Err(Rejection::AwaitingDecision { by: p.by });
+            // The GM may still act while a decision waits (a disruption, a condition); an opening
+            // would have to wait.
+            let gm_now = matches!(cmd, Command::Gm(g) if !matches!(g, GmInput::Opening { .. }));
+            if !gm_now {
+                return Err(Rejection::AwaitingDecision { by: p.by });
+            }
         }
         match cmd {
+            Command::Delay { actor } => self.delay(*actor),
+            Command::ReturnFromDelay { actor } => self.return_from_delay(*actor),
             Command::Act(intent) => self.act(intent),
-            Command::Hold {
-                actor,
-                ability,
-                targets,
-                trigger,
-            } => self.hold(*actor, ability, targets, trigger.clone()),
+            Command::Hold { actor, ability, targets, trigger } => self.hold(*actor, ability, targets, trigger.clone()),
             Command::EndTurn { actor } => {
                 self.check_exists(*actor)?;
                 if self.turn.active != Some(*actor) {
-                    return Err(Rejection::NotYourTurn {
-                        actor: *actor,
-                        active: self.turn.active,
-                    });
+                    return Err(Rejection::NotYourTurn { actor: *actor, active: self.turn.active });
                 }
                 self.turn.end_requested = true;
                 Ok(())
@@ -63,11 +63,7 @@ impl Rules<'_, '_> {
     }
 
     fn check_exists(&self, who: Cid) -> Result<(), Rejection> {
-        if self.exists(who) {
-            Ok(())
-        } else {
-            Err(Rejection::UnknownCombatant(who))
-        }
+        if self.exists(who) { Ok(()) } else { Err(Rejection::UnknownCombatant(who)) }
     }
 
     /// Checks shared by every way of using an ability; returns the ability.
@@ -89,34 +85,20 @@ impl Rules<'_, '_> {
         }
         // HB-27: nothing else, not even a bonus action, while a spread activity is being paid.
         if let Some(a) = self.busy_with(who)
-            && matches!(
-                self.ruleset.multi_turn,
-                MultiTurnActivities::SpreadCost {
-                    exclusive: true,
-                    ..
-                }
-            )
+            && matches!(self.ruleset.multi_turn, MultiTurnActivities::SpreadCost { exclusive: true, .. })
         {
             return Err(Rejection::BusyWithActivity(a));
         }
-        let def = self
-            .ruleset
-            .ability(ability)
-            .cloned()
-            .ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
+        let def = self.ruleset.ability(ability).cloned().ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
         if !self.knows(who, ability) {
             return Err(Rejection::AbilityNotKnown(ability.into()));
         }
+        if def.timing == Timing::Reaction {
+            return Err(Rejection::ReactionOnly(ability.into()));
+        }
         if via == Via::Turn
             && let Some(limit) = def.limit_per_turn
-            && self
-                .c(who)
-                .pool
-                .uses_this_turn
-                .get(ability)
-                .copied()
-                .unwrap_or(0)
-                >= limit
+            && self.c(who).pool.uses_this_turn.get(ability).copied().unwrap_or(0) >= limit
         {
             return Err(Rejection::LimitReached(ability.into()));
         }
@@ -138,41 +120,28 @@ impl Rules<'_, '_> {
         via: Via,
     ) -> Result<(), Rejection> {
         let standing = |t: &Cid| -> Result<(), Rejection> {
-            if self.is_down(*t) {
-                Err(Rejection::InvalidTarget(format!("#{} is down", t.0)))
-            } else {
-                Ok(())
-            }
+            if self.is_down(*t) { Err(Rejection::InvalidTarget(format!("#{} is down", t.0))) } else { Ok(()) }
         };
         match &def.effect {
             Effect::Attack { kind, .. } => {
                 let [t] = targets else {
-                    return Err(Rejection::InvalidTarget(
-                        "an attack needs exactly one target".into(),
-                    ));
+                    return Err(Rejection::InvalidTarget("an attack needs exactly one target".into()));
                 };
                 standing(t)?;
                 if !self.hostile(who, *t) {
-                    return Err(Rejection::InvalidTarget(format!(
-                        "#{} is not an enemy",
-                        t.0
-                    )));
+                    return Err(Rejection::InvalidTarget(format!("#{} is not an enemy", t.0)));
                 }
                 // A held attack fires when its trigger says the enemy is in reach (G-HB-12).
                 if *kind == AttackKind::Melee && via != Via::Held {
                     let d = self.c(who).pos.distance(*self.c(*t).pos);
                     let reach = self.ruleset.engagement.melee_reach;
                     if d > reach {
-                        return Err(Rejection::OutOfRange {
-                            distance: d,
-                            max: reach,
-                        });
+                        return Err(Rejection::OutOfRange { distance: d, max: reach });
                     }
                 }
             }
             Effect::Move => {
-                let to = to
-                    .ok_or_else(|| Rejection::InvalidTarget("a Move needs a destination".into()))?;
+                let to = to.ok_or_else(|| Rejection::InvalidTarget("a Move needs a destination".into()))?;
                 let speed = self.movement_speed(who, mode)?;
                 self.check_destination(who, to, speed)?;
             }
@@ -180,10 +149,7 @@ impl Rules<'_, '_> {
                 for t in targets {
                     standing(t)?;
                     if !self.engaged_enemies(who).contains(t) {
-                        return Err(Rejection::InvalidTarget(format!(
-                            "not engaged with #{}",
-                            t.0
-                        )));
+                        return Err(Rejection::InvalidTarget(format!("not engaged with #{}", t.0)));
                     }
                 }
                 if let Some(to) = to {
@@ -192,9 +158,7 @@ impl Rules<'_, '_> {
             }
             Effect::Assist { .. } => {
                 let [t] = targets else {
-                    return Err(Rejection::InvalidTarget(
-                        "an Assist needs exactly one ally".into(),
-                    ));
+                    return Err(Rejection::InvalidTarget("an Assist needs exactly one ally".into()));
                 };
                 standing(t)?;
                 if *t == who || self.hostile(who, *t) {
@@ -203,15 +167,25 @@ impl Rules<'_, '_> {
             }
             Effect::Save { .. } => {
                 if targets.is_empty() {
-                    return Err(Rejection::InvalidTarget(
-                        "a saving-throw ability needs targets".into(),
-                    ));
+                    return Err(Rejection::InvalidTarget("a saving-throw ability needs targets".into()));
                 }
                 for t in targets {
                     standing(t)?;
                 }
             }
-            Effect::SelfCondition { .. } | Effect::Narrative => {}
+            Effect::Step => {
+                let to = to.ok_or_else(|| Rejection::InvalidTarget("a Step needs a destination".into()))?;
+                self.check_destination(who, to, self.ruleset.engagement.step_squares)?;
+            }
+            Effect::TargetCondition { .. } | Effect::Heal { .. } => {
+                if targets.is_empty() {
+                    return Err(Rejection::InvalidTarget("this ability needs targets".into()));
+                }
+                for t in targets {
+                    standing(t)?;
+                }
+            }
+            Effect::SelfCondition { .. } | Effect::Narrative | Effect::Sustain => {}
         }
         Ok(())
     }
@@ -220,13 +194,8 @@ impl Rules<'_, '_> {
     fn movement_speed(&self, who: Cid, mode: Option<&str>) -> Result<u32, Rejection> {
         let modes = &self.c(who).movement.0;
         match mode {
-            Some(m) => modes
-                .get(m)
-                .copied()
-                .ok_or_else(|| Rejection::UnknownMovementMode(m.into())),
-            None if modes.len() > 1 => Err(Rejection::MovementModeRequired(
-                modes.keys().cloned().collect(),
-            )),
+            Some(m) => modes.get(m).copied().ok_or_else(|| Rejection::UnknownMovementMode(m.into())),
+            None if modes.len() > 1 => Err(Rejection::MovementModeRequired(modes.keys().cloned().collect())),
             None => Ok(modes.values().next().copied().unwrap_or(0)),
         }
     }
@@ -251,65 +220,42 @@ impl Rules<'_, '_> {
 
     /// How the cost will be paid, or why it cannot be (HB-06, HB-26, HB-31, G-HB-10).
     fn payment(&self, who: Cid, def: &AbilityDef, via: Via) -> Result<Payment, Rejection> {
-        let available = self.c(who).pool.available();
+        let available = self.c(who).pool.available_for(&def.id);
+        if def.timing == Timing::Free {
+            // G-P2-16: an untriggered free action costs nothing.
+            return Ok(Payment::Full(0));
+        }
         if let ActionBudget::OneTimedActionPerTurn = self.ruleset.budget {
             return if available >= 1 {
                 Ok(Payment::Full(1))
             } else {
-                Err(Rejection::NotEnoughActions {
-                    needed: 1,
-                    available,
-                })
+                Err(Rejection::NotEnoughActions { needed: 1, available })
             };
         }
         if def.cost <= available {
             return Ok(Payment::Full(def.cost));
         }
-        let spread = matches!(
-            self.ruleset.multi_turn,
-            MultiTurnActivities::SpreadCost { .. }
-        );
+        let spread = matches!(self.ruleset.multi_turn, MultiTurnActivities::SpreadCost { .. });
         if via == Via::Turn && spread && available >= 1 {
-            return Ok(Payment::Spread {
-                now: available,
-                cost: def.cost,
-            });
+            return Ok(Payment::Spread { now: available, cost: def.cost });
         }
-        Err(Rejection::NotEnoughActions {
-            needed: def.cost,
-            available,
-        })
+        Err(Rejection::NotEnoughActions { needed: def.cost, available })
     }
 
     /// Use an ability on your own turn.
     fn act(&mut self, i: &ActIntent) -> Result<(), Rejection> {
         self.check_exists(i.actor)?;
         if self.turn.active != Some(i.actor) {
-            return Err(Rejection::NotYourTurn {
-                actor: i.actor,
-                active: self.turn.active,
-            });
+            return Err(Rejection::NotYourTurn { actor: i.actor, active: self.turn.active });
         }
-        let def = self.check_use(
-            i.actor,
-            &i.ability,
-            &i.targets,
-            i.to,
-            i.mode.as_deref(),
-            Via::Turn,
-        )?;
+        let def = self.check_use(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Turn)?;
         let pay = self.payment(i.actor, &def, Via::Turn)?;
         // Everything below changes state; nothing below can reject.
-        *self
-            .cm(i.actor)
-            .pool
-            .uses_this_turn
-            .entry(i.ability.clone())
-            .or_default() += 1;
+        *self.cm(i.actor).pool.uses_this_turn.entry(i.ability.clone()).or_default() += 1;
         self.turn.last_recovery = def.recovery;
         match pay {
             Payment::Full(cost) => {
-                self.cm(i.actor).pool.spent += cost;
+                self.cm(i.actor).pool.spend(&i.ability, cost);
                 self.emit(CombatEvent::AbilityUsed {
                     who: i.actor,
                     ability: i.ability.clone(),
@@ -341,12 +287,7 @@ impl Rules<'_, '_> {
                     cost,
                     paid: now,
                 });
-                self.emit(CombatEvent::ActivityStarted {
-                    who: i.actor,
-                    ability: i.ability.clone(),
-                    cost,
-                    paid: now,
-                });
+                self.emit(CombatEvent::ActivityStarted { who: i.actor, ability: i.ability.clone(), cost, paid: now });
             }
         }
         Ok(())
@@ -374,16 +315,19 @@ impl Rules<'_, '_> {
             }
             self.cm(holder).held.0 = keep;
             for h in fire {
-                self.emit(CombatEvent::HeldActionTriggered {
-                    who: holder,
-                    ability: h.ability.clone(),
-                    by: actor,
-                });
-                let targets = if h.targets.is_empty() {
-                    vec![actor]
-                } else {
-                    h.targets
-                };
+                if h.uses_reaction {
+                    // G-P2-11: a readied action is used as the holder's reaction.
+                    let can = !self.cannot_act(holder)
+                        && !self.turn.delayed.contains(&holder)
+                        && self.c(holder).pool.reactions_left > 0;
+                    if !can {
+                        self.emit(CombatEvent::ReadyNotUsed { who: holder, ability: h.ability.clone() });
+                        continue;
+                    }
+                    self.cm(holder).pool.reactions_left -= 1;
+                }
+                self.emit(CombatEvent::HeldActionTriggered { who: holder, ability: h.ability.clone(), by: actor });
+                let targets = if h.targets.is_empty() { vec![actor] } else { h.targets };
                 out.push(Work::Effect {
                     who: holder,
                     ability: h.ability,
@@ -407,46 +351,46 @@ impl Rules<'_, '_> {
         trigger: super::components::HeldTrigger,
     ) -> Result<(), Rejection> {
         self.check_exists(actor)?;
-        if !matches!(self.ruleset.reorder, ReorderPolicy::HoldForPriority { .. }) {
-            return Err(Rejection::HoldingDisabled);
-        }
+        // HB-49 holds the ability's cost; pf2e's Ready (G-P2-11) costs its own actions, takes a
+        // single action, ends the turn and is used as a reaction.
+        let (ready_cost, uses_reaction) = match self.ruleset.reorder {
+            ReorderPolicy::HoldForPriority { .. } => (None, false),
+            ReorderPolicy::DelayAndReady { ready_cost, ready_uses_reaction, .. } => {
+                (Some(ready_cost), ready_uses_reaction)
+            }
+            ReorderPolicy::None => return Err(Rejection::HoldingDisabled),
+        };
         if self.turn.active != Some(actor) {
-            return Err(Rejection::NotYourTurn {
-                actor,
-                active: self.turn.active,
-            });
+            return Err(Rejection::NotYourTurn { actor, active: self.turn.active });
         }
         if let Some(by) = trigger.by {
             self.check_exists(by)?;
         }
         let def = self.check_use(actor, ability, targets, None, None, Via::Held)?;
-        if def.cost == 0 {
-            return Err(Rejection::NotHoldable(ability.into()));
-        }
+        let cost = match ready_cost {
+            None if def.cost == 0 => return Err(Rejection::NotHoldable(ability.into())),
+            None => def.cost,
+            Some(_) if def.cost > 1 => {
+                return Err(Rejection::NotHoldable(format!("{ability} (Ready takes a single action or free action)")));
+            }
+            Some(c) => c,
+        };
         let available = self.c(actor).pool.available();
-        if def.cost > available {
-            return Err(Rejection::NotEnoughActions {
-                needed: def.cost,
-                available,
-            });
+        if cost > available {
+            return Err(Rejection::NotEnoughActions { needed: cost, available });
         }
         let rank = self.rank(actor);
         {
             let mut c = self.cm(actor);
-            c.pool.spent += def.cost;
-            c.held.0.push(Held {
-                ability: ability.into(),
-                targets: targets.to_vec(),
-                trigger,
-                cost: def.cost,
-            });
+            c.pool.spend(ability, cost);
+            c.held.0.push(Held { ability: ability.into(), targets: targets.to_vec(), trigger, cost, uses_reaction });
         }
         self.turn.holders.insert((rank, actor));
-        self.emit(CombatEvent::ActionHeld {
-            who: actor,
-            ability: ability.into(),
-            cost: def.cost,
-        });
+        self.emit(CombatEvent::ActionHeld { who: actor, ability: ability.into(), cost });
+        if ready_cost.is_some() {
+            // G-P2-11: Ready ends your turn.
+            self.turn.end_requested = true;
+        }
         Ok(())
     }
 
@@ -456,24 +400,15 @@ impl Rules<'_, '_> {
         if p.by != by {
             return Err(Rejection::WrongDecider { expected: p.by });
         }
-        let wrong = |what: &str| {
-            Rejection::InvalidChoice(format!(
-                "a {} decision is pending, not {what}",
-                p.kind.name()
-            ))
-        };
+        let wrong =
+            |what: &str| Rejection::InvalidChoice(format!("a {} decision is pending, not {what}", p.kind.name()));
         let mut items: Vec<Work> = Vec::new();
         match (&p.kind, choice) {
             (DecisionKind::Defense { options, .. }, Choice::Defend(m)) => {
                 if !options.contains(m) {
-                    return Err(Rejection::InvalidChoice(format!(
-                        "{m:?} is not allowed here; allowed: {options:?}"
-                    )));
+                    return Err(Rejection::InvalidChoice(format!("{m:?} is not allowed here; allowed: {options:?}")));
                 }
-                let ctx = p
-                    .attack
-                    .clone()
-                    .expect("defense decisions carry their attack");
+                let ctx = p.attack.clone().expect("defense decisions carry their attack");
                 items.push(Work::Defense(ctx, *m));
             }
             (DecisionKind::Opportunity { mover, options }, Choice::Opportunity(pick)) => {
@@ -482,18 +417,16 @@ impl Rules<'_, '_> {
                 };
                 if let Some(a) = pick {
                     if !options.contains(a) {
-                        return Err(Rejection::InvalidChoice(format!(
-                            "`{a}` is not one of {options:?}"
-                        )));
+                        return Err(Rejection::InvalidChoice(format!("`{a}` is not one of {options:?}")));
                     }
-                    let def = self
-                        .ruleset
-                        .ability(a)
-                        .cloned()
-                        .ok_or_else(|| Rejection::UnknownAbility(a.clone()))?;
+                    let def = self.ruleset.ability(a).cloned().ok_or_else(|| Rejection::UnknownAbility(a.clone()))?;
                     let Effect::Attack { kind, stat, damage } = def.effect else {
                         return Err(Rejection::InvalidChoice(format!("`{a}` is not an attack")));
                     };
+                    if self.ruleset.reactions == ReactionBudget::PerOwnTurnRefresh {
+                        // G-P2-17: one reaction per refresh.
+                        self.cm(who).pool.reactions_left -= 1;
+                    }
                     self.emit(CombatEvent::AbilityUsed {
                         who,
                         ability: a.clone(),
@@ -528,37 +461,57 @@ impl Rules<'_, '_> {
                 }
             }
             (DecisionKind::AssistApproval { .. }, Choice::Approve(yes)) => {
-                if let Some(Work::Assist {
-                    from,
-                    to,
-                    bonus,
-                    same_type_damage,
-                    ..
-                }) = p.resume.clone()
-                {
-                    items.push(Work::Assist {
-                        from,
-                        to,
-                        bonus,
-                        same_type_damage,
-                        approved: Some(*yes),
-                    });
+                if let Some(Work::Assist { from, to, bonus, same_type_damage, .. }) = p.resume.clone() {
+                    items.push(Work::Assist { from, to, bonus, same_type_damage, approved: Some(*yes) });
                 }
                 self.pending.0 = None;
-                self.emit(CombatEvent::DecisionMade {
-                    by,
-                    choice: choice.clone(),
-                });
+                self.emit(CombatEvent::DecisionMade { by, choice: choice.clone() });
                 self.push_front_all(items);
+                return Ok(());
+            }
+            (DecisionKind::Triggered { options, .. }, Choice::Triggered(pick)) => {
+                let Decider::Creature(who) = by else { return Err(wrong("a GM answer")) };
+                if let Some(a) = pick {
+                    if !options.contains(a) {
+                        return Err(Rejection::InvalidChoice(format!("`{a}` is not one of {options:?}")));
+                    }
+                    items.push(self.use_triggered(who, a));
+                }
+            }
+            (DecisionKind::ActionLoss, Choice::LoseFirst(l)) => {
+                let Decider::Creature(who) = by else { return Err(wrong("a GM answer")) };
+                self.pending.0 = None;
+                self.emit(CombatEvent::DecisionMade { by, choice: choice.clone() });
+                let lose_restricted_first = *l == super::command::ActionLoss::Restricted;
+                self.push_front_all(vec![Work::Regain { who, lose_restricted_first }]);
+                return Ok(());
+            }
+            (DecisionKind::InitiativeTie { tied }, Choice::Order(v)) => {
+                let mut sorted = v.clone();
+                sorted.sort();
+                if sorted != *tied {
+                    return Err(Rejection::InvalidChoice(format!("order exactly the tied creatures {tied:?}")));
+                }
+                let Some(Work::FinishInitiative { mut order, tied: mut groups }) = p.resume.clone() else {
+                    unreachable!("initiative ties resume initiative")
+                };
+                // Put the tied creatures, in the chosen order, in the places they hold.
+                let mut slots: Vec<usize> =
+                    order.iter().enumerate().filter(|(_, c)| tied.contains(c)).map(|(i, _)| i).collect();
+                slots.sort();
+                for (slot, c) in slots.into_iter().zip(v) {
+                    order[slot] = *c;
+                }
+                groups.remove(0);
+                self.pending.0 = None;
+                self.emit(CombatEvent::DecisionMade { by, choice: choice.clone() });
+                self.push_front_all(vec![Work::FinishInitiative { order, tied: groups }]);
                 return Ok(());
             }
             (_, c) => return Err(wrong(&format!("{c:?}"))),
         }
         self.pending.0 = None;
-        self.emit(CombatEvent::DecisionMade {
-            by,
-            choice: choice.clone(),
-        });
+        self.emit(CombatEvent::DecisionMade { by, choice: choice.clone() });
         if let Some(r) = p.resume {
             items.push(r);
         }
@@ -567,25 +520,12 @@ impl Rules<'_, '_> {
     }
 
     /// One ability in an opening (HB-30..33): paid from the pool, no spreading, 0-cost allowed at 0.
-    fn use_in_opening(
-        &mut self,
-        who: Cid,
-        id: u32,
-        u: &OpeningUse,
-    ) -> Result<Vec<Work>, Rejection> {
+    fn use_in_opening(&mut self, who: Cid, id: u32, u: &OpeningUse) -> Result<Vec<Work>, Rejection> {
         let via = Via::Opening(id);
         let def = self.check_use(who, &u.ability, &u.targets, u.to, u.mode.as_deref(), via)?;
-        let Payment::Full(cost) = self.payment(who, &def, via)? else {
-            unreachable!("openings never spread a cost")
-        };
-        self.cm(who).pool.spent += cost;
-        self.emit(CombatEvent::AbilityUsed {
-            who,
-            ability: u.ability.clone(),
-            cost,
-            targets: u.targets.clone(),
-            via,
-        });
+        let Payment::Full(cost) = self.payment(who, &def, via)? else { unreachable!("openings never spread a cost") };
+        self.cm(who).pool.spend(&u.ability, cost);
+        self.emit(CombatEvent::AbilityUsed { who, ability: u.ability.clone(), cost, targets: u.targets.clone(), via });
         let mut items = self.held_triggers(who, &def);
         items.push(Work::Effect {
             who,
@@ -599,13 +539,58 @@ impl Rules<'_, '_> {
         Ok(items)
     }
 
+    /// Delay (G-P2-10): only as your turn begins, before acting. Negative end-of-turn effects
+    /// (persistent damage, afflictions) happen now; you leave the order until you return.
+    fn delay(&mut self, actor: Cid) -> Result<(), Rejection> {
+        self.check_exists(actor)?;
+        if !matches!(self.ruleset.reorder, ReorderPolicy::DelayAndReady { .. }) {
+            return Err(Rejection::DelayDisabled);
+        }
+        if self.turn.active != Some(actor) {
+            return Err(Rejection::NotYourTurn { actor, active: self.turn.active });
+        }
+        let c = self.c(actor);
+        if !c.pool.uses_this_turn.is_empty() || c.pool.spent > 0 || self.turn.resuming {
+            return Err(Rejection::CannotDelayNow);
+        }
+        self.turn.delayed.insert(actor);
+        self.emit(CombatEvent::Delayed { who: actor });
+        use super::ruleset::TurnStep as S;
+        let negative = [S::PersistentDamage, S::PersistentFlatChecks, S::AfflictionSaves];
+        let mut items: Vec<Work> = self
+            .ruleset
+            .turn_phases
+            .end
+            .iter()
+            .filter(|s| negative.contains(s))
+            .map(|s| Work::Step { who: actor, step: *s })
+            .collect();
+        items.push(Work::FinishTurn { who: actor });
+        self.turn.ending = true;
+        self.push_front_all(items);
+        Ok(())
+    }
+
+    /// Return from Delay after the current creature's turn (G-P2-10).
+    fn return_from_delay(&mut self, actor: Cid) -> Result<(), Rejection> {
+        self.check_exists(actor)?;
+        if !self.turn.delayed.contains(&actor) {
+            return Err(Rejection::NotDelayed);
+        }
+        if self.turn.active.is_none() || self.turn.active == Some(actor) || self.turn.returning.is_some() {
+            return Err(Rejection::NotYourTurn { actor, active: self.turn.active });
+        }
+        self.turn.returning = Some(actor);
+        Ok(())
+    }
+
     /// Game-master inputs.
     fn gm(&mut self, g: &GmInput) -> Result<(), Rejection> {
         match g {
             GmInput::Opening { eligible } => self.open_opening(eligible),
             GmInput::Interrupt { who } => {
                 self.check_exists(*who)?;
-                self.interrupt(*who);
+                self.disrupt(*who);
                 Ok(())
             }
             GmInput::HitBy { who, kind } => {
@@ -614,16 +599,13 @@ impl Rules<'_, '_> {
                 self.interrupt_on_hit(*who);
                 Ok(())
             }
-            GmInput::ApplyCondition {
-                who,
-                condition,
-                rounds,
-            } => {
+            GmInput::ApplyCondition { who, condition, rounds, value } => {
                 self.check_exists(*who)?;
                 if self.ruleset.condition(condition).is_none() {
                     return Err(Rejection::UnknownCondition(condition.clone()));
                 }
-                self.apply_condition(*who, condition, *rounds);
+                let lasts = rounds.map(super::ruleset::Lasts::Rounds);
+                self.apply_condition(*who, condition, NewCondition { lasts, value: *value, creator: None });
                 Ok(())
             }
             GmInput::PermanentWound { who } => {
@@ -635,10 +617,7 @@ impl Rules<'_, '_> {
             GmInput::AreaAssist { who } => {
                 self.check_exists(*who)?;
                 if self.c(*who).assists.0.is_empty() {
-                    return Err(Rejection::InvalidTarget(format!(
-                        "#{} has no Assist waiting",
-                        who.0
-                    )));
+                    return Err(Rejection::InvalidTarget(format!("#{} has no Assist waiting", who.0)));
                 }
                 for a in self.cm(*who).assists.0.iter_mut() {
                     a.area = true;

@@ -9,9 +9,20 @@ use super::command::{Decider, DefenseMethod};
 use super::components::{AssistBonus, Cid};
 use super::log::{CombatEvent, EndReason, Via};
 use super::ruleset::{
-    AttackKind, DefenseRule, DisruptionPolicy, Effect, EndTrigger, HitKind, ReorderPolicy,
+    AttackKind, DefenseRule, DisruptionPolicy, DurationClock, Effect, EndTrigger, HitKind, Lasts, ReorderPolicy,
 };
 use super::state::{AttackCtx, DecisionKind, PendingDecision, Rules, Work};
+
+/// How a new condition is put on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NewCondition {
+    /// How long it lasts.
+    pub lasts: Option<Lasts>,
+    /// Its value (1 when none).
+    pub value: Option<i32>,
+    /// Who created it.
+    pub creator: Option<Cid>,
+}
 
 impl Rules<'_, '_> {
     /// Run queued work until it is done, a decision is needed, or the combat ends.
@@ -21,54 +32,36 @@ impl Rules<'_, '_> {
                 return;
             };
             match w {
-                Work::Effect {
-                    who,
-                    ability,
-                    targets,
-                    to,
-                    mode,
-                    via,
-                    surprise,
-                } => self.resolve_effect(who, &ability, targets, to, mode, via, surprise),
+                Work::Effect { who, ability, targets, to, mode, via, surprise } => {
+                    self.resolve_effect(who, &ability, targets, to, mode, via, surprise)
+                }
                 Work::Attack(ctx) => self.roll_attack(ctx),
                 Work::Defense(ctx, m) => self.roll_defense(ctx, m),
                 Work::Damage(ctx, half) => self.deal_damage(ctx, half),
-                Work::Move {
-                    who,
-                    to,
-                    mode,
-                    provokers,
-                } => self.resolve_move(who, to, mode, provokers),
+                Work::Move { who, to, mode, provokers } => self.resolve_move(who, to, mode, provokers),
                 Work::Opening { id, queue } => self.offer_opening(id, queue),
-                Work::Assist {
-                    from,
-                    to,
-                    bonus,
-                    same_type_damage,
-                    approved,
-                } => self.resolve_assist(from, to, bonus, same_type_damage, approved),
+                Work::Assist { from, to, bonus, same_type_damage, approved } => {
+                    self.resolve_assist(from, to, bonus, same_type_damage, approved)
+                }
+                Work::Step { who, step } => self.run_step(who, step),
+                Work::Regain { who, lose_restricted_first } => self.regain(who, Some(lose_restricted_first)),
+                Work::FinishTurn { who } => self.finish_turn(who),
+                Work::FinishInitiative { order, tied } => match tied.first() {
+                    Some(group) => {
+                        let kind = DecisionKind::InitiativeTie { tied: group.clone() };
+                        let resume = Work::FinishInitiative { order: order.clone(), tied: tied.clone() };
+                        self.ask(Decider::Gm, kind, Some(resume), None);
+                    }
+                    None => self.finish_initiative(order),
+                },
             }
         }
     }
 
     /// Ask for a decision and stop resolving until it comes.
-    pub fn ask(
-        &mut self,
-        by: Decider,
-        kind: DecisionKind,
-        resume: Option<Work>,
-        attack: Option<AttackCtx>,
-    ) {
-        self.emit(CombatEvent::DecisionRequested {
-            by,
-            about: kind.name().to_string(),
-        });
-        self.pending.0 = Some(PendingDecision {
-            by,
-            kind,
-            resume,
-            attack,
-        });
+    pub fn ask(&mut self, by: Decider, kind: DecisionKind, resume: Option<Work>, attack: Option<AttackCtx>) {
+        self.emit(CombatEvent::DecisionRequested { by, about: kind.name().to_string() });
+        self.pending.0 = Some(PendingDecision { by, kind, resume, attack });
     }
 
     fn resolve_effect(
@@ -111,38 +104,51 @@ impl Rules<'_, '_> {
             Effect::Move => {
                 let Some(to) = to else { return };
                 let mode = self.movement_mode(who, mode.as_deref());
-                self.work.0.push_front(Work::Move {
-                    who,
-                    to,
-                    mode,
-                    provokers: None,
-                });
+                self.work.0.push_front(Work::Move { who, to, mode, provokers: None });
             }
             Effect::Disengage => self.disengage(who, targets, to, mode),
-            Effect::Assist {
-                bonus,
-                same_type_damage,
-            } => {
+            Effect::Assist { bonus, same_type_damage } => {
                 if let Some(&to) = targets.first() {
-                    self.work.0.push_front(Work::Assist {
-                        from: who,
-                        to,
-                        bonus,
-                        same_type_damage,
-                        approved: None,
-                    });
+                    self.work.0.push_front(Work::Assist { from: who, to, bonus, same_type_damage, approved: None });
                 }
             }
-            Effect::SelfCondition { condition, rounds } => {
-                self.apply_condition(who, &condition, rounds)
+            Effect::SelfCondition { condition, duration } => {
+                self.apply_condition(who, &condition, NewCondition { lasts: duration, value: None, creator: Some(who) })
             }
-            Effect::Save {
-                stat,
-                dc,
-                damage,
-                on_fail,
-                rounds,
-            } => {
+            Effect::TargetCondition { condition, value, duration } => {
+                for t in targets {
+                    if !self.is_down(t) {
+                        self.apply_condition(
+                            t,
+                            &condition,
+                            NewCondition { lasts: duration, value, creator: Some(who) },
+                        );
+                    }
+                }
+            }
+            Effect::Sustain => self.sustain(who),
+            Effect::Step => {
+                if let Some(to) = to {
+                    let mode = self.movement_mode(who, mode.as_deref());
+                    self.move_to(who, to, &mode);
+                }
+            }
+            Effect::Heal { amount } => {
+                for t in targets {
+                    if self.is_down(t) {
+                        continue;
+                    }
+                    let s = self.c(who).stats.clone();
+                    let n = self.dice.roll_expr(&amount, |k| s.get(k)).max(0);
+                    let hp = {
+                        let mut c = self.cm(t);
+                        c.health.hp = (c.health.hp + n).min(c.health.max);
+                        c.health.hp
+                    };
+                    self.emit(CombatEvent::Healed { who: t, amount: n, hp });
+                }
+            }
+            Effect::Save { stat, dc, damage, on_fail, duration } => {
                 for t in targets {
                     if self.is_down(t) {
                         continue;
@@ -156,16 +162,14 @@ impl Rules<'_, '_> {
                         }
                         for c in &on_fail {
                             if !self.is_down(t) {
-                                self.apply_condition(t, c, rounds);
+                                let nc = NewCondition { lasts: duration, value: None, creator: Some(who) };
+                                self.apply_condition(t, c, nc);
                             }
                         }
                     }
                 }
             }
-            Effect::Narrative => self.emit(CombatEvent::AbilityResolved {
-                who,
-                ability: ability.into(),
-            }),
+            Effect::Narrative => self.emit(CombatEvent::AbilityResolved { who, ability: ability.into() }),
         }
     }
 
@@ -192,7 +196,11 @@ impl Rules<'_, '_> {
         if self.is_down(ctx.attacker) || self.is_down(ctx.target) {
             return;
         }
-        let DefenseRule::ActiveRoll { attack_dice, .. } = self.ruleset.defense.clone();
+        let attack_dice = match &self.ruleset.defense {
+            DefenseRule::ActiveRoll { attack_dice, .. } | DefenseRule::StaticAc { attack_dice, .. } => {
+                attack_dice.clone()
+            }
+        };
         let roll = self.dice.roll_expr(&attack_dice, |_| 0);
         let mut bonus = self.stat(ctx.attacker, &ctx.stat);
         if ctx.kind == AttackKind::Melee && self.is_flanked(ctx.target) {
@@ -213,33 +221,35 @@ impl Rules<'_, '_> {
             bonus,
             total: ctx.total,
         });
+        if let DefenseRule::StaticAc { ac_stat, .. } = &self.ruleset.defense {
+            let ac = self.stat(ctx.target, ac_stat) + self.ac_bonus(ctx.target);
+            if ctx.total >= ac {
+                self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: ctx.target });
+                self.work.0.push_front(Work::Damage(ctx, false));
+            } else {
+                self.emit(CombatEvent::AttackMissed { attacker: ctx.attacker, target: ctx.target, ac });
+                self.turn.opening_hint = vec![ctx.target];
+            }
+            return;
+        }
         let options = self.defense_options(&ctx);
         if options.is_empty() {
             self.emit(CombatEvent::NoDefensePossible { who: ctx.target });
-            self.emit(CombatEvent::AttackHit {
-                attacker: ctx.attacker,
-                target: ctx.target,
-            });
+            self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: ctx.target });
             self.work.0.push_front(Work::Damage(ctx, false));
             return;
         }
         let mut all = options;
         all.push(DefenseMethod::NoDefense);
-        let kind = DecisionKind::Defense {
-            attacker: ctx.attacker,
-            attack_total: ctx.total,
-            options: all,
-        };
+        let kind = DecisionKind::Defense { attacker: ctx.attacker, attack_total: ctx.total, options: all };
         self.ask(Decider::Creature(ctx.target), kind, None, Some(ctx));
     }
 
     /// Which defences the target may use (HB-41..44, HB-47, G-HB-16).
     pub fn defense_options(&self, ctx: &AttackCtx) -> Vec<DefenseMethod> {
-        let DefenseRule::ActiveRoll {
-            dodge_stat,
-            parry_stat,
-            ..
-        } = &self.ruleset.defense;
+        let DefenseRule::ActiveRoll { dodge_stat, parry_stat, .. } = &self.ruleset.defense else {
+            return vec![];
+        };
         let t = ctx.target;
         if self.cannot_act(t) {
             return vec![];
@@ -259,25 +269,16 @@ impl Rules<'_, '_> {
         let t = ctx.target;
         self.emit(CombatEvent::DefenseDeclared { who: t, method });
         if method == DefenseMethod::NoDefense {
-            self.emit(CombatEvent::AttackHit {
-                attacker: ctx.attacker,
-                target: t,
-            });
+            self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: t });
             self.work.0.push_front(Work::Damage(ctx, false));
             return;
         }
-        let DefenseRule::ActiveRoll {
-            dice,
-            dodge_stat,
-            parry_stat,
-            defender_wins_ties,
-            ..
-        } = self.ruleset.defense.clone();
-        let stat = if method == DefenseMethod::Dodge {
-            dodge_stat
-        } else {
-            parry_stat
+        let DefenseRule::ActiveRoll { dice, dodge_stat, parry_stat, defender_wins_ties, .. } =
+            self.ruleset.defense.clone()
+        else {
+            return;
         };
+        let stat = if method == DefenseMethod::Dodge { dodge_stat } else { parry_stat };
         let advantage = self.has_defense_advantage(t);
         let mut rolls = vec![self.dice.roll_expr(&dice, |_| 0)];
         if advantage {
@@ -287,23 +288,10 @@ impl Rules<'_, '_> {
         let best = *rolls.iter().max().expect("at least one roll");
         let bonus = self.stat(t, &stat);
         let total = best + bonus;
-        self.emit(CombatEvent::DefenseRolled {
-            who: t,
-            method,
-            rolls,
-            bonus,
-            total,
-        });
-        let blocked = if defender_wins_ties {
-            total >= ctx.total
-        } else {
-            total > ctx.total
-        };
+        self.emit(CombatEvent::DefenseRolled { who: t, method, rolls, bonus, total });
+        let blocked = if defender_wins_ties { total >= ctx.total } else { total > ctx.total };
         if blocked {
-            self.emit(CombatEvent::AttackBlocked {
-                attacker: ctx.attacker,
-                target: t,
-            });
+            self.emit(CombatEvent::AttackBlocked { attacker: ctx.attacker, target: t });
             // G-HB-10: the target of a missed attack is the default opening candidate.
             self.turn.opening_hint = vec![t];
             if ctx.area_assist {
@@ -311,21 +299,19 @@ impl Rules<'_, '_> {
                 self.work.0.push_front(Work::Damage(ctx, true));
             }
         } else {
-            self.emit(CombatEvent::AttackHit {
-                attacker: ctx.attacker,
-                target: t,
-            });
+            self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: t });
             self.work.0.push_front(Work::Damage(ctx, false));
         }
     }
 
+    /// AC bonuses from conditions (Raise a Shield).
+    pub fn ac_bonus(&self, who: Cid) -> i32 {
+        self.c(who).conditions.0.keys().filter_map(|id| self.ruleset.condition(id)).map(|d| d.ac_bonus).sum()
+    }
+
     /// Whether a condition grants advantage on defensive rolls (HB-22).
     pub fn has_defense_advantage(&self, who: Cid) -> bool {
-        self.c(who).conditions.0.keys().any(|id| {
-            self.ruleset
-                .condition(id)
-                .is_some_and(|d| d.defense_advantage)
-        })
+        self.c(who).conditions.0.keys().any(|id| self.ruleset.condition(id).is_some_and(|d| d.defense_advantage))
     }
 
     /// Damage from an attack, then what a hit does (G-HB-09, HB-51).
@@ -361,19 +347,34 @@ impl Rules<'_, '_> {
         }
     }
 
-    /// Out of the fight: the defeated condition, off the grid, nothing held or in progress.
+    /// At 0 hit points: out of the fight. With `at_zero_hp` (pf2e dying) the creature keeps its
+    /// turns for recovery checks; otherwise it gets the defeated condition.
     fn knock_down(&mut self, who: Cid) {
+        if let Some((cond, value)) = self.ruleset.at_zero_hp.clone() {
+            let side = self.c(who).side.0.clone();
+            if let Some(n) = self.turn.alive_by_side.get_mut(&side) {
+                *n = n.saturating_sub(1);
+            }
+            self.emit(CombatEvent::Downed { who });
+            self.apply_condition(who, &cond, NewCondition { lasts: None, value: Some(value), creator: None });
+            self.check_combat_end();
+            return;
+        }
+        self.remove_from_fight(who, true);
+    }
+
+    /// Dead (dying reached its limit): the defeated condition; no more turns.
+    pub fn die(&mut self, who: Cid) {
+        let counted_already = self.ruleset.at_zero_hp.is_some() && self.c(who).health.hp <= 0;
+        self.remove_from_fight(who, !counted_already);
+    }
+
+    fn remove_from_fight(&mut self, who: Cid, count: bool) {
         let id = self.ruleset.defeated_condition.clone();
         let rank = self.rank(who);
         let (pos, side) = {
             let mut c = self.cm(who);
-            c.conditions.0.insert(
-                id,
-                super::components::ConditionState {
-                    rounds_left: None,
-                    stacks: 1,
-                },
-            );
+            c.conditions.0.insert(id, super::components::ConditionState::plain(1));
             c.held.0.clear();
             c.casting.0 = None;
             (*c.pos, c.side.0.clone())
@@ -382,7 +383,7 @@ impl Rules<'_, '_> {
         if self.roster.occupied.get(&pos) == Some(&who) {
             self.roster.occupied.remove(&pos);
         }
-        if let Some(n) = self.turn.alive_by_side.get_mut(&side) {
+        if count && let Some(n) = self.turn.alive_by_side.get_mut(&side) {
             *n = n.saturating_sub(1);
         }
         self.emit(CombatEvent::Downed { who });
@@ -400,61 +401,58 @@ impl Rules<'_, '_> {
         let (assist, _, _) = self.consume_assists(who, None);
         let bonus = self.stat(who, stat) + assist;
         let total = roll + bonus;
-        let success = if rule.saver_wins_ties {
-            total >= dc
-        } else {
-            total > dc
-        };
-        self.emit(CombatEvent::SaveRolled {
-            who,
-            stat: stat.into(),
-            roll,
-            bonus,
-            total,
-            dc,
-            success,
-        });
+        let success = if rule.saver_wins_ties { total >= dc } else { total > dc };
+        self.emit(CombatEvent::SaveRolled { who, stat: stat.into(), roll, bonus, total, dc, success });
         success
     }
 
     /// Put a condition on a creature. A non-stacking condition already present changes nothing
-    /// (HB-24); a negative one ends conditions that end on negative status (HB-23) and interrupts.
-    pub fn apply_condition(&mut self, who: Cid, id: &str, rounds: Option<u32>) {
-        let Some(def) = self.ruleset.condition(id).cloned() else {
-            return;
-        };
-        if self.c(who).conditions.has(id) && !def.stacks {
-            self.emit(CombatEvent::ConditionUnchanged {
-                who,
-                condition: id.into(),
-            });
+    /// (HB-24) unless the new value is higher; a negative one ends conditions that end on negative
+    /// status (HB-23) and interrupts. Under turn hooks, its creator keeps track of it (P2-05).
+    pub fn apply_condition(&mut self, who: Cid, id: &str, nc: NewCondition) {
+        let Some(def) = self.ruleset.condition(id).cloned() else { return };
+        if let Some(st) = self.c(who).conditions.0.get(id).cloned()
+            && !def.stacks
+        {
+            match nc.value {
+                Some(v) if v > st.value => self.set_condition_value(who, id, v),
+                _ => self.emit(CombatEvent::ConditionUnchanged { who, condition: id.into() }),
+            }
             return;
         }
+        let value = nc.value.unwrap_or(1);
+        let left = match nc.lasts {
+            Some(Lasts::Rounds(n)) | Some(Lasts::OwnerTurns(n)) => Some(n),
+            _ => None,
+        };
         {
             let mut c = self.cm(who);
-            let e =
-                c.conditions
-                    .0
-                    .entry(id.to_string())
-                    .or_insert(super::components::ConditionState {
-                        rounds_left: rounds,
-                        stacks: 0,
-                    });
+            let e = c.conditions.0.entry(id.to_string()).or_insert(super::components::ConditionState {
+                lasts: nc.lasts,
+                left,
+                stacks: 0,
+                value,
+                creator: nc.creator,
+                // A sustained effect lasts through the turn it was created in.
+                sustained: nc.lasts == Some(Lasts::Sustained),
+            });
             e.stacks += 1;
-            e.rounds_left = rounds;
+            e.lasts = nc.lasts;
+            e.left = left;
         }
-        self.emit(CombatEvent::ConditionApplied {
-            who,
-            condition: id.into(),
-            rounds,
-        });
+        if self.ruleset.durations == DurationClock::TurnHooks
+            && let Some(creator) = nc.creator
+            && matches!(nc.lasts, Some(Lasts::Rounds(_)) | Some(Lasts::Sustained))
+        {
+            let mut c = self.cm(creator);
+            if !c.created.0.iter().any(|(o, i)| *o == who && i == id) {
+                c.created.0.push((who, id.to_string()));
+            }
+        }
+        self.emit(CombatEvent::ConditionApplied { who, condition: id.into(), value, lasts: nc.lasts });
         if def.negative {
             self.end_conditions_on(who, EndTrigger::NegativeStatus, Some(id));
-            if let DisruptionPolicy::ActivityFails {
-                on_negative_status: true,
-                ..
-            } = self.ruleset.disruption
-            {
+            if let DisruptionPolicy::ActivityFails { on_negative_status: true, .. } = self.ruleset.disruption {
                 self.interrupt(who);
             }
         }
@@ -462,6 +460,30 @@ impl Rules<'_, '_> {
             // G-HB-10: the enemies engaged with the afflicted creature are the default opening.
             self.turn.opening_hint = self.engaged_enemies(who);
         }
+    }
+
+    /// Remove a condition and log why.
+    pub fn end_condition(&mut self, who: Cid, id: &str, reason: EndReason) {
+        let Some(st) = self.cm(who).conditions.0.remove(id) else { return };
+        if let Some(creator) = st.creator {
+            self.cm(creator).created.0.retain(|(o, i)| !(*o == who && i == id));
+        }
+        self.emit(CombatEvent::ConditionEnded { who, condition: id.into(), reason });
+    }
+
+    /// Sustain a Spell (G-P2-09): every sustained effect you created lasts to the end of your
+    /// next turn; sustaining twice in a turn adds nothing.
+    fn sustain(&mut self, who: Cid) {
+        let mut count = 0;
+        for (owner, id) in self.c(who).created.0.clone() {
+            if let Some(st) = self.cm(owner).conditions.0.get_mut(&id)
+                && st.lasts == Some(Lasts::Sustained)
+            {
+                st.sustained = true;
+                count += 1;
+            }
+        }
+        self.emit(CombatEvent::Sustained { who, count });
     }
 
     /// End every condition that ends on `trigger` (HB-23).
@@ -472,11 +494,7 @@ impl Rules<'_, '_> {
             .0
             .keys()
             .filter(|id| Some(id.as_str()) != except)
-            .filter(|id| {
-                self.ruleset
-                    .condition(id)
-                    .is_some_and(|d| d.ends_on.contains(&trigger))
-            })
+            .filter(|id| self.ruleset.condition(id).is_some_and(|d| d.ends_on.contains(&trigger)))
             .cloned()
             .collect();
         let reason = match trigger {
@@ -484,28 +502,46 @@ impl Rules<'_, '_> {
             EndTrigger::NegativeStatus => EndReason::NegativeStatus,
         };
         for condition in ending {
-            self.cm(who).conditions.0.remove(&condition);
-            self.emit(CombatEvent::ConditionEnded {
-                who,
-                condition,
-                reason,
-            });
+            self.end_condition(who, &condition, reason);
         }
     }
 
-    /// Interrupt a spread activity: it fails and its spent actions are lost (G-HB-09).
+    /// Interrupt: a spread activity fails and its spent actions are lost (G-HB-09).
     pub fn interrupt(&mut self, who: Cid) {
-        let DisruptionPolicy::ActivityFails { .. } = self.ruleset.disruption else {
-            return;
-        };
-        let Some(act) = self.cm(who).casting.0.take() else {
-            return;
-        };
-        self.emit(CombatEvent::ActivityInterrupted {
-            who,
-            ability: act.ability,
-            actions_lost: act.paid,
+        let DisruptionPolicy::ActivityFails { .. } = self.ruleset.disruption else { return };
+        if let Some(act) = self.cm(who).casting.0.take() {
+            self.emit(CombatEvent::ActivityInterrupted { who, ability: act.ability, actions_lost: act.paid });
+        }
+    }
+
+    /// A GM disruption: the activity is interrupted, and an action of this creature still
+    /// resolving is disrupted: its cost stays spent, its effect does not happen (G-P2-12).
+    pub fn disrupt(&mut self, who: Cid) {
+        self.interrupt(who);
+        let DisruptionPolicy::ActivityFails { .. } = self.ruleset.disruption else { return };
+        let mut disrupted = Vec::new();
+        self.work.0.retain(|w| match w {
+            Work::Effect { who: w, ability, .. } if *w == who => {
+                disrupted.push(ability.clone());
+                false
+            }
+            Work::Move { who: w, .. } if *w == who => {
+                disrupted.push("move".to_string());
+                false
+            }
+            _ => true,
         });
+        if let Some(p) = self.pending.0.as_mut()
+            && let Some(Work::Move { who: w, .. }) = &p.resume
+            && *w == who
+        {
+            // The move was waiting for reactions to it: it will not happen.
+            p.resume = None;
+            disrupted.push("move".into());
+        }
+        for ability in disrupted {
+            self.emit(CombatEvent::ActionDisrupted { who, ability });
+        }
     }
 
     /// Being hit interrupts when the ruleset says so (G-HB-09).
@@ -529,11 +565,7 @@ impl Rules<'_, '_> {
         }
         let rank = self.rank(who);
         self.turn.holders.remove(&(rank, who));
-        self.emit(CombatEvent::HeldActionsLost {
-            who,
-            count: held.len() as u32,
-            kind,
-        });
+        self.emit(CombatEvent::HeldActionsLost { who, count: held.len() as u32, kind });
     }
 
     /// Open an opening (HB-29): eligible creatures resolve in initiative order (HB-32).
@@ -542,15 +574,9 @@ impl Rules<'_, '_> {
         if self.ruleset.openings == super::ruleset::Openings::None {
             return Err(Rejection::OpeningsDisabled);
         }
-        let mut list: Vec<Cid> = if eligible.is_empty() {
-            self.turn.opening_hint.clone()
-        } else {
-            eligible.to_vec()
-        };
+        let mut list: Vec<Cid> = if eligible.is_empty() { self.turn.opening_hint.clone() } else { eligible.to_vec() };
         if list.is_empty() {
-            return Err(Rejection::InvalidTarget(
-                "no creature is eligible for this opening".into(),
-            ));
+            return Err(Rejection::InvalidTarget("no creature is eligible for this opening".into()));
         }
         for c in &list {
             if !self.exists(*c) {
@@ -561,14 +587,8 @@ impl Rules<'_, '_> {
         list.dedup();
         let id = self.turn.next_opening;
         self.turn.next_opening += 1;
-        self.emit(CombatEvent::OpeningCreated {
-            id,
-            eligible: list.clone(),
-        });
-        self.work.0.push_front(Work::Opening {
-            id,
-            queue: list.into(),
-        });
+        self.emit(CombatEvent::OpeningCreated { id, eligible: list.clone() });
+        self.work.0.push_front(Work::Opening { id, queue: list.into() });
         Ok(())
     }
 
@@ -578,34 +598,21 @@ impl Rules<'_, '_> {
             let reason = if self.is_down(who) || self.cannot_act(who) {
                 Some("cannot act".to_string())
             } else {
-                self.busy_with(who)
-                    .map(|a| format!("busy completing `{a}`"))
+                self.busy_with(who).map(|a| format!("busy completing `{a}`"))
             };
             if let Some(reason) = reason {
                 self.emit(CombatEvent::OpeningSkipped { id, who, reason });
                 continue;
             }
             let resume = Work::Opening { id, queue };
-            self.ask(
-                Decider::Creature(who),
-                DecisionKind::Opening { id },
-                Some(resume),
-                None,
-            );
+            self.ask(Decider::Creature(who), DecisionKind::Opening { id }, Some(resume), None);
             return;
         }
         self.emit(CombatEvent::OpeningClosed { id });
     }
 
     /// An Assist: approved by shared tag, by the GM, or always, per the ruleset (HB-10, HB-11).
-    fn resolve_assist(
-        &mut self,
-        from: Cid,
-        to: Cid,
-        bonus: i32,
-        same_type_damage: i32,
-        approved: Option<bool>,
-    ) {
+    fn resolve_assist(&mut self, from: Cid, to: Cid, bonus: i32, same_type_damage: i32, approved: Option<bool>) {
         use super::ruleset::AssistApproval;
         let approved = match approved {
             Some(a) => a,
@@ -613,19 +620,8 @@ impl Rules<'_, '_> {
                 AssistApproval::AlwaysApprove => true,
                 AssistApproval::SharedTagOrAskGm if self.share_tag(from, to) => true,
                 _ => {
-                    let resume = Work::Assist {
-                        from,
-                        to,
-                        bonus,
-                        same_type_damage,
-                        approved: None,
-                    };
-                    self.ask(
-                        Decider::Gm,
-                        DecisionKind::AssistApproval { from, to },
-                        Some(resume),
-                        None,
-                    );
+                    let resume = Work::Assist { from, to, bonus, same_type_damage, approved: None };
+                    self.ask(Decider::Gm, DecisionKind::AssistApproval { from, to }, Some(resume), None);
                     return;
                 }
             },
@@ -635,13 +631,7 @@ impl Rules<'_, '_> {
             return;
         }
         let from_kinds = self.attack_kinds(from);
-        self.cm(to).assists.0.push(AssistBonus {
-            from,
-            bonus,
-            same_type_damage,
-            from_kinds,
-            area: false,
-        });
+        self.cm(to).assists.0.push(AssistBonus { from, bonus, same_type_damage, from_kinds, area: false });
         self.emit(CombatEvent::AssistGranted { from, to, bonus });
     }
 

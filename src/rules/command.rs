@@ -17,7 +17,7 @@ use super::ruleset::HitKind;
 pub enum Command {
     /// Use an ability on your turn.
     Act(ActIntent),
-    /// Hold an ability to resolve first when its trigger happens (HB-49).
+    /// Hold an ability to resolve first when its trigger happens (HB-49), or Ready it (G-P2-11).
     Hold {
         /// Who holds.
         actor: Cid,
@@ -27,6 +27,16 @@ pub enum Command {
         targets: Vec<Cid>,
         /// What releases it.
         trigger: HeldTrigger,
+    },
+    /// Delay: leave the initiative order until you return (G-P2-10).
+    Delay {
+        /// Who delays.
+        actor: Cid,
+    },
+    /// Come back from Delay after the current turn (G-P2-10).
+    ReturnFromDelay {
+        /// Who returns.
+        actor: Cid,
     },
     /// Declare your turn done (G-HB-04).
     EndTurn {
@@ -64,14 +74,7 @@ pub struct ActIntent {
 impl ActIntent {
     /// An intent with no destination, mode or surprise.
     pub fn new(actor: Cid, ability: impl Into<String>, targets: Vec<Cid>) -> Self {
-        Self {
-            actor,
-            ability: ability.into(),
-            targets,
-            to: None,
-            mode: None,
-            surprise: false,
-        }
+        Self { actor, ability: ability.into(), targets, to: None, mode: None, surprise: false }
     }
 }
 
@@ -106,6 +109,21 @@ pub enum Choice {
     Opening(Option<OpeningUse>),
     /// Approve or deny an Assist (GM).
     Approve(bool),
+    /// Use this triggered free action or reaction now, or none (P2-06, P2-25).
+    Triggered(Option<String>),
+    /// When gaining and losing actions at once, which kind to lose first (P2-13).
+    LoseFirst(ActionLoss),
+    /// The order of creatures tied on initiative (G-P2-01: players choose).
+    Order(Vec<Cid>),
+}
+
+/// Which action goes when a creature gains and loses actions at once (P2-13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionLoss {
+    /// Lose the restricted bonus action (quickened's) first: the default.
+    Restricted,
+    /// Lose an unrestricted action first, keeping the restricted one.
+    Regular,
 }
 
 /// The ability used in an opening.
@@ -149,6 +167,8 @@ pub enum GmInput {
         condition: String,
         /// Rounds it lasts.
         rounds: Option<u32>,
+        /// Its value (frightened 2, dying 2).
+        value: Option<i32>,
     },
     /// The creature suffers a permanent wound (HB-23).
     PermanentWound {
@@ -230,6 +250,14 @@ pub enum Rejection {
     NotHoldable(String),
     /// Unknown condition id.
     UnknownCondition(String),
+    /// A reaction is used when its trigger happens, not as an action.
+    ReactionOnly(String),
+    /// The ruleset has no Delay.
+    DelayDisabled,
+    /// Delay only as your turn begins, before you act (G-P2-10).
+    CannotDelayNow,
+    /// The creature is not delaying.
+    NotDelayed,
 }
 
 impl Rejection {
@@ -257,6 +285,10 @@ impl Rejection {
         "HoldingDisabled",
         "NotHoldable",
         "UnknownCondition",
+        "ReactionOnly",
+        "DelayDisabled",
+        "CannotDelayNow",
+        "NotDelayed",
     ];
 
     /// The variant's name, used by scenario expectations.
@@ -284,6 +316,10 @@ impl Rejection {
             Rejection::HoldingDisabled => "HoldingDisabled",
             Rejection::NotHoldable(_) => "NotHoldable",
             Rejection::UnknownCondition(_) => "UnknownCondition",
+            Rejection::ReactionOnly(_) => "ReactionOnly",
+            Rejection::DelayDisabled => "DelayDisabled",
+            Rejection::CannotDelayNow => "CannotDelayNow",
+            Rejection::NotDelayed => "NotDelayed",
         }
     }
 }
@@ -308,10 +344,7 @@ impl fmt::Display for Rejection {
             Rejection::NotEnoughActions { needed, available } => {
                 write!(f, "needs {needed} action(s), {available} left")
             }
-            Rejection::BusyWithActivity(a) => write!(
-                f,
-                "busy completing `{a}`: no other action until it completes"
-            ),
+            Rejection::BusyWithActivity(a) => write!(f, "busy completing `{a}`: no other action until it completes"),
             Rejection::UnableToAct => write!(f, "the creature cannot act"),
             Rejection::LimitReached(a) => write!(f, "`{a}` has no uses left this turn"),
             Rejection::InvalidTarget(why) => write!(f, "invalid target: {why}"),
@@ -327,6 +360,10 @@ impl fmt::Display for Rejection {
             Rejection::HoldingDisabled => write!(f, "this ruleset does not hold actions"),
             Rejection::NotHoldable(a) => write!(f, "`{a}` costs no actions and cannot be held"),
             Rejection::UnknownCondition(c) => write!(f, "the ruleset has no condition `{c}`"),
+            Rejection::ReactionOnly(a) => write!(f, "`{a}` is a reaction: it is used when its trigger happens"),
+            Rejection::DelayDisabled => write!(f, "this ruleset has no Delay"),
+            Rejection::CannotDelayNow => write!(f, "Delay only as your turn begins, before acting"),
+            Rejection::NotDelayed => write!(f, "the creature is not delaying"),
         }
     }
 }

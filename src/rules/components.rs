@@ -8,23 +8,10 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::ruleset::AttackKind;
+use super::ruleset::{AttackKind, Lasts};
 
 /// A combatant's stable id: its index in the roster, in spawn order.
-#[derive(
-    Component,
-    Reflect,
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-)]
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Cid(pub u32);
 
 /// Display name of a combatant.
@@ -32,9 +19,7 @@ pub struct Cid(pub u32);
 pub struct CombatantName(pub String);
 
 /// Which side a combatant fights on; creatures on different sides are hostile.
-#[derive(
-    Component, Reflect, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize,
-)]
+#[derive(Component, Reflect, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Side(pub String);
 
 /// Statistics used directly as bonuses (DEX, STR, ...); they may be 0 or negative (HB-44).
@@ -59,19 +44,7 @@ pub struct Health {
 
 /// A square on the grid.
 #[derive(
-    Component,
-    Reflect,
-    Debug,
-    Clone,
-    Copy,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
+    Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
 pub struct GridPos {
     /// Column.
@@ -83,9 +56,7 @@ pub struct GridPos {
 impl GridPos {
     /// Squares between two positions, diagonals counting 1 (Chebyshev distance).
     pub fn distance(self, o: GridPos) -> u32 {
-        (self.x - o.x)
-            .unsigned_abs()
-            .max((self.y - o.y).unsigned_abs())
+        (self.x - o.x).unsigned_abs().max((self.y - o.y).unsigned_abs())
     }
 }
 
@@ -98,9 +69,7 @@ pub struct Movement(pub BTreeMap<String, u32>);
 pub struct Abilities(pub Vec<String>);
 
 /// Who answers this creature's decisions.
-#[derive(
-    Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize,
-)]
+#[derive(Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Controller {
     /// A person at the HUD.
     Player,
@@ -112,9 +81,7 @@ pub enum Controller {
 }
 
 /// How this creature's initiative was set up (before combat starts).
-#[derive(
-    Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize,
-)]
+#[derive(Component, Reflect, Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum InitiativeSetup {
     /// Roll the ruleset's dice.
     #[default]
@@ -136,31 +103,75 @@ pub struct Initiative {
     pub rank: u32,
 }
 
-/// The action budget (HB-06, G-HB-03): a pool of actions per round.
+/// The action budget: a pool of actions per round (HB-06, G-HB-03) or per turn (P2-09).
 #[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActionPool {
-    /// Actions per round.
+    /// Actions in the pool when it was last filled.
     pub max: u8,
-    /// Actions spent this round (on the turn, in openings, or held).
+    /// Actions spent since (on the turn, in openings, or held).
     pub spent: u8,
     /// Uses of limited abilities this turn.
     pub uses_this_turn: BTreeMap<String, u8>,
+    /// Extra actions usable only for `restricted_to` (quickened, P2-12).
+    pub restricted_left: u8,
+    /// What the restricted actions may be spent on; empty = anything.
+    pub restricted_to: Vec<String>,
+    /// Reactions left until the next regain (P2-09/10).
+    pub reactions_left: u8,
 }
 
 impl ActionPool {
-    /// Actions still available this round.
+    /// Actions still available, restricted ones included.
     pub fn available(&self) -> u8 {
+        self.max.saturating_sub(self.spent) + self.restricted_left
+    }
+
+    /// Unrestricted actions still available.
+    pub fn regular(&self) -> u8 {
         self.max.saturating_sub(self.spent)
+    }
+
+    /// Actions available for a given ability.
+    pub fn available_for(&self, ability: &str) -> u8 {
+        let restricted = if self.restricted_to.is_empty() || self.restricted_to.iter().any(|a| a == ability) {
+            self.restricted_left
+        } else {
+            0
+        };
+        self.regular() + restricted
+    }
+
+    /// Spend `cost` actions on `ability`, restricted ones first where allowed.
+    pub fn spend(&mut self, ability: &str, cost: u8) {
+        let usable = self.available_for(ability) - self.regular();
+        let from_restricted = usable.min(cost);
+        self.restricted_left -= from_restricted;
+        self.spent += cost - from_restricted;
     }
 }
 
-/// One instance of a condition.
+/// One condition on a creature.
 #[derive(Reflect, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConditionState {
-    /// Rounds left, or none for "until something ends it".
-    pub rounds_left: Option<u32>,
+    /// How long it lasts; none = until something ends it.
+    pub lasts: Option<Lasts>,
+    /// Rounds or turns left, for `Rounds` and `OwnerTurns`.
+    pub left: Option<u32>,
     /// Instances (for stacking conditions).
     pub stacks: u32,
+    /// Its value (frightened 2, dying 1, slowed 1); 1 for unvalued conditions.
+    pub value: i32,
+    /// Who created it (its rounds tick at the creator's start of turn, P2-05).
+    pub creator: Option<Cid>,
+    /// A sustained effect that was created or sustained during its creator's current turn.
+    pub sustained: bool,
+}
+
+impl ConditionState {
+    /// A plain condition with no duration.
+    pub fn plain(value: i32) -> Self {
+        Self { lasts: None, left: None, stacks: 1, value, creator: None, sustained: false }
+    }
 }
 
 /// Conditions on a creature, by id.
@@ -227,6 +238,8 @@ pub struct Held {
     pub trigger: HeldTrigger,
     /// Actions reserved for it.
     pub cost: u8,
+    /// Firing it spends the holder's reaction (pf2e Ready, G-P2-11).
+    pub uses_reaction: bool,
 }
 
 /// Held actions, oldest first.
@@ -255,6 +268,10 @@ pub struct AssistBonuses(pub Vec<AssistBonus>);
 /// Enemies this creature's next Move does not provoke (HB-17).
 #[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DisengagedFrom(pub Vec<Cid>);
+
+/// Effects this creature created on creatures (itself included): `(owner, condition)`.
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatedEffects(pub Vec<(Cid, String)>);
 
 /// Everything a combatant entity carries.
 #[derive(Bundle)]
@@ -293,4 +310,6 @@ pub struct CombatantBundle {
     pub assists: AssistBonuses,
     /// Disengage protection.
     pub disengaged: DisengagedFrom,
+    /// Effects it created.
+    pub created: CreatedEffects,
 }

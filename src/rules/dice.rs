@@ -24,11 +24,7 @@ pub struct Dice {
 impl Dice {
     /// A dice box seeded with `seed`.
     pub fn seeded(seed: u64) -> Self {
-        Self {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            forced: VecDeque::new(),
-            forced_errors: Vec::new(),
-        }
+        Self { rng: ChaCha8Rng::seed_from_u64(seed), forced: VecDeque::new(), forced_errors: Vec::new() }
     }
 
     /// Queue results that the next rolls return, in order, before the RNG is used again.
@@ -45,8 +41,7 @@ impl Dice {
     pub fn roll(&mut self, sides: u32) -> i32 {
         if let Some(v) = self.forced.pop_front() {
             if v < 1 || v > sides as i32 {
-                self.forced_errors
-                    .push(format!("forced die result {v} does not fit a d{sides}"));
+                self.forced_errors.push(format!("forced die result {v} does not fit a d{sides}"));
             }
             return v;
         }
@@ -114,13 +109,7 @@ impl DiceExpr {
         if text.is_empty() {
             return Err("empty dice expression".into());
         }
-        let mut out = DiceExpr {
-            count: 0,
-            sides: 0,
-            flat: 0,
-            stats: Vec::new(),
-            text: text.clone(),
-        };
+        let mut out = DiceExpr { count: 0, sides: 0, flat: 0, stats: Vec::new(), text: text.clone() };
         let mut sign = 1;
         let mut term = String::new();
         let mut terms = Vec::new();
@@ -143,21 +132,13 @@ impl DiceExpr {
         }
         for (sign, t) in terms {
             if let Some((n, m)) = t.split_once(['d', 'D']).filter(|(n, m)| {
-                n.chars().all(|c| c.is_ascii_digit())
-                    && !m.is_empty()
-                    && m.chars().all(|c| c.is_ascii_digit())
+                n.chars().all(|c| c.is_ascii_digit()) && !m.is_empty() && m.chars().all(|c| c.is_ascii_digit())
             }) {
                 if out.sides != 0 || sign < 0 {
-                    return Err(format!(
-                        "dice expression `{text}` may have only one positive dice term"
-                    ));
+                    return Err(format!("dice expression `{text}` may have only one positive dice term"));
                 }
-                out.count = if n.is_empty() {
-                    1
-                } else {
-                    n.parse()
-                        .map_err(|_| format!("bad dice count in `{text}`"))?
-                };
+                out.count =
+                    if n.is_empty() { 1 } else { n.parse().map_err(|_| format!("bad dice count in `{text}`"))? };
                 out.sides = m.parse().map_err(|_| format!("bad die size in `{text}`"))?;
                 if out.sides == 0 || out.count == 0 || out.count > 100 {
                     return Err(format!("dice term `{t}` in `{text}` is out of range"));
@@ -169,9 +150,7 @@ impl DiceExpr {
             {
                 out.stats.push((sign, t));
             } else {
-                return Err(format!(
-                    "`{t}` in dice expression `{text}` is neither NdM, a number nor a stat name"
-                ));
+                return Err(format!("`{t}` in dice expression `{text}` is neither NdM, a number nor a stat name"));
             }
         }
         Ok(out)

@@ -19,8 +19,7 @@ pub const MAX_RUNS_PER_SETTLE: usize = 100_000;
 /// Whether the engine waits for input (or has ended) with no command left to apply.
 pub fn settled(world: &World) -> bool {
     let status = world.resource::<EngineStatus>();
-    world.resource::<CommandQueue>().0.is_empty()
-        && !matches!(status, EngineStatus::Busy | EngineStatus::NotStarted)
+    world.resource::<CommandQueue>().0.is_empty() && !matches!(status, EngineStatus::Busy | EngineStatus::NotStarted)
 }
 
 /// One combat: its world and its rules schedule.
@@ -46,10 +45,7 @@ impl Combat {
         let mut world = World::new();
         setup_world(&mut world, ruleset, seed, specs)?;
         world.resource_mut::<Dice>().force(dice.iter().copied());
-        let mut c = Self {
-            world,
-            schedule: super::rules_schedule(),
-        };
+        let mut c = Self { world, schedule: super::rules_schedule() };
         c.settle();
         Ok(c)
     }
@@ -103,18 +99,12 @@ impl Combat {
 
     /// A combatant's id by name.
     pub fn cid(&self, name: &str) -> Option<Cid> {
-        self.log()
-            .names
-            .iter()
-            .position(|n| n == name)
-            .map(|i| Cid(i as u32))
+        self.log().names.iter().position(|n| n == name).map(|i| Cid(i as u32))
     }
 
     /// A combatant's name.
     pub fn name(&self, c: Cid) -> String {
-        self.get::<CombatantName>(c)
-            .map(|n| n.0.clone())
-            .unwrap_or_else(|| format!("#{}", c.0))
+        self.get::<CombatantName>(c).map(|n| n.0.clone()).unwrap_or_else(|| format!("#{}", c.0))
     }
 
     /// Number of combatants.

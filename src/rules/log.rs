@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::command::{Choice, Command, Decider, DefenseMethod, Rejection};
 use super::components::{Cid, GridPos};
-use super::ruleset::{AttackKind, HitKind};
+use super::ruleset::{AttackKind, HitKind, Lasts, TurnStep};
 
 /// How an ability came to be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -341,8 +341,119 @@ pub enum CombatEvent {
         who: Cid,
         /// Condition.
         condition: String,
-        /// Rounds.
-        rounds: Option<u32>,
+        /// Its value.
+        value: i32,
+        /// How long it lasts.
+        lasts: Option<Lasts>,
+    },
+    /// A valued condition changed value (frightened 2 → 1, dying 1 → 2).
+    ConditionValueChanged {
+        /// Who.
+        who: Cid,
+        /// Condition.
+        condition: String,
+        /// New value.
+        value: i32,
+    },
+    /// A start- or end-of-turn step (pf2e Steps 1 and 3), logged before its effects.
+    TurnStepBegan {
+        /// Whose turn.
+        who: Cid,
+        /// Which step.
+        step: TurnStep,
+    },
+    /// Actions and reactions regained (P2-09..13).
+    ActionsRegained {
+        /// Who.
+        who: Cid,
+        /// Unrestricted actions.
+        actions: u8,
+        /// Restricted bonus actions (quickened).
+        restricted: u8,
+        /// Reactions.
+        reactions: u8,
+    },
+    /// A recovery check while dying (P2-07, G-P2-04).
+    RecoveryCheck {
+        /// Who.
+        who: Cid,
+        /// Die.
+        roll: i32,
+        /// DC.
+        dc: i32,
+        /// CriticalSuccess, Success, Failure or CriticalFailure.
+        degree: String,
+        /// Dying value after it.
+        value: i32,
+    },
+    /// A flat check to end persistent damage (P2-23, G-P2-03).
+    FlatCheck {
+        /// Who.
+        who: Cid,
+        /// The persistent condition.
+        condition: String,
+        /// Die.
+        roll: i32,
+        /// DC.
+        dc: i32,
+        /// Whether it ended.
+        success: bool,
+    },
+    /// An attack roll missed a static AC.
+    AttackMissed {
+        /// Attacker.
+        attacker: Cid,
+        /// Target.
+        target: Cid,
+        /// The AC it needed.
+        ac: i32,
+    },
+    /// Hit points restored.
+    Healed {
+        /// Who.
+        who: Cid,
+        /// Amount.
+        amount: i32,
+        /// Hit points now.
+        hp: i32,
+    },
+    /// Sustained effects extended to the end of the next turn (G-P2-09).
+    Sustained {
+        /// Who.
+        who: Cid,
+        /// How many effects.
+        count: u32,
+    },
+    /// An action was disrupted: its cost is spent, its effect does not happen (G-P2-12).
+    ActionDisrupted {
+        /// Who.
+        who: Cid,
+        /// Ability.
+        ability: String,
+    },
+    /// A creature Delayed (G-P2-10).
+    Delayed {
+        /// Who.
+        who: Cid,
+    },
+    /// A delaying creature came back after another's turn, moving its initiative (G-P2-10).
+    ReturnedFromDelay {
+        /// Who.
+        who: Cid,
+        /// After whose turn.
+        after: Cid,
+    },
+    /// A whole round passed while delaying: the delayed turn is lost (G-P2-10).
+    DelayLapsed {
+        /// Who.
+        who: Cid,
+    },
+    /// A readied action's trigger happened but it could not be used (no reaction left).
+    ReadyNotUsed {
+        /// Who.
+        who: Cid,
+        /// Ability.
+        ability: String,
     },
     /// A non-stacking condition was applied again: no additional benefit (HB-24).
     ConditionUnchanged {
@@ -502,15 +613,25 @@ impl CombatEvent {
         "ActionsForfeited",
         "RoundEnded",
         "CombatEnded",
+        "ConditionValueChanged",
+        "TurnStepBegan",
+        "ActionsRegained",
+        "RecoveryCheck",
+        "FlatCheck",
+        "AttackMissed",
+        "Healed",
+        "Sustained",
+        "ActionDisrupted",
+        "Delayed",
+        "ReturnedFromDelay",
+        "DelayLapsed",
+        "ReadyNotUsed",
     ];
 
     /// The variant name, used by scenario expectations.
     pub fn kind(&self) -> String {
         let s = format!("{self:?}");
-        s.split([' ', '(', '{'])
-            .next()
-            .unwrap_or_default()
-            .to_string()
+        s.split([' ', '(', '{']).next().unwrap_or_default().to_string()
     }
 
     /// The creature this event is mainly about.
@@ -541,6 +662,18 @@ impl CombatEvent {
             | OpportunityDeclined { who }
             | AssistMadeArea { who }
             | ConditionApplied { who, .. }
+            | ConditionValueChanged { who, .. }
+            | TurnStepBegan { who, .. }
+            | ActionsRegained { who, .. }
+            | RecoveryCheck { who, .. }
+            | FlatCheck { who, .. }
+            | Healed { who, .. }
+            | Sustained { who, .. }
+            | ActionDisrupted { who, .. }
+            | Delayed { who }
+            | ReturnedFromDelay { who, .. }
+            | DelayLapsed { who }
+            | ReadyNotUsed { who, .. }
             | ConditionUnchanged { who, .. }
             | ConditionEnded { who, .. }
             | PermanentWound { who }
@@ -551,17 +684,13 @@ impl CombatEvent {
             | ActionsForfeited { who, .. } => Some(*who),
             AttackRolled { attacker, .. }
             | AttackBlocked { attacker, .. }
-            | AttackHit { attacker, .. } => Some(*attacker),
+            | AttackHit { attacker, .. }
+            | AttackMissed { attacker, .. } => Some(*attacker),
             OpportunityProvoked { mover, .. } | NoOpportunity { mover, .. } => Some(*mover),
             AssistGranted { from, .. } | AssistDenied { from, .. } => Some(*from),
-            DecisionRequested {
-                by: Decider::Creature(c),
-                ..
+            DecisionRequested { by: Decider::Creature(c), .. } | DecisionMade { by: Decider::Creature(c), .. } => {
+                Some(*c)
             }
-            | DecisionMade {
-                by: Decider::Creature(c),
-                ..
-            } => Some(*c),
             _ => None,
         }
     }
@@ -586,9 +715,7 @@ impl CombatLog {
     pub fn to_ron(&self) -> String {
         let mut out = String::new();
         for e in &self.events {
-            out.push_str(
-                &ron::to_string(e).unwrap_or_else(|err| format!("<unserializable: {err}>")),
-            );
+            out.push_str(&ron::to_string(e).unwrap_or_else(|err| format!("<unserializable: {err}>")));
             out.push('\n');
         }
         out

@@ -14,6 +14,7 @@ pub mod dice;
 pub mod driver;
 pub mod log;
 pub mod movement;
+pub mod phases;
 pub mod ruleset;
 pub mod setup;
 pub mod state;
@@ -60,10 +61,7 @@ impl Plugin for RulesPlugin {
         app.add_message::<Command>();
         init_resources(app.world_mut());
         app.add_schedule(rules_schedule());
-        app.add_systems(
-            Update,
-            run_rules.run_if(resource_exists::<ruleset::Ruleset>),
-        );
+        app.add_systems(Update, run_rules.run_if(resource_exists::<ruleset::Ruleset>));
     }
 }
 
@@ -84,10 +82,7 @@ pub fn init_resources(world: &mut World) {
 pub fn rules_schedule() -> Schedule {
     let mut s = Schedule::new(RulesSchedule);
     s.set_executor(SingleThreadedExecutor::new());
-    s.set_build_settings(ScheduleBuildSettings {
-        ambiguity_detection: LogLevel::Error,
-        ..default()
-    });
+    s.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
     s.configure_sets(
         (
             TurnSystems::Intake,
@@ -105,9 +100,7 @@ pub fn rules_schedule() -> Schedule {
         apply_next_command.in_set(TurnSystems::Spend),
         resolve_work.in_set(TurnSystems::Reactions),
         end_finished_turn.in_set(TurnSystems::TurnEnd),
-        (publish_status, recycle_command_messages)
-            .chain()
-            .in_set(TurnSystems::Advance),
+        (publish_status, recycle_command_messages).chain().in_set(TurnSystems::Advance),
     ));
     s
 }
@@ -138,11 +131,7 @@ fn start_next_turn(mut r: Rules) {
     }
 }
 
-fn apply_next_command(
-    mut r: Rules,
-    mut queue: ResMut<CommandQueue>,
-    mut outcomes: ResMut<CommandOutcomes>,
-) {
+fn apply_next_command(mut r: Rules, mut queue: ResMut<CommandQueue>, mut outcomes: ResMut<CommandOutcomes>) {
     // Effects already under way resolve before the next command is looked at, unless they wait
     // for a decision that this command may answer.
     if !r.work.0.is_empty() && r.pending.0.is_none() {

@@ -6,19 +6,13 @@ use std::collections::VecDeque;
 use super::command::Decider;
 use super::components::{Cid, GridPos};
 use super::log::{CombatEvent, NoOpportunityReason};
-use super::ruleset::{AttackKind, Effect};
+use super::ruleset::{AbilityTrigger, AttackKind, Effect, OpportunityRule, ReactionBudget, Timing};
 use super::state::{DecisionKind, Rules, Work};
 
 impl Rules<'_, '_> {
     /// A Move: every engaged enemy may make an attack of opportunity first (HB-19), except a
     /// flanked one (HB-48), one the mover disengaged from (HB-17), or one that is busy (G-HB-09).
-    pub fn resolve_move(
-        &mut self,
-        who: Cid,
-        to: GridPos,
-        mode: String,
-        provokers: Option<VecDeque<Cid>>,
-    ) {
+    pub fn resolve_move(&mut self, who: Cid, to: GridPos, mode: String, provokers: Option<VecDeque<Cid>>) {
         if self.is_down(who) {
             return;
         }
@@ -31,21 +25,8 @@ impl Rules<'_, '_> {
                 continue;
             }
             let options = self.opportunity_attacks(enemy);
-            let resume = Work::Move {
-                who,
-                to,
-                mode,
-                provokers: Some(queue),
-            };
-            self.ask(
-                Decider::Creature(enemy),
-                DecisionKind::Opportunity {
-                    mover: who,
-                    options,
-                },
-                Some(resume),
-                None,
-            );
+            let resume = Work::Move { who, to, mode, provokers: Some(queue) };
+            self.ask(Decider::Creature(enemy), DecisionKind::Opportunity { mover: who, options }, Some(resume), None);
             return;
         }
         self.move_to(who, to, &mode);
@@ -71,16 +52,9 @@ impl Rules<'_, '_> {
                 None
             };
             match reason {
-                Some(reason) => self.emit(CombatEvent::NoOpportunity {
-                    mover: who,
-                    from: enemy,
-                    reason,
-                }),
+                Some(reason) => self.emit(CombatEvent::NoOpportunity { mover: who, from: enemy, reason }),
                 None => {
-                    self.emit(CombatEvent::OpportunityProvoked {
-                        mover: who,
-                        from: enemy,
-                    });
+                    self.emit(CombatEvent::OpportunityProvoked { mover: who, from: enemy });
                     out.push_back(enemy);
                 }
             }
@@ -88,24 +62,30 @@ impl Rules<'_, '_> {
         out
     }
 
-    /// The melee attacks a creature could make as an attack of opportunity (HB-45).
+    /// The attacks a creature could make as an attack of opportunity now: any melee attack
+    /// (HB-45), or its reactions triggered by an enemy leaving its reach, while it has a reaction
+    /// left and is not delaying (pf2e, G-P2-10/17).
     pub fn opportunity_attacks(&self, who: Cid) -> Vec<String> {
+        let triggered = self.ruleset.opportunity == OpportunityRule::TriggeredReactions;
+        if self.ruleset.reactions == ReactionBudget::PerOwnTurnRefresh
+            && (self.c(who).pool.reactions_left == 0 || self.turn.delayed.contains(&who))
+        {
+            return vec![];
+        }
         self.known_abilities(who)
             .into_iter()
             .filter(|a| {
-                matches!(
-                    self.ruleset.ability(a).map(|d| &d.effect),
-                    Some(Effect::Attack {
-                        kind: AttackKind::Melee,
-                        ..
-                    })
-                )
+                self.ruleset.ability(a).is_some_and(|d| {
+                    matches!(d.effect, Effect::Attack { kind: AttackKind::Melee, .. })
+                        && (!triggered
+                            || (d.timing == Timing::Reaction && d.trigger == Some(AbilityTrigger::EnemyLeavesReach)))
+                })
             })
             .collect()
     }
 
     /// Put a creature on a square and log it.
-    fn move_to(&mut self, who: Cid, to: GridPos, mode: &str) {
+    pub fn move_to(&mut self, who: Cid, to: GridPos, mode: &str) {
         let from = *self.c(who).pos;
         if from == to {
             return;
@@ -115,28 +95,13 @@ impl Rules<'_, '_> {
         }
         self.roster.occupied.insert(to, who);
         *self.cm(who).pos = to;
-        self.emit(CombatEvent::Moved {
-            who,
-            from,
-            to,
-            mode: mode.into(),
-        });
+        self.emit(CombatEvent::Moved { who, from, to, mode: mode.into() });
     }
 
     /// Disengage (HB-16/17): a short move that provokes nothing, and the next Move will not
     /// provoke the enemies disengaged from (all engaged enemies when no target is named).
-    pub fn disengage(
-        &mut self,
-        who: Cid,
-        targets: Vec<Cid>,
-        to: Option<GridPos>,
-        mode: Option<String>,
-    ) {
-        let from = if targets.is_empty() {
-            self.engaged_enemies(who)
-        } else {
-            targets
-        };
+    pub fn disengage(&mut self, who: Cid, targets: Vec<Cid>, to: Option<GridPos>, mode: Option<String>) {
+        let from = if targets.is_empty() { self.engaged_enemies(who) } else { targets };
         {
             let mut c = self.cm(who);
             for e in &from {

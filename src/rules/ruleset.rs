@@ -29,11 +29,7 @@ pub struct DataError {
 
 impl fmt::Display for DataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file, self.line, self.col, self.message
-        )
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.message)
     }
 }
 
@@ -43,12 +39,7 @@ impl DataError {
     /// An error at the first place `needle` occurs in `text` (1:1 if it does not).
     pub fn at_text(file: &str, text: &str, needle: &str, message: impl Into<String>) -> Self {
         let (line, col) = locate(text, needle).unwrap_or((1, 1));
-        Self {
-            file: file.to_string(),
-            line,
-            col,
-            message: message.into(),
-        }
+        Self { file: file.to_string(), line, col, message: message.into() }
     }
 
     /// Convert a RON parse error, keeping its position.
@@ -117,8 +108,19 @@ pub struct Ruleset {
     /// How saving throws resolve.
     #[serde(default)]
     pub saves: SaveRule,
+    /// Steps run at the start and end of every turn (pf2e Steps 1 and 3); empty for systems
+    /// without start/end-of-turn processing.
+    #[serde(default)]
+    pub turn_phases: TurnPhases,
+    /// Which abilities may be used as attacks of opportunity.
+    #[serde(default)]
+    pub opportunity: OpportunityRule,
     /// In-world seconds per participant per round (HB-02: 10).
     pub seconds_per_turn: u32,
+    /// A condition (and its value) a creature gets at 0 hit points instead of the defeated
+    /// condition; it keeps taking turns (pf2e dying).
+    #[serde(default)]
+    pub at_zero_hp: Option<(String, i32)>,
     /// The condition a creature gets at 0 hit points or fewer.
     pub defeated_condition: String,
     /// Abilities every creature has without listing them (HB-09).
@@ -168,6 +170,11 @@ pub enum TieBreaker {
     HigherStat(String),
     /// Tied creatures roll the initiative die off, higher first, until resolved.
     RollOff,
+    /// A creature not on this side goes before one on it (pf2e: the adversary goes first).
+    FoesFirst(String),
+    /// Creatures of this side still tied choose their order among themselves (a GM decision;
+    /// the default keeps roster order).
+    PlayerChoice(String),
 }
 
 /// What a turn may spend and when it refreshes.
@@ -180,6 +187,16 @@ pub enum ActionBudget {
     },
     /// One timed action per turn; its recovery time is the cost.
     OneTimedActionPerTurn,
+    /// Actions and reactions regained at the last step of your own start of turn, no carry-over;
+    /// unspent actions are lost at turn end, the reaction is kept until the next regain (P2-09..19).
+    PerTurnPool {
+        /// Actions regained (P2-09: 3).
+        actions: u8,
+        /// Reactions regained (P2-09: 1).
+        reactions: u8,
+        /// A creature that can't act regains nothing (P2-11, CRB); false = the remaster reading.
+        cant_act_blocks_regain: bool,
+    },
 }
 
 /// Whether an activity may cost more than is left in this turn.
@@ -201,6 +218,9 @@ pub enum MultiTurnActivities {
 pub enum DurationClock {
     /// Effects lasting N rounds lose 1 at each round end (G-HB-17).
     RoundEnd,
+    /// Effects lasting N rounds tick at their creator's start of turn (P2-05, G-P2-18); effects
+    /// counted in the owner's turns tick at the owner's end of turn (P2-22).
+    TurnHooks,
 }
 
 /// Out-of-turn budget for reactions.
@@ -208,6 +228,8 @@ pub enum DurationClock {
 pub enum ReactionBudget {
     /// No limit, and they cost no actions (HB-37, G-HB-11).
     Unlimited,
+    /// Reactions come from the pool's reactions, refreshed with it (P2-09/10, G-P2-17).
+    PerOwnTurnRefresh,
 }
 
 /// GM-created windows to act out of turn.
@@ -246,9 +268,7 @@ pub enum DisruptionPolicy {
 }
 
 /// A kind of hit, for rules that react to how a creature was hit.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect)]
 pub enum HitKind {
     /// A ranged attack.
     Ranged,
@@ -265,6 +285,16 @@ pub enum ReorderPolicy {
     HoldForPriority {
         /// Being hit this way loses every held action (HB-51).
         lost_on_hit: Vec<HitKind>,
+    },
+    /// Delay (leave the order, return after another creature's turn) and Ready (an action kept
+    /// for a trigger) (G-P2-10/11).
+    DelayAndReady {
+        /// Returning from Delay moves your initiative there for good.
+        delay_changes_initiative: bool,
+        /// Actions Ready costs (pf2e: 2).
+        ready_cost: u8,
+        /// A readied action is used as your reaction.
+        ready_uses_reaction: bool,
     },
 }
 
@@ -284,6 +314,13 @@ pub enum DefenseRule {
         /// Ties block the attack (HB-40).
         defender_wins_ties: bool,
     },
+    /// The attack roll against a static Armor Class: a hit if the total meets it.
+    StaticAc {
+        /// The attacker's die.
+        attack_dice: DiceExpr,
+        /// The target's stat holding its AC.
+        ac_stat: String,
+    },
 }
 
 /// Engagement, flanking and withdrawal on the grid.
@@ -296,15 +333,18 @@ pub struct EngagementRule {
     pub flanking_attack_bonus: i32,
     /// Melee reach in squares.
     pub melee_reach: u32,
+    /// Squares a Step may move (pf2e Step: 1).
+    #[serde(default = "one")]
+    pub step_squares: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 impl Default for EngagementRule {
     fn default() -> Self {
-        Self {
-            disengage_squares: 1,
-            flanking_attack_bonus: 2,
-            melee_reach: 1,
-        }
+        Self { disengage_squares: 1, flanking_attack_bonus: 2, melee_reach: 1, step_squares: 1 }
     }
 }
 
@@ -346,11 +386,7 @@ pub struct SaveRule {
 
 impl Default for SaveRule {
     fn default() -> Self {
-        Self {
-            dice: DiceExpr::parse("1d20").expect("static"),
-            saver_wins_ties: true,
-            defense_advantage_applies: false,
-        }
+        Self { dice: DiceExpr::parse("1d20").expect("static"), saver_wins_ties: true, defense_advantage_applies: false }
     }
 }
 
@@ -374,8 +410,104 @@ pub struct AbilityDef {
     /// Uses allowed per turn; none means no limit (HB-35).
     #[serde(default)]
     pub limit_per_turn: Option<u8>,
+    /// Action, free action or reaction.
+    #[serde(default)]
+    pub timing: Timing,
+    /// For triggered free actions and reactions: what triggers them.
+    #[serde(default)]
+    pub trigger: Option<AbilityTrigger>,
     /// What it does.
     pub effect: Effect,
+}
+
+/// How an ability is paid for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Timing {
+    /// Costs `cost` actions on your turn.
+    #[default]
+    Action,
+    /// Costs no actions (G-P2-16).
+    Free,
+    /// Costs a reaction; used when its trigger happens (G-P2-17).
+    Reaction,
+}
+
+/// Triggers for triggered free actions and reactions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AbilityTrigger {
+    /// "Your turn begins" (P2-06).
+    TurnBegins,
+    /// "Your turn ends" (P2-25).
+    TurnEnds,
+    /// An enemy moves out of a square in your reach (an attack of opportunity).
+    EnemyLeavesReach,
+}
+
+/// How long an effect lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Reflect)]
+pub enum Lasts {
+    /// N rounds: ticked at round end (RoundEnd clock) or at its creator's start of turn.
+    Rounds(u32),
+    /// N of the owner's turns, ticked at the owner's end of turn (P2-22).
+    OwnerTurns(u32),
+    /// Until the end of the owner's current turn (P2-21).
+    UntilEndOfTurn,
+    /// Until the end of its creator's turn unless Sustained that turn (G-P2-09).
+    Sustained,
+}
+
+/// Which abilities may answer a Move as an attack of opportunity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum OpportunityRule {
+    /// Any melee attack (HB-45).
+    #[default]
+    AnyMeleeAttack,
+    /// Only reactions triggered by `EnemyLeavesReach` (pf2e: Reactive Strike).
+    TriggeredReactions,
+}
+
+/// Start- and end-of-turn steps, in order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct TurnPhases {
+    /// Step 1 items; `Regain` must be last (P2-04).
+    #[serde(default)]
+    pub start: Vec<TurnStep>,
+    /// Step 3 items; `PersistentDamage`, `PersistentFlatChecks`, `AfflictionSaves`,
+    /// `DecrementValued` must keep that order (P2-23/24).
+    #[serde(default)]
+    pub end: Vec<TurnStep>,
+}
+
+/// One start- or end-of-turn step. Each is logged as its own event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TurnStep {
+    /// Effects you created lasting N rounds lose one; at 0 they end (P2-05).
+    TickOwnEffects,
+    /// One free action or reaction triggered by "your turn begins" (P2-06).
+    TurnBeginsTrigger,
+    /// Dying creatures attempt a recovery check (P2-07).
+    RecoveryCheck,
+    /// Anything else that applies at the start of your turn (P2-08): readied actions lapse.
+    StartOther,
+    /// Regain actions and reactions, modified by conditions (P2-09..13).
+    Regain,
+    /// Effects lasting until the end of your turn end; unsustained spells end (P2-21).
+    EndUntilEndOfTurn,
+    /// Effects counted in your turns lose one (P2-22).
+    TickOwnerTurns,
+    /// Take persistent damage (P2-23).
+    PersistentDamage,
+    /// The flat check against each persistent damage (P2-23, G-P2-03).
+    PersistentFlatChecks,
+    /// Saving throws against ongoing afflictions (P2-23).
+    AfflictionSaves,
+    /// Valued conditions such as frightened go down (P2-24, G-P2-06).
+    DecrementValued,
+    /// One free action or reaction triggered by "your turn ends" (P2-25).
+    TurnEndsTrigger,
+    /// Anything else at the end of your turn (P2-26).
+    EndOther,
 }
 
 /// What an ability does when it resolves.
@@ -405,9 +537,29 @@ pub enum Effect {
     SelfCondition {
         /// Condition id.
         condition: String,
-        /// Rounds it lasts; none = until it ends by its own rule.
+        /// How long it lasts; none = until it ends by its own rule.
         #[serde(default)]
-        rounds: Option<u32>,
+        duration: Option<Lasts>,
+    },
+    /// Put a condition on each target (a buff, a debuff, a spell's effect).
+    TargetCondition {
+        /// Condition id.
+        condition: String,
+        /// Its value.
+        #[serde(default)]
+        value: Option<i32>,
+        /// How long it lasts.
+        #[serde(default)]
+        duration: Option<Lasts>,
+    },
+    /// Extend every sustained effect you created to the end of your next turn (G-P2-09).
+    Sustain,
+    /// Move up to the ruleset's short-step distance without provoking anything (pf2e Step).
+    Step,
+    /// Restore hit points to each target.
+    Heal {
+        /// Amount.
+        amount: DiceExpr,
     },
     /// Each target makes a saving throw (HB-52/53).
     Save {
@@ -423,16 +575,14 @@ pub enum Effect {
         on_fail: Vec<String>,
         /// How long those conditions last.
         #[serde(default)]
-        rounds: Option<u32>,
+        duration: Option<Lasts>,
     },
     /// No mechanical effect beyond completing (reload, a story action).
     Narrative,
 }
 
 /// The attack types of HB-42.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect)]
 pub enum AttackKind {
     /// Melee: Parry or Dodge.
     Melee,
@@ -466,6 +616,59 @@ pub struct ConditionDef {
     /// Applying it again adds another instance (otherwise: no additional benefit, HB-24).
     #[serde(default)]
     pub stacks: bool,
+    /// Added to the actions regained (quickened: +1) (P2-12, G-P2-07).
+    #[serde(default)]
+    pub regain_bonus: u8,
+    /// Abilities the bonus action may be spent on (quickened's restriction); empty = any.
+    #[serde(default)]
+    pub bonus_restricted_to: Vec<String>,
+    /// The regain loses this condition's value in actions (slowed, stunned) (G-P2-07).
+    #[serde(default)]
+    pub regain_loses_value: bool,
+    /// The value goes down by the actions it took away (stunned) (G-P2-07).
+    #[serde(default)]
+    pub consumed_by_lost_actions: bool,
+    /// Conditions whose action loss this one replaces (stunned overrides slowed).
+    #[serde(default)]
+    pub overrides: Vec<String>,
+    /// Its value goes down by this much at the end of your turn (frightened: 1, G-P2-06).
+    #[serde(default)]
+    pub decrement_at_end_of_turn: i32,
+    /// Damage taken at the end of each of your turns (P2-23).
+    #[serde(default)]
+    pub persistent_damage: Option<DiceExpr>,
+    /// Flat-check DC to end it after the damage (G-P2-03: 15).
+    #[serde(default)]
+    pub flat_check_dc: Option<i32>,
+    /// An ongoing affliction: a saving throw at the end of each turn (P2-23).
+    #[serde(default)]
+    pub affliction: Option<SaveDef>,
+    /// Dying: a recovery check at the start of your turn, death at a value (P2-07, G-P2-04).
+    #[serde(default)]
+    pub recovery: Option<RecoveryRule>,
+    /// Added to the creature's AC (Raise a Shield).
+    #[serde(default)]
+    pub ac_bonus: i32,
+}
+
+/// A saving throw described in data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaveDef {
+    /// Stat added.
+    pub stat: String,
+    /// Difficulty.
+    pub dc: i32,
+}
+
+/// The recovery check of a dying creature (G-P2-04).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecoveryRule {
+    /// DC = base + the condition's value (10).
+    pub base_dc: i32,
+    /// At this value the creature dies (4).
+    pub death_at: i32,
 }
 
 /// What can end a condition early.
@@ -507,42 +710,89 @@ impl Ruleset {
         Self::from_ron_str(&file, &text)
     }
 
+    /// P2-04: Regain is the last start step; P2-23/24: persistent damage, its flat check,
+    /// affliction saves and valued-condition decrements keep that order.
+    fn validate_phases(&self, file: &str, text: &str) -> Result<(), DataError> {
+        let start = &self.turn_phases.start;
+        if let Some(i) = start.iter().position(|s| *s == TurnStep::Regain)
+            && i + 1 != start.len()
+        {
+            return Err(DataError::at_text(
+                file,
+                text,
+                "Regain",
+                "turn_phases.start: Regain must be the last step (P2-04)",
+            ));
+        }
+        let fixed = [
+            TurnStep::PersistentDamage,
+            TurnStep::PersistentFlatChecks,
+            TurnStep::AfflictionSaves,
+            TurnStep::DecrementValued,
+        ];
+        let positions: Vec<(TurnStep, usize)> =
+            fixed.iter().filter_map(|f| self.turn_phases.end.iter().position(|s| s == f).map(|i| (*f, i))).collect();
+        for w in positions.windows(2) {
+            if w[0].1 > w[1].1 {
+                return Err(DataError::at_text(
+                    file,
+                    text,
+                    &format!("{:?}", w[1].0),
+                    format!("turn_phases.end: {:?} must come after {:?} (P2-23/24)", w[1].0, w[0].0),
+                ));
+            }
+        }
+        for (phase, steps) in [("start", start), ("end", &self.turn_phases.end)] {
+            let mut seen = Vec::new();
+            for s in steps {
+                if seen.contains(s) {
+                    return Err(DataError::at_text(
+                        file,
+                        text,
+                        &format!("{s:?}"),
+                        format!("turn_phases.{phase}: {s:?} is listed twice"),
+                    ));
+                }
+                seen.push(*s);
+            }
+        }
+        if let Some((c, _)) = &self.at_zero_hp
+            && self.condition(c).is_none()
+        {
+            return Err(DataError::at_text(
+                file,
+                text,
+                &format!("\"{c}\""),
+                format!("at_zero_hp: unknown condition `{c}`"),
+            ));
+        }
+        Ok(())
+    }
+
     /// Cross-reference checks that the parser cannot do.
     fn validate(&self, file: &str, text: &str) -> Result<(), DataError> {
         let err = |needle: &str, msg: String| DataError::at_text(file, text, needle, msg);
         let mut ids = BTreeSet::new();
         for a in &self.abilities {
             if !ids.insert(a.id.as_str()) {
-                return Err(err(
-                    &format!("\"{}\"", a.id),
-                    format!("abilities: duplicate id `{}`", a.id),
-                ));
+                return Err(err(&format!("\"{}\"", a.id), format!("abilities: duplicate id `{}`", a.id)));
             }
         }
         let mut cids = BTreeSet::new();
         for c in &self.conditions {
             if !cids.insert(c.id.as_str()) {
-                return Err(err(
-                    &format!("\"{}\"", c.id),
-                    format!("conditions: duplicate id `{}`", c.id),
-                ));
+                return Err(err(&format!("\"{}\"", c.id), format!("conditions: duplicate id `{}`", c.id)));
             }
         }
         for b in &self.basic_abilities {
             if self.ability(b).is_none() {
-                return Err(err(
-                    &format!("\"{b}\""),
-                    format!("basic_abilities: unknown ability `{b}`"),
-                ));
+                return Err(err(&format!("\"{b}\""), format!("basic_abilities: unknown ability `{b}`")));
             }
         }
         match self.condition(&self.defeated_condition) {
             None => {
                 let d = &self.defeated_condition;
-                return Err(err(
-                    &format!("\"{d}\""),
-                    format!("defeated_condition: unknown condition `{d}`"),
-                ));
+                return Err(err(&format!("\"{d}\""), format!("defeated_condition: unknown condition `{d}`")));
             }
             Some(c) if !c.blocks_actions => {
                 let d = &self.defeated_condition;
@@ -554,23 +804,15 @@ impl Ruleset {
             _ => {}
         }
         if let ActionBudget::PerRoundPool { actions: 0 } = self.budget {
-            return Err(err(
-                "PerRoundPool",
-                "budget: PerRoundPool needs at least 1 action".into(),
-            ));
+            return Err(err("PerRoundPool", "budget: PerRoundPool needs at least 1 action".into()));
         }
-        if let TurnModel::RecoveryTime {
-            segments_per_round: 0,
-        } = self.turn_model
-        {
-            return Err(err(
-                "RecoveryTime",
-                "turn_model: segments_per_round must be at least 1".into(),
-            ));
+        if let TurnModel::RecoveryTime { segments_per_round: 0 } = self.turn_model {
+            return Err(err("RecoveryTime", "turn_model: segments_per_round must be at least 1".into()));
         }
+        self.validate_phases(file, text)?;
         for a in &self.abilities {
             let refs: Vec<&String> = match &a.effect {
-                Effect::SelfCondition { condition, .. } => vec![condition],
+                Effect::SelfCondition { condition, .. } | Effect::TargetCondition { condition, .. } => vec![condition],
                 Effect::Save { on_fail, .. } => on_fail.iter().collect(),
                 _ => vec![],
             };
@@ -585,10 +827,7 @@ impl Ruleset {
             if matches!(self.turn_model, TurnModel::RecoveryTime { .. }) && a.recovery.is_none() {
                 return Err(err(
                     &format!("\"{}\"", a.id),
-                    format!(
-                        "abilities[{}].recovery: required by the RecoveryTime turn model",
-                        a.id
-                    ),
+                    format!("abilities[{}].recovery: required by the RecoveryTime turn model", a.id),
                 ));
             }
         }

@@ -73,10 +73,7 @@ pub fn validate(ruleset: &Ruleset, specs: &[CombatantSpec]) -> Result<(), SetupE
     let mut names = BTreeSet::new();
     let mut squares = BTreeSet::new();
     for s in specs {
-        let err = |m: String| SetupError {
-            combatant: Some(s.name.clone()),
-            message: m,
-        };
+        let err = |m: String| SetupError { combatant: Some(s.name.clone()), message: m };
         if !names.insert(s.name.as_str()) {
             return Err(err("duplicate name".into()));
         }
@@ -85,10 +82,7 @@ pub fn validate(ruleset: &Ruleset, specs: &[CombatantSpec]) -> Result<(), SetupE
         }
         for a in &s.abilities {
             if ruleset.ability(a).is_none() {
-                return Err(err(format!(
-                    "unknown ability `{a}` (not in ruleset `{}`)",
-                    ruleset.name
-                )));
+                return Err(err(format!("unknown ability `{a}` (not in ruleset `{}`)", ruleset.name)));
             }
         }
         for c in &s.conditions {
@@ -101,21 +95,13 @@ pub fn validate(ruleset: &Ruleset, specs: &[CombatantSpec]) -> Result<(), SetupE
         }
     }
     if specs.is_empty() {
-        return Err(SetupError {
-            combatant: None,
-            message: "no combatants".into(),
-        });
+        return Err(SetupError { combatant: None, message: "no combatants".into() });
     }
     Ok(())
 }
 
 /// Insert the ruleset, dice and a fresh engine state, and spawn the combatants in order.
-pub fn setup_world(
-    world: &mut World,
-    ruleset: Ruleset,
-    seed: u64,
-    specs: &[CombatantSpec],
-) -> Result<(), SetupError> {
+pub fn setup_world(world: &mut World, ruleset: Ruleset, seed: u64, specs: &[CombatantSpec]) -> Result<(), SetupError> {
     validate(&ruleset, specs)?;
     super::init_resources(world);
     let mut roster = Roster::default();
@@ -126,34 +112,15 @@ pub fn setup_world(
         if movement.is_empty() {
             movement.insert(ruleset.default_movement_mode.clone(), 6);
         }
-        let conditions = Conditions(
-            s.conditions
-                .iter()
-                .map(|c| {
-                    (
-                        c.clone(),
-                        ConditionState {
-                            rounds_left: None,
-                            stacks: 1,
-                        },
-                    )
-                })
-                .collect(),
-        );
-        let pos = GridPos {
-            x: s.at.0,
-            y: s.at.1,
-        };
+        let conditions = Conditions(s.conditions.iter().map(|c| (c.clone(), ConditionState::plain(1))).collect());
+        let pos = GridPos { x: s.at.0, y: s.at.1 };
         let e = world
             .spawn(CombatantBundle {
                 cid,
                 name: CombatantName(s.name.clone()),
                 side: Side(s.side.clone()),
                 stats: Stats(s.stats.clone()),
-                health: Health {
-                    hp: s.hp,
-                    max: s.hp,
-                },
+                health: Health { hp: s.hp, max: s.hp },
                 pos,
                 movement: Movement(movement),
                 abilities: Abilities(s.abilities.clone()),
@@ -166,6 +133,7 @@ pub fn setup_world(
                 held: HeldActions::default(),
                 assists: AssistBonuses::default(),
                 disengaged: DisengagedFrom::default(),
+                created: CreatedEffects::default(),
             })
             .id();
         roster.entities.push(e);
@@ -176,14 +144,8 @@ pub fn setup_world(
     }
     world.insert_resource(Timeline::new(ruleset.turn_model));
     world.insert_resource(roster);
-    world.insert_resource(CombatLog {
-        names,
-        events: Vec::new(),
-    });
-    world.insert_resource(TurnState {
-        seed,
-        ..Default::default()
-    });
+    world.insert_resource(CombatLog { names, events: Vec::new() });
+    world.insert_resource(TurnState { seed, ..Default::default() });
     world.insert_resource(Dice::seeded(seed));
     world.insert_resource(ruleset);
     Ok(())

@@ -61,6 +61,14 @@ pub struct TurnState {
     pub opening_hint: Vec<Cid>,
     /// Recovery time of the action that ends the current turn (recovery-time model).
     pub last_recovery: Option<u32>,
+    /// The active turn is running its end-of-turn steps.
+    pub ending: bool,
+    /// Creatures that have Delayed and not yet returned (G-P2-10).
+    pub delayed: BTreeSet<Cid>,
+    /// A delayed creature returning after the current turn.
+    pub returning: Option<Cid>,
+    /// The active turn resumes a delayed turn (Step 1 was already done).
+    pub resuming: bool,
 }
 
 /// What the engine is waiting for, for drivers and the HUD.
@@ -154,6 +162,32 @@ pub enum Work {
         /// Creatures still to ask.
         queue: VecDeque<Cid>,
     },
+    /// A start- or end-of-turn step.
+    Step {
+        /// Whose turn.
+        who: Cid,
+        /// Which step.
+        step: super::ruleset::TurnStep,
+    },
+    /// The regain step, after a P2-13 choice: lose the restricted action first or not.
+    Regain {
+        /// Whose turn.
+        who: Cid,
+        /// The answer, once given.
+        lose_restricted_first: bool,
+    },
+    /// The end of a turn, after its end-of-turn steps.
+    FinishTurn {
+        /// Whose turn.
+        who: Cid,
+    },
+    /// Initiative, once the players have ordered their ties (G-P2-01).
+    FinishInitiative {
+        /// The order so far.
+        order: Vec<Cid>,
+        /// Tie groups the players still have to order.
+        tied: Vec<Vec<Cid>>,
+    },
     /// An Assist, approved or not yet decided.
     Assist {
         /// Assister.
@@ -200,16 +234,34 @@ pub enum DecisionKind {
         /// Ally.
         to: Cid,
     },
+    /// Use one triggered free action or reaction at this step, or none (P2-06, P2-25).
+    Triggered {
+        /// The step.
+        step: super::ruleset::TurnStep,
+        /// Abilities that may be used.
+        options: Vec<String>,
+    },
+    /// Gaining and losing actions at once: which to lose first (P2-13).
+    ActionLoss,
+    /// Order creatures tied on initiative (G-P2-01).
+    InitiativeTie {
+        /// The tied creatures, in roster order.
+        tied: Vec<Cid>,
+    },
 }
 
 impl DecisionKind {
-    /// A short name: `Defense`, `Opportunity`, `Opening`, `AssistApproval`.
+    /// A short name: `Defense`, `Opportunity`, `Opening`, `AssistApproval`, `Triggered`,
+    /// `ActionLoss`, `InitiativeTie`.
     pub fn name(&self) -> &'static str {
         match self {
             DecisionKind::Defense { .. } => "Defense",
             DecisionKind::Opportunity { .. } => "Opportunity",
             DecisionKind::Opening { .. } => "Opening",
             DecisionKind::AssistApproval { .. } => "AssistApproval",
+            DecisionKind::Triggered { .. } => "Triggered",
+            DecisionKind::ActionLoss => "ActionLoss",
+            DecisionKind::InitiativeTie { .. } => "InitiativeTie",
         }
     }
 }
@@ -269,6 +321,8 @@ pub struct CombatantData {
     pub assists: &'static mut AssistBonuses,
     /// Disengage protection.
     pub disengaged: &'static mut DisengagedFrom,
+    /// Effects it created.
+    pub created: &'static mut CreatedEffects,
 }
 
 /// The rules' view of the world: one system param shared by every rules system.
@@ -332,10 +386,7 @@ impl<'w, 's> Rules<'w, 's> {
     /// Unable to act: a condition blocks actions (G-HB-19).
     pub fn cannot_act(&self, who: Cid) -> bool {
         let c = self.c(who);
-        c.conditions
-            .0
-            .keys()
-            .any(|id| self.ruleset.condition(id).is_some_and(|d| d.blocks_actions))
+        c.conditions.0.keys().any(|id| self.ruleset.condition(id).is_some_and(|d| d.blocks_actions))
     }
 
     /// Paying for a spread activity (HB-27).
@@ -400,10 +451,8 @@ impl<'w, 's> Rules<'w, 's> {
                 if dx == 0 && dy == 0 {
                     continue;
                 }
-                if let Some(&o) = self.roster.occupied.get(&GridPos {
-                    x: p.x + dx,
-                    y: p.y + dy,
-                }) && o != who
+                if let Some(&o) = self.roster.occupied.get(&GridPos { x: p.x + dx, y: p.y + dy })
+                    && o != who
                 {
                     out.push(o);
                 }
@@ -416,10 +465,7 @@ impl<'w, 's> Rules<'w, 's> {
     /// Hostile standing creatures within melee reach: the creatures this one is engaged with
     /// (G-HB-14: engagement from grid adjacency).
     pub fn engaged_enemies(&self, who: Cid) -> Vec<Cid> {
-        self.within(who, self.ruleset.engagement.melee_reach)
-            .into_iter()
-            .filter(|o| self.hostile(who, *o))
-            .collect()
+        self.within(who, self.ruleset.engagement.melee_reach).into_iter().filter(|o| self.hostile(who, *o)).collect()
     }
 
     /// Flanked: two enemies adjacent on opposite sides (G-HB-14, from positions on the grid).
@@ -428,14 +474,8 @@ impl<'w, 's> Rules<'w, 's> {
         let enemies = self.within(who, 1);
         enemies.iter().filter(|e| self.hostile(who, **e)).any(|e| {
             let q = *self.c(*e).pos;
-            let opposite = GridPos {
-                x: 2 * p.x - q.x,
-                y: 2 * p.y - q.y,
-            };
-            self.roster
-                .occupied
-                .get(&opposite)
-                .is_some_and(|o| self.hostile(who, *o))
+            let opposite = GridPos { x: 2 * p.x - q.x, y: 2 * p.y - q.y };
+            self.roster.occupied.get(&opposite).is_some_and(|o| self.hostile(who, *o))
         })
     }
 }

@@ -38,11 +38,7 @@ pub struct Timeline {
 impl Timeline {
     /// An empty timeline for a turn model.
     pub fn new(model: TurnModel) -> Self {
-        Self {
-            model: Some(model),
-            queue: BTreeSet::new(),
-            now: 0,
-        }
+        Self { model: Some(model), queue: BTreeSet::new(), now: 0 }
     }
 
     /// The time of a creature's first turn: round 1, or segment 1.
@@ -99,9 +95,7 @@ impl Timeline {
     /// `(round, segment)` of a time. In a fixed cycle the segment is 0.
     pub fn round_and_segment(&self, time: u32) -> (u32, u32) {
         match self.model {
-            Some(TurnModel::RecoveryTime {
-                segments_per_round: s,
-            }) => {
+            Some(TurnModel::RecoveryTime { segments_per_round: s }) => {
                 let t = time.max(1) - 1;
                 (t / s + 1, t % s + 1)
             }

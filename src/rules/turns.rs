@@ -1,27 +1,31 @@
-//! Initiative, rounds and turns: HB-01..HB-07 with G-HB-01..04 and G-HB-17.
+//! Initiative, rounds and turns: HB-01..HB-07 with G-HB-01..04 and G-HB-17; P2-01..03, P2-18/19,
+//! G-P2-01 (ties) and G-P2-10 (Delay).
 //!
 //! Turns come off the [`Timeline`](super::timeline::Timeline): the same code serves a fixed cycle
-//! of rounds and a segment clock.
+//! of rounds and a segment clock. Start- and end-of-turn steps, when a ruleset has them, run as
+//! queued work (see `phases.rs`), so a step that needs a decision simply pauses the turn.
 
 use std::collections::BTreeMap;
 
-use super::components::Cid;
-use super::components::InitiativeSetup;
+use super::command::Decider;
+use super::components::{Cid, InitiativeSetup};
 use super::log::{CombatEvent, EndReason, Via};
-use super::ruleset::{ActionBudget, TieBreaker, TurnModel};
-use super::state::{Rules, Work};
+use super::ruleset::{ActionBudget, DurationClock, Lasts, TieBreaker, TurnModel};
+use super::state::{DecisionKind, Rules, Work};
 use super::timeline::TurnKey;
 
+/// Initiative ranks are spaced out so a creature can be moved between two others (G-P2-10).
+pub const RANK_SPACING: u32 = 1 << 16;
+
 impl Rules<'_, '_> {
-    /// Roll initiative for everyone (HB-04), sort it (HB-05, G-HB-01) and schedule round 1.
+    /// Roll initiative for everyone (HB-04), sort it (HB-05, G-HB-01, G-P2-01) and schedule the
+    /// first turns. Pauses for the players' choice when the ruleset lets them order their ties.
     pub fn start_combat(&mut self) {
         let n = self.roster.entities.len() as u32;
         let name = self.ruleset.name.clone();
         let seed = self.turn.seed;
-        self.emit(CombatEvent::CombatStarted {
-            ruleset: name,
-            seed,
-        });
+        self.turn.started = true;
+        self.emit(CombatEvent::CombatStarted { ruleset: name, seed });
         let stat = self.ruleset.initiative.stat.clone();
         let dice = self.ruleset.initiative.dice.clone();
         let mut rows: Vec<(Cid, i32)> = Vec::new();
@@ -32,7 +36,6 @@ impl Rules<'_, '_> {
                 InitiativeSetup::Rolled => {
                     let s = self.c(who).stats.clone();
                     let r = self.dice.roll_expr(&dice, |k| s.get(k));
-                    // roll_expr adds stats named in the dice; the initiative stat is added below.
                     (r, r + bonus)
                 }
                 InitiativeSetup::Roll(r) => (r, r + bonus),
@@ -43,50 +46,57 @@ impl Rules<'_, '_> {
                 c.initiative.roll = roll;
                 c.initiative.total = total;
             }
-            self.emit(CombatEvent::InitiativeRolled {
-                who,
-                roll,
-                bonus,
-                total,
-            });
+            self.emit(CombatEvent::InitiativeRolled { who, roll, bonus, total });
             rows.push((who, total));
         }
-        let order = self.sort_initiative(rows);
+        let (order, ties) = self.sort_initiative(rows);
+        if let Some(tied) = ties.first() {
+            // G-P2-01: players tied with each other decide their order; everything else is settled.
+            let resume = Work::FinishInitiative { order, tied: ties.clone() };
+            let kind = DecisionKind::InitiativeTie { tied: tied.clone() };
+            self.ask(Decider::Gm, kind, Some(resume), None);
+            return;
+        }
+        self.finish_initiative(order);
+    }
+
+    /// Rank everyone, fill pools and schedule the first turns.
+    pub fn finish_initiative(&mut self, order: Vec<Cid>) {
         let first = self.timeline.first_time();
-        let actions = match self.ruleset.budget {
-            ActionBudget::PerRoundPool { actions } => actions,
-            ActionBudget::OneTimedActionPerTurn => 1,
+        let (actions, reactions) = match self.ruleset.budget {
+            ActionBudget::PerRoundPool { actions } => (actions, 0),
+            ActionBudget::OneTimedActionPerTurn => (1, 0),
+            // Regained at the first Step 1; until then the creature has its full budget.
+            ActionBudget::PerTurnPool { actions, reactions, .. } => (actions, reactions),
         };
         let mut alive: BTreeMap<String, u32> = BTreeMap::new();
-        for (rank, who) in order.iter().enumerate() {
+        for (i, who) in order.iter().enumerate() {
+            let rank = i as u32 * RANK_SPACING;
             let down = self.is_down(*who);
             {
                 let mut c = self.cm(*who);
-                c.initiative.rank = rank as u32;
+                c.initiative.rank = rank;
                 c.pool.max = actions;
                 c.pool.spent = 0;
+                c.pool.reactions_left = reactions;
             }
             if !down {
                 *alive.entry(self.c(*who).side.0.clone()).or_default() += 1;
-                self.timeline.schedule(TurnKey {
-                    time: first,
-                    rank: rank as u32,
-                    who: *who,
-                });
+                self.timeline.schedule(TurnKey { time: first, rank, who: *who });
             }
         }
         self.turn.alive_by_side = alive;
         self.turn.order = order.clone();
-        self.turn.started = true;
         self.emit(CombatEvent::InitiativeOrder { order });
         self.check_combat_end();
     }
 
-    /// Sort by total (descending), then by each tie-breaker in turn (G-HB-01).
-    fn sort_initiative(&mut self, rows: Vec<(Cid, i32)>) -> Vec<Cid> {
+    /// Sort by total (descending), then by each tie-breaker in turn (G-HB-01, G-P2-01). Returns
+    /// the order and the groups still tied that players must order themselves.
+    fn sort_initiative(&mut self, rows: Vec<(Cid, i32)>) -> (Vec<Cid>, Vec<Vec<Cid>>) {
         let breakers = self.ruleset.initiative.tie_breakers.clone();
-        // Each creature's sort key grows one entry per tie-breaker; roll-offs only for the tied.
         let mut keys: BTreeMap<Cid, Vec<i32>> = rows.iter().map(|(c, t)| (*c, vec![*t])).collect();
+        let mut player_ties = Vec::new();
         for b in &breakers {
             match b {
                 TieBreaker::HigherStat(s) => {
@@ -94,23 +104,31 @@ impl Rules<'_, '_> {
                         k.push(self.c(*c).stats.get(s));
                     }
                 }
+                TieBreaker::FoesFirst(side) => {
+                    for (c, k) in keys.iter_mut() {
+                        k.push(i32::from(self.c(*c).side.0 != *side));
+                    }
+                }
                 TieBreaker::RollOff => self.roll_off(&mut keys),
+                TieBreaker::PlayerChoice(side) => {
+                    for g in tied_groups(&keys) {
+                        if g.iter().all(|c| self.c(*c).side.0 == *side) {
+                            player_ties.push(g);
+                        }
+                    }
+                }
             }
         }
         let mut order: Vec<Cid> = keys.keys().copied().collect();
         order.sort_by(|a, b| keys[b].cmp(&keys[a]).then(a.cmp(b)));
-        order
+        (order, player_ties)
     }
 
     /// Tied creatures roll the initiative die, higher first, repeating until no tie is left.
     fn roll_off(&mut self, keys: &mut BTreeMap<Cid, Vec<i32>>) {
         let die = self.ruleset.initiative.dice.sides.max(2);
         for _round in 0..64 {
-            let mut groups: BTreeMap<Vec<i32>, Vec<Cid>> = BTreeMap::new();
-            for (c, k) in keys.iter() {
-                groups.entry(k.clone()).or_default().push(*c);
-            }
-            let tied: Vec<Vec<Cid>> = groups.into_values().filter(|g| g.len() > 1).collect();
+            let tied = tied_groups(keys);
             if tied.is_empty() {
                 return;
             }
@@ -126,6 +144,7 @@ impl Rules<'_, '_> {
 
     /// Take the next scheduled turn, crossing a round boundary if needed. Returns false if none.
     pub fn begin_next_turn(&mut self) -> bool {
+        let phased = !self.ruleset.turn_phases.start.is_empty() || !self.ruleset.turn_phases.end.is_empty();
         while let Some(key) = self.timeline.pop() {
             let (round, _) = self.timeline.round_and_segment(key.time);
             if round > self.turn.round {
@@ -138,18 +157,22 @@ impl Rules<'_, '_> {
             if self.is_down(who) {
                 continue;
             }
-            if self.cannot_act(who) {
+            let resuming = self.turn.returning.take() == Some(who);
+            if !resuming && self.turn.delayed.remove(&who) {
+                // G-P2-10: a whole round delayed: the delayed turn is lost, the slot is unchanged.
+                self.emit(CombatEvent::DelayLapsed { who });
+            }
+            if !phased && self.cannot_act(who) {
                 // G-HB-19: a creature marked unable to act takes no actions; it keeps its slot.
-                self.emit(CombatEvent::TurnSkipped {
-                    who,
-                    reason: "cannot act".into(),
-                });
+                self.emit(CombatEvent::TurnSkipped { who, reason: "cannot act".into() });
                 let t = self.timeline.next_time(key.time, None);
                 self.timeline.schedule(TurnKey { time: t, ..key });
                 continue;
             }
             self.turn.active = Some(who);
             self.turn.end_requested = false;
+            self.turn.ending = false;
+            self.turn.resuming = resuming;
             self.turn.last_recovery = None;
             let per_turn = self.ruleset.budget == ActionBudget::OneTimedActionPerTurn;
             {
@@ -159,11 +182,12 @@ impl Rules<'_, '_> {
                     c.pool.spent = 0;
                 }
             }
-            self.emit(CombatEvent::TurnStarted {
-                who,
-                round,
-                time: key.time,
-            });
+            self.emit(CombatEvent::TurnStarted { who, round, time: key.time });
+            if !resuming {
+                let steps: Vec<Work> =
+                    self.ruleset.turn_phases.start.iter().map(|s| Work::Step { who, step: *s }).collect();
+                self.push_front_all(steps);
+            }
             self.continue_activity(who);
             return true;
         }
@@ -172,28 +196,18 @@ impl Rules<'_, '_> {
 
     /// HB-27: the first actions of each later turn go into the spread activity until it is paid.
     fn continue_activity(&mut self, who: Cid) {
-        let Some(mut act) = self.c(who).casting.0.clone() else {
-            return;
-        };
+        let Some(mut act) = self.c(who).casting.0.clone() else { return };
         let available = self.c(who).pool.available();
         let pay = available.min(act.cost - act.paid);
         act.paid += pay;
         let remaining = act.cost - act.paid;
         self.cm(who).pool.spent += pay;
-        self.emit(CombatEvent::ActivityProgressed {
-            who,
-            ability: act.ability.clone(),
-            paid_now: pay,
-            remaining,
-        });
+        self.emit(CombatEvent::ActivityProgressed { who, ability: act.ability.clone(), paid_now: pay, remaining });
         if remaining == 0 {
             // HB-26: it takes effect when the last action of its cost is spent.
             self.cm(who).casting.0 = None;
-            self.emit(CombatEvent::ActivityCompleted {
-                who,
-                ability: act.ability.clone(),
-            });
-            self.push_front_all(vec![Work::Effect {
+            self.emit(CombatEvent::ActivityCompleted { who, ability: act.ability.clone() });
+            self.work.0.push_back(Work::Effect {
                 who,
                 ability: act.ability,
                 targets: act.targets,
@@ -201,42 +215,75 @@ impl Rules<'_, '_> {
                 mode: act.mode,
                 via: Via::Turn,
                 surprise: false,
-            }]);
+            });
         } else {
             self.cm(who).casting.0 = Some(act);
         }
     }
 
-    /// Whether the active turn is over: asked to end, out of actions, down or unable to act (G-HB-04).
+    /// Whether the active turn is over: asked to end, out of actions, down or unable to act
+    /// (G-HB-04, P2-18, G-P2-15).
     pub fn turn_is_over(&self, who: Cid) -> bool {
         if self.turn.end_requested || self.is_down(who) || self.cannot_act(who) {
             return true;
         }
         let c = self.c(who);
         match self.ruleset.budget {
-            ActionBudget::PerRoundPool { .. } => c.pool.available() == 0,
+            ActionBudget::PerRoundPool { .. } | ActionBudget::PerTurnPool { .. } => c.pool.available() == 0,
             ActionBudget::OneTimedActionPerTurn => c.pool.spent >= 1,
         }
     }
 
-    /// End the active turn and schedule the creature's next one.
+    /// End the active turn: run the end-of-turn steps, if any, then finish it.
     pub fn end_turn(&mut self, who: Cid) {
+        if self.turn.ending {
+            return;
+        }
+        self.turn.ending = true;
+        let mut steps: Vec<Work> = self.ruleset.turn_phases.end.iter().map(|s| Work::Step { who, step: *s }).collect();
+        steps.push(Work::FinishTurn { who });
+        self.push_front_all(steps);
+    }
+
+    /// After the end-of-turn steps: log the end, forfeit a per-turn pool (P2-19), schedule the
+    /// next turn, and slot in a creature returning from Delay (G-P2-10).
+    pub fn finish_turn(&mut self, who: Cid) {
         let left = self.c(who).pool.available();
-        self.emit(CombatEvent::TurnEnded {
-            who,
-            actions_left: left,
-        });
+        self.emit(CombatEvent::TurnEnded { who, actions_left: left });
+        if let ActionBudget::PerTurnPool { .. } = self.ruleset.budget {
+            // P2-19: remaining actions are lost; the reaction stays until the next regain.
+            let mut c = self.cm(who);
+            c.pool.spent = c.pool.max;
+            c.pool.restricted_left = 0;
+        }
         self.turn.active = None;
         self.turn.end_requested = false;
-        if !self.is_down(who) {
-            let now = self.timeline.now;
+        self.turn.ending = false;
+        self.turn.resuming = false;
+        let now = self.timeline.now;
+        if !self.is_down(who) && !self.turn.delayed.contains(&who) {
             let t = self.timeline.next_time(now, self.turn.last_recovery);
             let rank = self.rank(who);
             self.timeline.schedule(TurnKey { time: t, rank, who });
         }
+        if let Some(back) = self.turn.returning {
+            self.slot_in_after(back, who, now);
+        }
     }
 
-    /// Round start: refill every pool (G-HB-03) and say how long the round lasts (HB-02).
+    /// G-P2-10: a delaying creature comes back right after `after`'s turn, for good.
+    fn slot_in_after(&mut self, back: Cid, after: Cid, now: u32) {
+        let old = self.rank(back);
+        let next_round = self.timeline.next_time(now, None);
+        self.timeline.unschedule(&TurnKey { time: next_round, rank: old, who: back });
+        let rank = self.rank(after) + 1 + back.0 % (RANK_SPACING / 2);
+        self.cm(back).initiative.rank = rank;
+        self.turn.delayed.remove(&back);
+        self.timeline.schedule(TurnKey { time: now, rank, who: back });
+        self.emit(CombatEvent::ReturnedFromDelay { who: back, after });
+    }
+
+    /// Round start: refill per-round pools (G-HB-03) and say how long the round lasts (HB-02).
     fn start_round(&mut self, round: u32) {
         self.turn.round = round;
         if let ActionBudget::PerRoundPool { .. } = self.ruleset.budget {
@@ -252,53 +299,61 @@ impl Rules<'_, '_> {
     /// Round end (HB-07, G-HB-04): unspent actions are forfeited, held actions and disengage
     /// protection lapse (G-HB-12, G-HB-20), and durations tick (G-HB-17).
     fn end_round(&mut self) {
+        let round_pool = matches!(self.ruleset.budget, ActionBudget::PerRoundPool { .. });
+        let hold = matches!(self.ruleset.reorder, super::ruleset::ReorderPolicy::HoldForPriority { .. });
         for who in self.turn.order.clone() {
             if self.is_down(who) {
                 continue;
             }
             let left = self.c(who).pool.available();
-            if left > 0 && matches!(self.ruleset.budget, ActionBudget::PerRoundPool { .. }) {
+            if left > 0 && round_pool {
                 self.emit(CombatEvent::ActionsForfeited { who, count: left });
             }
-            let held = std::mem::take(&mut self.cm(who).held.0);
-            if !held.is_empty() {
-                let rank = self.rank(who);
-                self.turn.holders.remove(&(rank, who));
-                self.emit(CombatEvent::HeldActionsLapsed {
-                    who,
-                    count: held.len() as u32,
-                });
+            if hold {
+                self.lapse_held(who);
             }
             self.cm(who).disengaged.0.clear();
-            self.tick_durations(who);
+            if self.ruleset.durations == DurationClock::RoundEnd {
+                self.tick_rounds(who);
+            }
         }
         let round = self.turn.round;
         self.emit(CombatEvent::RoundEnded { round });
     }
 
-    /// Effects lasting N rounds lose one at round end and end at 0 (G-HB-17).
-    fn tick_durations(&mut self, who: Cid) {
-        let mut ended = Vec::new();
-        {
-            let mut c = self.cm(who);
-            for (id, st) in c.conditions.0.iter_mut() {
-                if let Some(r) = st.rounds_left.as_mut() {
-                    *r = r.saturating_sub(1);
-                    if *r == 0 {
-                        ended.push(id.clone());
-                    }
-                }
-            }
-            for id in &ended {
-                c.conditions.0.remove(id);
-            }
+    /// Held or readied actions lapse.
+    pub fn lapse_held(&mut self, who: Cid) {
+        let held = std::mem::take(&mut self.cm(who).held.0);
+        if !held.is_empty() {
+            let rank = self.rank(who);
+            self.turn.holders.retain(|(_, c)| *c != who);
+            let _ = rank;
+            self.emit(CombatEvent::HeldActionsLapsed { who, count: held.len() as u32 });
         }
-        for condition in ended {
-            self.emit(CombatEvent::ConditionEnded {
-                who,
-                condition,
-                reason: EndReason::Expired,
-            });
+    }
+
+    /// Effects lasting N rounds on `who` lose one and end at 0 (G-HB-17).
+    fn tick_rounds(&mut self, who: Cid) {
+        let ids: Vec<String> = self.c(who).conditions.0.keys().cloned().collect();
+        for id in ids {
+            self.tick_condition(who, &id, |l| matches!(l, Lasts::Rounds(_)));
+        }
+    }
+
+    /// Count one unit off a condition whose duration matches; end it at 0.
+    pub fn tick_condition(&mut self, who: Cid, id: &str, matches: impl Fn(&Lasts) -> bool) {
+        let ended = {
+            let mut c = self.cm(who);
+            let Some(st) = c.conditions.0.get_mut(id) else { return };
+            if !st.lasts.as_ref().is_some_and(&matches) {
+                return;
+            }
+            let Some(left) = st.left.as_mut() else { return };
+            *left = left.saturating_sub(1);
+            *left == 0
+        };
+        if ended {
+            self.end_condition(who, id, EndReason::Expired);
         }
     }
 
@@ -307,13 +362,7 @@ impl Rules<'_, '_> {
         if self.turn.ended {
             return;
         }
-        let standing: Vec<&String> = self
-            .turn
-            .alive_by_side
-            .iter()
-            .filter(|(_, n)| **n > 0)
-            .map(|(s, _)| s)
-            .collect();
+        let standing: Vec<&String> = self.turn.alive_by_side.iter().filter(|(_, n)| **n > 0).map(|(s, _)| s).collect();
         if standing.len() <= 1 {
             let winner = standing.first().map(|s| (*s).clone());
             self.turn.ended = true;
@@ -328,10 +377,17 @@ impl Rules<'_, '_> {
     /// The round and segment a time stands for (segment 0 in a fixed cycle).
     pub fn clock(&self) -> (u32, u32) {
         match self.timeline.model {
-            Some(TurnModel::RecoveryTime { .. }) => {
-                self.timeline.round_and_segment(self.timeline.now)
-            }
+            Some(TurnModel::RecoveryTime { .. }) => self.timeline.round_and_segment(self.timeline.now),
             _ => (self.turn.round, 0),
         }
     }
+}
+
+/// Groups of creatures whose keys are equal, each in id order.
+fn tied_groups(keys: &BTreeMap<Cid, Vec<i32>>) -> Vec<Vec<Cid>> {
+    let mut groups: BTreeMap<Vec<i32>, Vec<Cid>> = BTreeMap::new();
+    for (c, k) in keys {
+        groups.entry(k.clone()).or_default().push(*c);
+    }
+    groups.into_values().filter(|g| g.len() > 1).collect()
 }

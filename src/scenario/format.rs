@@ -122,6 +122,9 @@ pub enum GmStep {
         /// Rounds.
         #[serde(default)]
         rounds: Option<u32>,
+        /// Its value (frightened 2, dying 2).
+        #[serde(default)]
+        value: Option<i32>,
     },
     /// A permanent wound.
     PermanentWound(String),

@@ -18,7 +18,8 @@ use crate::rules::state::{EngineStatus, Pending};
 use format::{EventPattern, Expect, GmStep, Scenario, Step};
 
 /// The decision kinds `Expect(Pending(..))` may name.
-pub const DECISION_KINDS: &[&str] = &["Defense", "Opportunity", "Opening", "AssistApproval"];
+pub const DECISION_KINDS: &[&str] =
+    &["Defense", "Opportunity", "Opening", "AssistApproval", "Triggered", "ActionLoss", "InitiativeTie"];
 
 /// A scenario with its ruleset, both checked.
 #[derive(Debug, Clone)]
@@ -51,10 +52,7 @@ pub fn resolve_ruleset(scenario_file: &Path, name: &str) -> PathBuf {
     if cwd.exists() {
         return cwd;
     }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets")
-        .join("rulesets")
-        .join(file)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("rulesets").join(file)
 }
 
 /// Load and check a scenario file and the ruleset it names. Every error is `file:line:col: msg`.
@@ -80,65 +78,39 @@ pub fn load_str(path: &Path, text: &str) -> Result<LoadedScenario, DataError> {
                 &file,
                 text,
                 &format!("\"{}\"", scenario.ruleset),
-                format!(
-                    "ruleset: `{}` not found ({})",
-                    scenario.ruleset,
-                    rpath.display()
-                ),
+                format!("ruleset: `{}` not found ({})", scenario.ruleset, rpath.display()),
             )
         } else {
             e
         }
     })?;
     check(&file, text, &scenario, &ruleset)?;
-    Ok(LoadedScenario {
-        file,
-        scenario,
-        ruleset,
-    })
+    Ok(LoadedScenario { file, scenario, ruleset })
 }
 
 /// Check names, abilities and conditions in a scenario against its ruleset.
 fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataError> {
     if let Err(e) = setup::validate(rs, &s.combatants) {
-        let needle = e
-            .combatant
-            .as_ref()
-            .map(|c| format!("\"{c}\""))
-            .unwrap_or_else(|| "combatants".into());
+        let needle = e.combatant.as_ref().map(|c| format!("\"{c}\"")).unwrap_or_else(|| "combatants".into());
         let detail = e.message.split('`').nth(1).map(|x| format!("\"{x}\""));
         // Point at the offending value when it appears after the combatant's name.
         let at = e
             .combatant
             .as_ref()
             .and_then(|c| text.find(&format!("\"{c}\"")))
-            .and_then(|start| {
-                detail
-                    .as_ref()
-                    .and_then(|d| text[start..].find(d.as_str()).map(|o| start + o))
-            });
+            .and_then(|start| detail.as_ref().and_then(|d| text[start..].find(d.as_str()).map(|o| start + o)));
         let (line, col) = match at {
             Some(i) => locate(text, &text[i..]).unwrap_or((1, 1)),
             None => locate(text, &needle).unwrap_or((1, 1)),
         };
-        return Err(DataError {
-            file: file.into(),
-            line,
-            col,
-            message: format!("combatants: {e}"),
-        });
+        return Err(DataError { file: file.into(), line, col, message: format!("combatants: {e}") });
     }
     let names: Vec<&str> = s.combatants.iter().map(|c| c.name.as_str()).collect();
     let who = |n: &str, field: &str| -> Result<(), DataError> {
         if names.contains(&n) {
             Ok(())
         } else {
-            Err(DataError::at_text(
-                file,
-                text,
-                &format!("\"{n}\""),
-                format!("steps: {field}: unknown combatant `{n}`"),
-            ))
+            Err(DataError::at_text(file, text, &format!("\"{n}\""), format!("steps: {field}: unknown combatant `{n}`")))
         }
     };
     let ability = |a: &str| -> Result<(), DataError> {
@@ -176,43 +148,23 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataE
                 file,
                 text,
                 &format!("\"{}\"", p.kind),
-                format!(
-                    "steps: kind: `{}` is not an event kind; one of: {}",
-                    p.kind,
-                    CombatEvent::KINDS.join(", ")
-                ),
+                format!("steps: kind: `{}` is not an event kind; one of: {}", p.kind, CombatEvent::KINDS.join(", ")),
             ))
         }
     };
     if !s.steps.iter().any(|st| matches!(st, Step::Expect(_))) {
-        return Err(DataError::at_text(
-            file,
-            text,
-            "steps",
-            "steps: a scenario needs at least one Expect step",
-        ));
+        return Err(DataError::at_text(file, text, "steps", "steps: a scenario needs at least one Expect step"));
     }
     for step in &s.steps {
         match step {
-            Step::Act {
-                actor,
-                ability: a,
-                targets,
-                ..
-            } => {
+            Step::Act { actor, ability: a, targets, .. } => {
                 who(actor, "actor")?;
                 ability(a)?;
                 for t in targets {
                     who(t, "targets")?;
                 }
             }
-            Step::Hold {
-                actor,
-                ability: a,
-                targets,
-                by,
-                ..
-            } => {
+            Step::Hold { actor, ability: a, targets, by, .. } => {
                 who(actor, "actor")?;
                 ability(a)?;
                 for t in targets {
@@ -229,12 +181,7 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataE
                     ability(a)?;
                 }
             }
-            Step::UseOpening {
-                who: n,
-                ability: a,
-                targets,
-                ..
-            } => {
+            Step::UseOpening { who: n, ability: a, targets, .. } => {
                 who(n, "who")?;
                 if let Some(a) = a {
                     ability(a)?;
@@ -249,15 +196,10 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataE
                         who(n, "Opening")?;
                     }
                 }
-                GmStep::Interrupt(n)
-                | GmStep::HitBy(n, _)
-                | GmStep::PermanentWound(n)
-                | GmStep::AreaAssist(n) => who(n, "creature")?,
-                GmStep::Condition {
-                    who: n,
-                    condition: c,
-                    ..
-                } => {
+                GmStep::Interrupt(n) | GmStep::HitBy(n, _) | GmStep::PermanentWound(n) | GmStep::AreaAssist(n) => {
+                    who(n, "creature")?
+                }
+                GmStep::Condition { who: n, condition: c, .. } => {
                     who(n, "who")?;
                     condition(c)?;
                 }
@@ -355,25 +297,12 @@ impl Report {
 pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
     let s = &ls.scenario;
     let mut checks = Vec::new();
-    let mut combat = match Combat::with_forced_dice(
-        ls.ruleset.clone(),
-        seed.unwrap_or(s.seed),
-        &s.combatants,
-        &s.dice,
-    ) {
+    let mut combat = match Combat::with_forced_dice(ls.ruleset.clone(), seed.unwrap_or(s.seed), &s.combatants, &s.dice)
+    {
         Ok(c) => c,
         Err(e) => {
-            checks.push(CheckResult {
-                step: 0,
-                what: "set-up".into(),
-                failure: Some(e.to_string()),
-            });
-            return Report {
-                name: s.name.clone(),
-                checks,
-                log_ron: String::new(),
-                log_text: Vec::new(),
-            };
+            checks.push(CheckResult { step: 0, what: "set-up".into(), failure: Some(e.to_string()) });
+            return Report { name: s.name.clone(), checks, log_ron: String::new(), log_text: Vec::new() };
         }
     };
     let cid = |c: &Combat, n: &str| c.cid(n).expect("names were checked when loading");
@@ -387,11 +316,7 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
                 if let Expect::Rejected(_) | Expect::Accepted = e {
                     last_rejection = None;
                 }
-                checks.push(CheckResult {
-                    step: n,
-                    what: format!("{e:?}"),
-                    failure,
-                });
+                checks.push(CheckResult { step: n, what: format!("{e:?}"), failure });
                 continue;
             }
             Step::Force(v) => {
@@ -400,24 +325,10 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
             }
             Step::AiPlay(k) => {
                 step_log_start = combat.log().events.len();
-                ai::play(
-                    &mut combat,
-                    AiScope {
-                        gm: true,
-                        all_creatures: true,
-                    },
-                    *k as usize,
-                );
+                ai::play(&mut combat, AiScope { gm: true, all_creatures: true }, *k as usize);
                 continue;
             }
-            Step::Act {
-                actor,
-                ability,
-                targets,
-                to,
-                mode,
-                surprise,
-            } => Command::Act(ActIntent {
+            Step::Act { actor, ability, targets, to, mode, surprise } => Command::Act(ActIntent {
                 actor: cid(&combat, actor),
                 ability: ability.clone(),
                 targets: targets.iter().map(|t| cid(&combat, t)).collect(),
@@ -425,39 +336,20 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
                 mode: mode.clone(),
                 surprise: *surprise,
             }),
-            Step::Hold {
-                actor,
-                ability,
-                targets,
-                by,
-                on,
-            } => Command::Hold {
+            Step::Hold { actor, ability, targets, by, on } => Command::Hold {
                 actor: cid(&combat, actor),
                 ability: ability.clone(),
                 targets: targets.iter().map(|t| cid(&combat, t)).collect(),
-                trigger: HeldTrigger {
-                    by: by.as_ref().map(|b| cid(&combat, b)),
-                    on: *on,
-                },
+                trigger: HeldTrigger { by: by.as_ref().map(|b| cid(&combat, b)), on: *on },
             },
-            Step::EndTurn(a) => Command::EndTurn {
-                actor: cid(&combat, a),
-            },
-            Step::Defend(w, m) => Command::Decide {
-                by: Decider::Creature(cid(&combat, w)),
-                choice: Choice::Defend(*m),
-            },
-            Step::Opportunity(w, a) => Command::Decide {
-                by: Decider::Creature(cid(&combat, w)),
-                choice: Choice::Opportunity(a.clone()),
-            },
-            Step::UseOpening {
-                who,
-                ability,
-                targets,
-                to,
-                mode,
-            } => Command::Decide {
+            Step::EndTurn(a) => Command::EndTurn { actor: cid(&combat, a) },
+            Step::Defend(w, m) => {
+                Command::Decide { by: Decider::Creature(cid(&combat, w)), choice: Choice::Defend(*m) }
+            }
+            Step::Opportunity(w, a) => {
+                Command::Decide { by: Decider::Creature(cid(&combat, w)), choice: Choice::Opportunity(a.clone()) }
+            }
+            Step::UseOpening { who, ability, targets, to, mode } => Command::Decide {
                 by: Decider::Creature(cid(&combat, who)),
                 choice: Choice::Opening(ability.as_ref().map(|a| OpeningUse {
                     ability: a.clone(),
@@ -466,53 +358,31 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
                     mode: mode.clone(),
                 })),
             },
-            Step::Approve(b) => Command::Decide {
-                by: Decider::Gm,
-                choice: Choice::Approve(*b),
-            },
+            Step::Approve(b) => Command::Decide { by: Decider::Gm, choice: Choice::Approve(*b) },
             Step::Gm(g) => Command::Gm(match g {
-                GmStep::Opening(v) => GmInput::Opening {
-                    eligible: v.iter().map(|t| cid(&combat, t)).collect(),
-                },
-                GmStep::Interrupt(w) => GmInput::Interrupt {
-                    who: cid(&combat, w),
-                },
-                GmStep::HitBy(w, k) => GmInput::HitBy {
-                    who: cid(&combat, w),
-                    kind: *k,
-                },
-                GmStep::Condition {
-                    who,
-                    condition,
-                    rounds,
-                } => GmInput::ApplyCondition {
+                GmStep::Opening(v) => GmInput::Opening { eligible: v.iter().map(|t| cid(&combat, t)).collect() },
+                GmStep::Interrupt(w) => GmInput::Interrupt { who: cid(&combat, w) },
+                GmStep::HitBy(w, k) => GmInput::HitBy { who: cid(&combat, w), kind: *k },
+                GmStep::Condition { who, condition, rounds, value } => GmInput::ApplyCondition {
                     who: cid(&combat, who),
                     condition: condition.clone(),
                     rounds: *rounds,
+                    value: *value,
                 },
-                GmStep::PermanentWound(w) => GmInput::PermanentWound {
-                    who: cid(&combat, w),
-                },
-                GmStep::AreaAssist(w) => GmInput::AreaAssist {
-                    who: cid(&combat, w),
-                },
+                GmStep::PermanentWound(w) => GmInput::PermanentWound { who: cid(&combat, w) },
+                GmStep::AreaAssist(w) => GmInput::AreaAssist { who: cid(&combat, w) },
             }),
         };
         if let Some((at, why)) = last_rejection.take() {
             checks.push(CheckResult {
                 step: at,
                 what: "command accepted".into(),
-                failure: Some(format!(
-                    "rejected: {why} (add Expect(Rejected(..)) if that was meant)"
-                )),
+                failure: Some(format!("rejected: {why} (add Expect(Rejected(..)) if that was meant)")),
             });
         }
         step_log_start = combat.log().events.len();
         if let Err(r) = combat.submit(cmd) {
-            last_rejection = Some((
-                n,
-                format!("{} — {}", r.kind(), with_names(&combat, &r.to_string())),
-            ));
+            last_rejection = Some((n, format!("{} — {}", r.kind(), with_names(&combat, &r.to_string()))));
         }
     }
     if let Some((at, why)) = last_rejection {
@@ -535,9 +405,7 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
         checks.push(CheckResult {
             step: s.steps.len(),
             what: "every forced die is used".into(),
-            failure: Some(format!(
-                "{left} forced dice were never rolled: check the Force steps"
-            )),
+            failure: Some(format!("{left} forced dice were never rolled: check the Force steps")),
         });
     }
     checks.sort_by_key(|c| c.step);
@@ -594,58 +462,29 @@ fn in_order(c: &Combat, pats: &[EventPattern], from: usize) -> Option<String> {
 fn expect(c: &Combat, e: &Expect, step_log_start: usize) -> Option<String> {
     let id = |n: &str| c.cid(n).expect("checked");
     let eq = |what: &str, got: String, want: String| {
-        if got == want {
-            None
-        } else {
-            Some(format!("{what}: expected {want}, got {got}"))
-        }
+        if got == want { None } else { Some(format!("{what}: expected {want}, got {got}")) }
     };
     match e {
-        Expect::Turn(n) => eq(
-            "turn",
-            format!("{:?}", c.turn().active.map(|a| c.name(a))),
-            format!("{:?}", Some(n)),
-        ),
-        Expect::NoTurn => eq(
-            "turn",
-            format!("{:?}", c.turn().active.map(|a| c.name(a))),
-            "None".into(),
-        ),
+        Expect::Turn(n) => eq("turn", format!("{:?}", c.turn().active.map(|a| c.name(a))), format!("{:?}", Some(n))),
+        Expect::NoTurn => eq("turn", format!("{:?}", c.turn().active.map(|a| c.name(a))), "None".into()),
         Expect::Round(r) => eq("round", c.turn().round.to_string(), r.to_string()),
         Expect::Clock(r, s) => {
             let tl = c.world.resource::<crate::rules::timeline::Timeline>();
             let (gr, gs) = match tl.model {
-                Some(crate::rules::ruleset::TurnModel::RecoveryTime { .. }) => {
-                    tl.round_and_segment(tl.now)
-                }
+                Some(crate::rules::ruleset::TurnModel::RecoveryTime { .. }) => tl.round_and_segment(tl.now),
                 _ => (c.turn().round, 0),
             };
             eq("clock", format!("({gr}, {gs})"), format!("({r}, {s})"))
         }
         Expect::Order(v) => eq(
             "order",
-            format!(
-                "{:?}",
-                c.turn()
-                    .order
-                    .iter()
-                    .map(|x| c.name(*x))
-                    .collect::<Vec<_>>()
-            ),
+            format!("{:?}", c.turn().order.iter().map(|x| c.name(*x)).collect::<Vec<_>>()),
             format!("{v:?}"),
         ),
-        Expect::Actions(n, k) => eq(
-            "actions left",
-            c.get::<ActionPool>(id(n))
-                .map_or(0, ActionPool::available)
-                .to_string(),
-            k.to_string(),
-        ),
-        Expect::Hp(n, h) => eq(
-            "hp",
-            c.get::<Health>(id(n)).map_or(0, |x| x.hp).to_string(),
-            h.to_string(),
-        ),
+        Expect::Actions(n, k) => {
+            eq("actions left", c.get::<ActionPool>(id(n)).map_or(0, ActionPool::available).to_string(), k.to_string())
+        }
+        Expect::Hp(n, h) => eq("hp", c.get::<Health>(id(n)).map_or(0, |x| x.hp).to_string(), h.to_string()),
         Expect::Condition(n, k) => {
             if c.get::<Conditions>(id(n)).is_some_and(|x| x.has(k)) {
                 None
@@ -662,20 +501,14 @@ fn expect(c: &Combat, e: &Expect, step_log_start: usize) -> Option<String> {
         }
         Expect::Accepted => match c.world.resource::<CommandOutcomes>().last() {
             Some(Ok(())) => None,
-            Some(Err(r)) => Some(format!(
-                "the last command was rejected: {} — {}",
-                r.kind(),
-                with_names(c, &r.to_string())
-            )),
+            Some(Err(r)) => {
+                Some(format!("the last command was rejected: {} — {}", r.kind(), with_names(c, &r.to_string())))
+            }
             None => Some("no command was sent".into()),
         },
         Expect::Rejected(k) => match c.world.resource::<CommandOutcomes>().last() {
             Some(Err(r)) if r.kind() == k => None,
-            Some(Err(r)) => Some(format!(
-                "rejected as {} — {}, not {k}",
-                r.kind(),
-                with_names(c, &r.to_string())
-            )),
+            Some(Err(r)) => Some(format!("rejected as {} — {}, not {k}", r.kind(), with_names(c, &r.to_string()))),
             Some(Ok(())) => Some("the last command was accepted".into()),
             None => Some("no command was sent".into()),
         },
@@ -688,49 +521,31 @@ fn expect(c: &Combat, e: &Expect, step_log_start: usize) -> Option<String> {
                 };
                 format!("{by} {}", p.kind.name())
             });
-            eq(
-                "pending",
-                format!("{got:?}"),
-                format!("{:?}", Some(format!("{w} {k}"))),
-            )
+            eq("pending", format!("{got:?}"), format!("{:?}", Some(format!("{w} {k}"))))
         }
-        Expect::NoPending => c
-            .world
-            .resource::<Pending>()
-            .0
-            .as_ref()
-            .map(|p| format!("a {} decision is pending", p.kind.name())),
+        Expect::NoPending => {
+            c.world.resource::<Pending>().0.as_ref().map(|p| format!("a {} decision is pending", p.kind.name()))
+        }
         Expect::Events(p) => in_order(c, p, 0),
         Expect::StepEvents(p) => in_order(c, p, step_log_start),
-        Expect::NoEvent(p) => c
-            .log()
-            .events
-            .iter()
-            .find(|e| matches(c, p, e))
-            .map(|e| format!("found {}", c.log().describe(e))),
+        Expect::NoEvent(p) => {
+            c.log().events.iter().find(|e| matches(c, p, e)).map(|e| format!("found {}", c.log().describe(e)))
+        }
         Expect::Position(n, (x, y)) => eq(
             "position",
             format!("{:?}", c.get::<GridPos>(id(n)).map(|p| (p.x, p.y))),
             format!("{:?}", Some((*x, *y))),
         ),
-        Expect::Held(n, k) => eq(
-            "held actions",
-            c.get::<HeldActions>(id(n))
-                .map_or(0, |h| h.0.len())
-                .to_string(),
-            k.to_string(),
-        ),
+        Expect::Held(n, k) => {
+            eq("held actions", c.get::<HeldActions>(id(n)).map_or(0, |h| h.0.len()).to_string(), k.to_string())
+        }
         Expect::Activity(n, want) => {
-            let got = c
-                .get::<Casting>(id(n))
-                .and_then(|x| x.0.as_ref().map(|a| (a.ability.clone(), a.paid)));
+            let got = c.get::<Casting>(id(n)).and_then(|x| x.0.as_ref().map(|a| (a.ability.clone(), a.paid)));
             eq("activity", format!("{got:?}"), format!("{want:?}"))
         }
         Expect::AssistBonus(n, b) => eq(
             "assist bonus",
-            c.get::<AssistBonuses>(id(n))
-                .map_or(0, |a| a.0.iter().map(|x| x.bonus).sum::<i32>())
-                .to_string(),
+            c.get::<AssistBonuses>(id(n)).map_or(0, |a| a.0.iter().map(|x| x.bonus).sum::<i32>()).to_string(),
             b.to_string(),
         ),
         Expect::Winner(w) => match c.status() {
@@ -742,11 +557,7 @@ fn expect(c: &Combat, e: &Expect, step_log_start: usize) -> Option<String> {
                 crate::rules::log::CombatEvent::RoundStarted { seconds, .. } => Some(*seconds),
                 _ => None,
             });
-            eq(
-                "round seconds",
-                format!("{last:?}"),
-                format!("{:?}", Some(*secs)),
-            )
+            eq("round seconds", format!("{last:?}"), format!("{:?}", Some(*secs)))
         }
     }
 }
@@ -781,11 +592,7 @@ pub fn check_file(path: &Path) -> Result<String, DataError> {
         ))
     } else {
         let ls = load_str(path, &text)?;
-        Ok(format!(
-            "{file}: ok (scenario `{}`, {} steps)",
-            ls.scenario.name,
-            ls.scenario.steps.len()
-        ))
+        Ok(format!("{file}: ok (scenario `{}`, {} steps)", ls.scenario.name, ls.scenario.steps.len()))
     }
 }
 

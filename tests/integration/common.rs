@@ -3,9 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use skirmish::rules::command::{
-    ActIntent, Choice, Command, Decider, DefenseMethod, GmInput, OpeningUse, Rejection,
-};
+use skirmish::rules::command::{ActIntent, Choice, Command, Decider, DefenseMethod, GmInput, OpeningUse, Rejection};
 use skirmish::rules::components::*;
 use skirmish::rules::driver::Combat;
 use skirmish::rules::log::CombatEvent;
@@ -51,8 +49,7 @@ impl SpecExt for CombatantSpec {
         self
     }
     fn with(mut self, abilities: &[&str]) -> Self {
-        self.abilities
-            .extend(abilities.iter().map(|s| s.to_string()));
+        self.abilities.extend(abilities.iter().map(|s| s.to_string()));
         self
     }
     fn hp(mut self, hp: i32) -> Self {
@@ -83,8 +80,7 @@ impl Fight {
     /// Use an ability on your turn.
     pub fn act(&mut self, actor: &str, ability: &str, targets: &[&str]) -> Result<(), Rejection> {
         let t = targets.iter().map(|n| self.id(n)).collect();
-        self.0
-            .submit(Command::Act(ActIntent::new(self.id(actor), ability, t)))
+        self.0.submit(Command::Act(ActIntent::new(self.id(actor), ability, t)))
     }
 
     /// Use an ability with a destination (and mode).
@@ -111,53 +107,32 @@ impl Fight {
     /// End the turn.
     pub fn end(&mut self, actor: &str) {
         let a = self.id(actor);
-        self.0
-            .submit(Command::EndTurn { actor: a })
-            .expect("end turn");
+        self.0.submit(Command::EndTurn { actor: a }).expect("end turn");
     }
 
     /// Answer a defence decision.
     pub fn defend(&mut self, who: &str, m: DefenseMethod) -> Result<(), Rejection> {
         let by = Decider::Creature(self.id(who));
-        self.0.submit(Command::Decide {
-            by,
-            choice: Choice::Defend(m),
-        })
+        self.0.submit(Command::Decide { by, choice: Choice::Defend(m) })
     }
 
     /// Answer an attack-of-opportunity decision.
     pub fn opportunity(&mut self, who: &str, ability: Option<&str>) -> Result<(), Rejection> {
         let by = Decider::Creature(self.id(who));
-        self.0.submit(Command::Decide {
-            by,
-            choice: Choice::Opportunity(ability.map(str::to_string)),
-        })
+        self.0.submit(Command::Decide { by, choice: Choice::Opportunity(ability.map(str::to_string)) })
     }
 
     /// Use (or pass) an opening.
-    pub fn opening(
-        &mut self,
-        who: &str,
-        ability: Option<&str>,
-        targets: &[&str],
-    ) -> Result<(), Rejection> {
+    pub fn opening(&mut self, who: &str, ability: Option<&str>, targets: &[&str]) -> Result<(), Rejection> {
         let by = Decider::Creature(self.id(who));
         let targets = targets.iter().map(|n| self.id(n)).collect();
-        let choice = Choice::Opening(ability.map(|a| OpeningUse {
-            ability: a.into(),
-            targets,
-            to: None,
-            mode: None,
-        }));
+        let choice = Choice::Opening(ability.map(|a| OpeningUse { ability: a.into(), targets, to: None, mode: None }));
         self.0.submit(Command::Decide { by, choice })
     }
 
     /// The GM approves or denies.
     pub fn approve(&mut self, yes: bool) -> Result<(), Rejection> {
-        self.0.submit(Command::Decide {
-            by: Decider::Gm,
-            choice: Choice::Approve(yes),
-        })
+        self.0.submit(Command::Decide { by: Decider::Gm, choice: Choice::Approve(yes) })
     }
 
     /// A GM input.
@@ -241,10 +216,7 @@ impl Fight {
 
     /// Index of the first described event since `mark` that starts with `kind` and contains `has`.
     pub fn find(&self, mark: usize, kind: &str, has: &str) -> Option<usize> {
-        self.since(mark)
-            .iter()
-            .position(|e| e.starts_with(kind) && e.contains(has))
-            .map(|i| i + mark)
+        self.since(mark).iter().position(|e| e.starts_with(kind) && e.contains(has)).map(|i| i + mark)
     }
 
     /// Whether such an event was logged since `mark`.

@@ -6,25 +6,16 @@ use std::process::Command;
 use skirmish::rules::ruleset::Ruleset;
 
 fn shipped() -> String {
-    std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron"),
-    )
-    .unwrap()
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron")).unwrap()
 }
 
 fn line_of(text: &str, needle: &str) -> usize {
-    text[..text.find(needle).expect(needle)]
-        .matches('\n')
-        .count()
-        + 1
+    text[..text.find(needle).expect(needle)].matches('\n').count() + 1
 }
 
 #[test]
 fn a_ruleset_syntax_error_names_file_line_and_column() {
-    let text = shipped().replace(
-        "budget: PerRoundPool(actions: 3),",
-        "budget: PerRoundPool(actions: 3)",
-    );
+    let text = shipped().replace("budget: PerRoundPool(actions: 3),", "budget: PerRoundPool(actions: 3)");
     let e = Ruleset::from_ron_str("bad.ron", &text).unwrap_err();
     let line = line_of(&text, "multi_turn:");
     let s = e.to_string();
@@ -61,10 +52,7 @@ fn an_unknown_condition_reference_points_at_it() {
     let text = shipped().replace("on_fail: [\"stunned\"]", "on_fail: [\"stunnned\"]");
     let e = Ruleset::from_ron_str("bad.ron", &text).unwrap_err();
     assert_eq!(e.line, line_of(&text, "stunnned"));
-    assert!(
-        e.message.contains("hold_person") && e.message.contains("stunnned"),
-        "{e}"
-    );
+    assert!(e.message.contains("hold_person") && e.message.contains("stunnned"), "{e}");
 }
 
 fn scenario_dir() -> std::path::PathBuf {
@@ -73,8 +61,7 @@ fn scenario_dir() -> std::path::PathBuf {
 
 #[test]
 fn a_scenario_naming_an_unknown_combatant_points_at_it() {
-    let text =
-        std::fs::read_to_string(scenario_dir().join("ex-hb-3-defensive-roll-tie.ron")).unwrap();
+    let text = std::fs::read_to_string(scenario_dir().join("ex-hb-3-defensive-roll-tie.ron")).unwrap();
     let bad = text.replace(
         "Defend(\"Defender\", Dodge),\n        Expect(StepEvents",
         "Defend(\"Defendr\", Dodge),\n        Expect(StepEvents",
@@ -85,12 +72,7 @@ fn a_scenario_naming_an_unknown_combatant_points_at_it() {
         (e.line, e.col),
         (
             line_of(&bad, "\"Defendr\""),
-            bad.lines()
-                .nth(line_of(&bad, "\"Defendr\"") - 1)
-                .unwrap()
-                .find("\"Defendr\"")
-                .unwrap()
-                + 1
+            bad.lines().nth(line_of(&bad, "\"Defendr\"") - 1).unwrap().find("\"Defendr\"").unwrap() + 1
         )
     );
     assert!(e.message.contains("unknown combatant `Defendr`"), "{e}");
@@ -98,21 +80,16 @@ fn a_scenario_naming_an_unknown_combatant_points_at_it() {
 
 #[test]
 fn a_scenario_giving_a_combatant_an_unknown_ability_points_at_it() {
-    let text =
-        std::fs::read_to_string(scenario_dir().join("ex-hb-3-defensive-roll-tie.ron")).unwrap();
+    let text = std::fs::read_to_string(scenario_dir().join("ex-hb-3-defensive-roll-tie.ron")).unwrap();
     let bad = text.replacen("abilities: [\"sword\"]", "abilities: [\"swrod\"]", 1);
     let e = skirmish::scenario::load_str(&scenario_dir().join("bad.ron"), &bad).unwrap_err();
     assert_eq!(e.line, line_of(&bad, "swrod"));
-    assert!(
-        e.message.contains("swrod") && e.message.contains("Attacker"),
-        "{e}"
-    );
+    assert!(e.message.contains("swrod") && e.message.contains("Attacker"), "{e}");
 }
 
 #[test]
 fn a_scenario_type_error_names_line_and_column() {
-    let text =
-        std::fs::read_to_string(scenario_dir().join("ex-hb-3-defensive-roll-tie.ron")).unwrap();
+    let text = std::fs::read_to_string(scenario_dir().join("ex-hb-3-defensive-roll-tie.ron")).unwrap();
     let bad = text.replacen("seed: 3,", "seed: \"three\",", 1);
     let e = skirmish::scenario::load_str(&scenario_dir().join("bad.ron"), &bad).unwrap_err();
     assert_eq!(e.line, line_of(&bad, "\"three\""));
@@ -123,29 +100,14 @@ fn skirmish_check_prints_one_line_per_bad_file_and_exits_non_zero() {
     let dir = std::env::temp_dir().join(format!("skirmish-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad_rs = dir.join("broken-ruleset.ron");
-    std::fs::write(
-        &bad_rs,
-        shipped().replace("seconds_per_turn: 10,", "seconds_per_turn: ten,"),
-    )
-    .unwrap();
+    std::fs::write(&bad_rs, shipped().replace("seconds_per_turn: 10,", "seconds_per_turn: ten,")).unwrap();
     let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron");
-    let out = Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .arg("check")
-        .arg(&good)
-        .arg(&bad_rs)
-        .output()
-        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_skirmish")).arg("check").arg(&good).arg(&bad_rs).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    let line = line_of(
-        &std::fs::read_to_string(&bad_rs).unwrap(),
-        "seconds_per_turn: ten",
-    );
+    let line = line_of(&std::fs::read_to_string(&bad_rs).unwrap(), "seconds_per_turn: ten");
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with(&format!("{}:{line}:", bad_rs.display())),
-        "{err}"
-    );
+    assert!(err.starts_with(&format!("{}:{line}:", bad_rs.display())), "{err}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("ok (ruleset `homebrew-d20`"));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -160,24 +122,12 @@ fn skirmish_scenario_exits_non_zero_when_an_expectation_fails() {
     std::fs::write(
         &f,
         text.replace("RoundSeconds(40)", "RoundSeconds(41)")
-            .replace(
-                "\"homebrew-d20\"",
-                &format!("{:?}", rs.display().to_string()),
-            ),
+            .replace("\"homebrew-d20\"", &format!("{:?}", rs.display().to_string())),
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .arg("scenario")
-        .arg(&f)
-        .output()
-        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_skirmish")).arg("scenario").arg(&f).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("FAIL step 1: RoundSeconds(41)"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }

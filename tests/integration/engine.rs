@@ -18,16 +18,10 @@ use crate::common::*;
 #[test]
 fn segments_clock_orders_turns_by_time_then_initiative() {
     // 10 segments per round; next turn = now + recovery time.
-    let mut tl = Timeline::new(TurnModel::RecoveryTime {
-        segments_per_round: 10,
-    });
+    let mut tl = Timeline::new(TurnModel::RecoveryTime { segments_per_round: 10 });
     let (a, b, c) = (Cid(0), Cid(1), Cid(2));
     for (rank, who) in [a, b, c].into_iter().enumerate() {
-        tl.schedule(TurnKey {
-            time: tl.first_time(),
-            rank: rank as u32,
-            who,
-        });
+        tl.schedule(TurnKey { time: tl.first_time(), rank: rank as u32, who });
     }
     let recovery = |w: Cid| match w.0 {
         0 => 5, // A: a slow weapon
@@ -63,9 +57,7 @@ fn segments_clock_orders_turns_by_time_then_initiative() {
 #[test]
 fn segments_clock_drives_the_engine_by_recovery_time() {
     let mut rs = homebrew();
-    rs.turn_model = TurnModel::RecoveryTime {
-        segments_per_round: 10,
-    };
+    rs.turn_model = TurnModel::RecoveryTime { segments_per_round: 10 };
     rs.budget = ActionBudget::OneTimedActionPerTurn;
     for a in &mut rs.abilities {
         a.recovery = Some(match a.id.as_str() {
@@ -90,11 +82,7 @@ fn segments_clock_drives_the_engine_by_recovery_time() {
     f.act("C", "shout", &[]).unwrap();
     f.act("C", "shout", &[]).unwrap();
     f.act("B", "move", &[]).unwrap_err();
-    let starts: Vec<String> = f
-        .text()
-        .into_iter()
-        .filter(|e| e.starts_with("TurnStarted"))
-        .collect();
+    let starts: Vec<String> = f.text().into_iter().filter(|e| e.starts_with("TurnStarted")).collect();
     assert_eq!(
         starts,
         [
@@ -119,37 +107,25 @@ fn plugin_app() -> App {
 fn the_rules_plugin_runs_on_minimal_plugins_and_states_from_update() {
     let mut app = plugin_app();
     app.update();
-    assert_eq!(
-        *app.world().resource::<EngineStatus>(),
-        EngineStatus::AwaitingCommand(Cid(0))
-    );
-    app.world_mut()
-        .write_message(Command::Act(ActIntent::new(Cid(0), "defend", vec![])));
-    app.world_mut()
-        .write_message(Command::EndTurn { actor: Cid(0) });
+    assert_eq!(*app.world().resource::<EngineStatus>(), EngineStatus::AwaitingCommand(Cid(0)));
+    app.world_mut().write_message(Command::Act(ActIntent::new(Cid(0), "defend", vec![])));
+    app.world_mut().write_message(Command::EndTurn { actor: Cid(0) });
     app.update();
     let log = app.world().resource::<CombatLog>();
     let text: Vec<String> = log.events.iter().map(|e| log.describe(e)).collect();
     assert!(
-        text.iter()
-            .any(|e| e.starts_with("ConditionApplied { who: A, condition: \"defensive_position\"")),
+        text.iter().any(|e| e.starts_with("ConditionApplied { who: A, condition: \"defensive_position\"")),
         "{text:?}"
     );
-    assert_eq!(
-        *app.world().resource::<EngineStatus>(),
-        EngineStatus::AwaitingCommand(Cid(1))
-    );
+    assert_eq!(*app.world().resource::<EngineStatus>(), EngineStatus::AwaitingCommand(Cid(1)));
 }
 
 #[test]
 fn the_rules_schedule_has_no_ambiguities() {
     let mut app = plugin_app();
-    app.world_mut()
-        .schedule_scope(RulesSchedule, |world, schedule| {
-            schedule
-                .initialize(world)
-                .expect("ambiguity detection is an error, and there are none");
-        });
+    app.world_mut().schedule_scope(RulesSchedule, |world, schedule| {
+        schedule.initialize(world).expect("ambiguity detection is an error, and there are none");
+    });
 }
 
 #[test]
@@ -160,14 +136,8 @@ fn the_ambiguity_check_does_catch_an_ambiguity() {
     world.init_resource::<Counter>();
     let mut s = Schedule::new(RulesSchedule);
     s.set_executor(SingleThreadedExecutor::new());
-    s.set_build_settings(ScheduleBuildSettings {
-        ambiguity_detection: LogLevel::Error,
-        ..default()
-    });
-    s.add_systems((
-        |mut c: ResMut<Counter>| c.0 += 1,
-        |mut c: ResMut<Counter>| c.0 *= 2,
-    ));
+    s.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
+    s.add_systems((|mut c: ResMut<Counter>| c.0 += 1, |mut c: ResMut<Counter>| c.0 *= 2));
     assert!(s.initialize(&mut world).is_err());
 }
 
@@ -210,14 +180,8 @@ fn a_changed_ruleset_file_changes_behaviour_without_recompiling() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron"),
     )
     .unwrap()
-    .replace(
-        "budget: PerRoundPool(actions: 3)",
-        "budget: PerRoundPool(actions: 4)",
-    );
+    .replace("budget: PerRoundPool(actions: 3)", "budget: PerRoundPool(actions: 4)");
     let rs = skirmish::rules::ruleset::Ruleset::from_ron_str("four.ron", &text).unwrap();
-    let f = Fight::with_ruleset(
-        rs,
-        vec![who("A", "h", 20, (0, 0)), who("B", "m", 10, (5, 0))],
-    );
+    let f = Fight::with_ruleset(rs, vec![who("A", "h", 20, (0, 0)), who("B", "m", 10, (5, 0))]);
     assert_eq!(f.actions("A"), 4);
 }

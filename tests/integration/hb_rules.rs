@@ -13,22 +13,21 @@ use crate::common::*;
 /// Two fighters side by side: A (heroes, first) and B (monsters).
 fn duel() -> Fight {
     Fight::new(vec![
-        who("A", "heroes", 20, (0, 0))
-            .stat("STR", 2)
-            .stat("DEX", 2)
-            .with(&[
-                "sword",
-                "bow",
-                "shout",
-                "reload",
-                "ritual",
-                "heavy_blow",
-                "quick_draw",
-            ]),
-        who("B", "monsters", 10, (1, 0))
-            .stat("STR", 2)
-            .stat("DEX", 2)
-            .with(&["sword", "bow", "hold_person", "fireball"]),
+        who("A", "heroes", 20, (0, 0)).stat("STR", 2).stat("DEX", 2).with(&[
+            "sword",
+            "bow",
+            "shout",
+            "reload",
+            "ritual",
+            "heavy_blow",
+            "quick_draw",
+        ]),
+        who("B", "monsters", 10, (1, 0)).stat("STR", 2).stat("DEX", 2).with(&[
+            "sword",
+            "bow",
+            "hold_person",
+            "fireball",
+        ]),
     ])
 }
 
@@ -38,20 +37,10 @@ fn duel() -> Fight {
 fn hb_01_a_turn_is_one_creatures_opportunity_to_act() {
     let mut f = duel();
     assert_eq!(f.active().as_deref(), Some("A"));
-    assert_eq!(
-        f.act("B", "shout", &[]),
-        Err(Rejection::NotYourTurn {
-            actor: f.id("B"),
-            active: Some(f.id("A"))
-        })
-    );
+    assert_eq!(f.act("B", "shout", &[]), Err(Rejection::NotYourTurn { actor: f.id("B"), active: Some(f.id("A")) }));
     f.end("A");
     assert_eq!(f.active().as_deref(), Some("B"));
-    let turns = f
-        .text()
-        .iter()
-        .filter(|e| e.starts_with("TurnStarted"))
-        .count();
+    let turns = f.text().iter().filter(|e| e.starts_with("TurnStarted")).count();
     assert_eq!(turns, 2, "one turn each so far: {:?}", f.text());
 }
 
@@ -63,11 +52,7 @@ fn hb_02_a_round_lasts_ten_seconds_per_participant() {
         who("C", "m", 2, (4, 0)),
         who("D", "m", 1, (4, 2)),
     ]);
-    assert!(
-        f.saw(0, "RoundStarted", "round: 1, seconds: 40"),
-        "{:?}",
-        f.text()
-    );
+    assert!(f.saw(0, "RoundStarted", "round: 1, seconds: 40"), "{:?}", f.text());
 }
 
 #[test]
@@ -76,17 +61,10 @@ fn hb_03_abilities_can_act_outside_the_turn() {
     f.end("A");
     assert_eq!(f.active().as_deref(), Some("B"));
     let m = f.mark();
-    f.gm(GmInput::Opening {
-        eligible: vec![f.id("A")],
-    })
-    .unwrap();
+    f.gm(GmInput::Opening { eligible: vec![f.id("A")] }).unwrap();
     f.opening("A", Some("shout"), &[]).unwrap();
     assert!(
-        f.saw(
-            m,
-            "AbilityUsed",
-            "who: A, ability: \"shout\", cost: 0, targets: [], via: Opening(0)"
-        ),
+        f.saw(m, "AbilityUsed", "who: A, ability: \"shout\", cost: 0, targets: [], via: Opening(0)"),
         "{:?}",
         f.since(m)
     );
@@ -101,20 +79,8 @@ fn hb_04_initiative_is_1d20_plus_dex_rolled_once() {
     b.initiative = InitiativeSetup::Rolled;
     let c = Combat::with_forced_dice(homebrew(), 1, &[a, b], &[12, 17]).unwrap();
     let mut f = Fight(c);
-    assert!(
-        f.saw(
-            0,
-            "InitiativeRolled",
-            "who: A, roll: 12, bonus: 3, total: 15"
-        ),
-        "{:?}",
-        f.text()
-    );
-    assert!(f.saw(
-        0,
-        "InitiativeRolled",
-        "who: B, roll: 17, bonus: -1, total: 16"
-    ));
+    assert!(f.saw(0, "InitiativeRolled", "who: A, roll: 12, bonus: 3, total: 15"), "{:?}", f.text());
+    assert!(f.saw(0, "InitiativeRolled", "who: B, roll: 17, bonus: -1, total: 16"));
     for _ in 0..3 {
         let first = f.active().unwrap();
         f.end(&first);
@@ -122,27 +88,13 @@ fn hb_04_initiative_is_1d20_plus_dex_rolled_once() {
         f.end(&second);
     }
     // G-HB-02: no re-roll in later rounds.
-    assert_eq!(
-        f.text()
-            .iter()
-            .filter(|e| e.starts_with("InitiativeRolled"))
-            .count(),
-        2
-    );
+    assert_eq!(f.text().iter().filter(|e| e.starts_with("InitiativeRolled")).count(), 2);
 }
 
 #[test]
 fn hb_05_highest_initiative_starts_and_others_follow_descending() {
-    let mut f = Fight::new(vec![
-        who("Low", "h", 3, (0, 0)),
-        who("High", "m", 18, (5, 0)),
-        who("Mid", "h", 9, (0, 5)),
-    ]);
-    assert!(
-        f.saw(0, "InitiativeOrder", "order: [High, Mid, Low]"),
-        "{:?}",
-        f.text()
-    );
+    let mut f = Fight::new(vec![who("Low", "h", 3, (0, 0)), who("High", "m", 18, (5, 0)), who("Mid", "h", 9, (0, 5))]);
+    assert!(f.saw(0, "InitiativeOrder", "order: [High, Mid, Low]"), "{:?}", f.text());
     let mut seen = vec![];
     for _ in 0..3 {
         let a = f.active().unwrap();
@@ -159,18 +111,10 @@ fn g_hb_01_ties_go_to_higher_dex_then_a_roll_off() {
     let mut b = who("B", "m", 0, (5, 0)).stat("DEX", 2);
     a.initiative = InitiativeSetup::Roll(10);
     b.initiative = InitiativeSetup::Roll(10);
-    let c =
-        Combat::with_forced_dice(homebrew(), 1, &[a.clone(), b.clone()], &[4, 4, 3, 9]).unwrap();
+    let c = Combat::with_forced_dice(homebrew(), 1, &[a.clone(), b.clone()], &[4, 4, 3, 9]).unwrap();
     let f = Fight(c);
-    assert!(
-        f.saw(0, "InitiativeRollOff", "rolls: [4, 4]"),
-        "{:?}",
-        f.text()
-    );
-    assert!(
-        f.saw(0, "InitiativeRollOff", "rolls: [3, 9]"),
-        "a tie in the roll-off rolls again"
-    );
+    assert!(f.saw(0, "InitiativeRollOff", "rolls: [4, 4]"), "{:?}", f.text());
+    assert!(f.saw(0, "InitiativeRollOff", "rolls: [3, 9]"), "a tie in the roll-off rolls again");
     assert!(f.saw(0, "InitiativeOrder", "order: [B, A]"));
     // Higher DEX wins before any roll-off.
     let b2 = b.stat("DEX", 3);
@@ -200,11 +144,7 @@ fn hb_07_round_ends_when_all_have_spent_their_actions() {
     for _ in 0..3 {
         f.act("A", "defend", &[]).unwrap();
     }
-    assert_eq!(
-        f.active().as_deref(),
-        Some("B"),
-        "A's turn ends when its actions are spent"
-    );
+    assert_eq!(f.active().as_deref(), Some("B"), "A's turn ends when its actions are spent");
     let m = f.mark();
     for _ in 0..3 {
         f.act("B", "defend", &[]).unwrap();
@@ -234,39 +174,21 @@ fn hb_08_abilities_cost_one_to_three_and_more_is_possible() {
     f.end("A");
     f.end("B");
     f.act("A", "ritual", &[]).unwrap();
-    assert!(
-        f.saw(
-            0,
-            "ActivityStarted",
-            "ability: \"ritual\", cost: 5, paid: 3"
-        ),
-        "a 5-action ability is allowed"
-    );
+    assert!(f.saw(0, "ActivityStarted", "ability: \"ritual\", cost: 5, paid: 3"), "a 5-action ability is allowed");
 }
 
 // ---------------------------------------------------------------- basic actions
 
 #[test]
 fn hb_09_basic_actions_need_no_sheet_entry_and_ignore_condition() {
-    let mut f = Fight::new(vec![
-        who("Blank", "h", 20, (0, 0)),
-        who("Pal", "h", 15, (0, 2)),
-        who("Foe", "m", 10, (5, 0)),
-    ]);
-    f.gm(GmInput::ApplyCondition {
-        who: f.id("Blank"),
-        condition: "poisoned".into(),
-        rounds: None,
-    })
-    .unwrap();
-    assert_eq!(
-        f.act("Blank", "sword", &["Foe"]),
-        Err(Rejection::AbilityNotKnown("sword".into()))
-    );
+    let mut f =
+        Fight::new(vec![who("Blank", "h", 20, (0, 0)), who("Pal", "h", 15, (0, 2)), who("Foe", "m", 10, (5, 0))]);
+    f.gm(GmInput::ApplyCondition { who: f.id("Blank"), condition: "poisoned".into(), rounds: None, value: None })
+        .unwrap();
+    assert_eq!(f.act("Blank", "sword", &["Foe"]), Err(Rejection::AbilityNotKnown("sword".into())));
     f.act("Blank", "defend", &[]).unwrap();
     f.move_to("Blank", (1, 0)).unwrap();
-    f.act("Blank", "assist", &["Pal"])
-        .unwrap_or_else(|e| panic!("{e}"));
+    f.act("Blank", "assist", &["Pal"]).unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[test]
@@ -281,20 +203,12 @@ fn hb_10_assist_gives_plus_two_to_the_next_roll() {
     f.force(&[10, 3]);
     let m = f.mark();
     f.act("F", "sword", &["E"]).unwrap();
-    assert!(
-        f.saw(m, "AttackRolled", "roll: 10, bonus: 3, total: 13"),
-        "{:?}",
-        f.since(m)
-    );
+    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 3, total: 13"), "{:?}", f.since(m));
     // Used up: the next attack has no bonus.
     f.force(&[10, 3]);
     let m = f.mark();
     f.act("F", "sword", &["E"]).unwrap();
-    assert!(
-        f.saw(m, "AttackRolled", "roll: 10, bonus: 1, total: 11"),
-        "{:?}",
-        f.since(m)
-    );
+    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 1, total: 11"), "{:?}", f.since(m));
 }
 
 #[test]
@@ -311,11 +225,7 @@ fn hb_10_assist_applies_to_a_saving_throw_when_that_comes_first() {
     let m = f.mark();
     f.act("W", "hold_person", &["F"]).unwrap();
     assert!(
-        f.saw(
-            m,
-            "SaveRolled",
-            "who: F, stat: \"WIS\", roll: 10, bonus: 2, total: 12, dc: 12, success: true"
-        ),
+        f.saw(m, "SaveRolled", "who: F, stat: \"WIS\", roll: 10, bonus: 2, total: 12, dc: 12, success: true"),
         "{:?}",
         f.since(m)
     );
@@ -332,13 +242,7 @@ fn hb_11_the_gm_decides_when_assister_and_ally_share_no_ability() {
     assert_eq!(f.pending(), Some(("GM".into(), "AssistApproval".into())));
     f.approve(false).unwrap();
     assert!(f.saw(0, "AssistDenied", "from: P, to: F"));
-    assert_eq!(
-        f.0.get::<skirmish::rules::components::AssistBonuses>(f.id("F"))
-            .unwrap()
-            .0
-            .len(),
-        0
-    );
+    assert_eq!(f.0.get::<skirmish::rules::components::AssistBonuses>(f.id("F")).unwrap().0.len(), 0);
     f.act("P", "assist", &["F"]).unwrap();
     f.approve(true).unwrap();
     assert!(f.saw(0, "AssistGranted", "from: P, to: F, bonus: 2"));
@@ -370,11 +274,7 @@ fn hb_12_assist_stacks_with_flanking() {
     let m = f.mark();
     f.act("F", "sword", &["E"]).unwrap();
     // STR 1 + flanking 2 (F and G on opposite sides of E) + Assist 2.
-    assert!(
-        f.saw(m, "AttackRolled", "roll: 10, bonus: 5, total: 15"),
-        "{:?}",
-        f.since(m)
-    );
+    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 5, total: 15"), "{:?}", f.since(m));
 }
 
 #[test]
@@ -391,12 +291,7 @@ fn hb_13_assists_from_several_creatures_add_up() {
         f.end(p);
     }
     let total: i32 =
-        f.0.get::<skirmish::rules::components::AssistBonuses>(f.id("F"))
-            .unwrap()
-            .0
-            .iter()
-            .map(|a| a.bonus)
-            .sum();
+        f.0.get::<skirmish::rules::components::AssistBonuses>(f.id("F")).unwrap().0.iter().map(|a| a.bonus).sum();
     assert_eq!(total, 6);
 }
 
@@ -444,17 +339,8 @@ fn hb_15_a_gm_area_assist_still_deals_half_damage_on_a_block() {
 
 #[test]
 fn hb_16_disengage_is_a_short_move_that_provokes_nothing() {
-    let mut f = Fight::new(vec![
-        who("X", "h", 20, (0, 0)),
-        who("Y", "m", 10, (1, 0)).with(&["sword"]),
-    ]);
-    assert_eq!(
-        f.act_to("X", "disengage", &[], (-2, 0), None),
-        Err(Rejection::OutOfRange {
-            distance: 2,
-            max: 1
-        })
-    );
+    let mut f = Fight::new(vec![who("X", "h", 20, (0, 0)), who("Y", "m", 10, (1, 0)).with(&["sword"])]);
+    assert_eq!(f.act_to("X", "disengage", &[], (-2, 0), None), Err(Rejection::OutOfRange { distance: 2, max: 1 }));
     f.act_to("X", "disengage", &[], (-1, 0), None).unwrap();
     assert_eq!(f.pos("X"), (-1, 0));
     assert_eq!(f.actions("X"), 2, "Disengage costs 1 action (G-HB-05)");
@@ -472,43 +358,18 @@ fn hb_17_disengage_protects_the_next_move_from_that_target_only() {
     f.act("X", "disengage", &["Y"]).unwrap();
     let m = f.mark();
     f.move_to("X", (-1, -1)).unwrap();
-    assert!(
-        f.saw(m, "NoOpportunity", "from: Y, reason: Disengaged"),
-        "{:?}",
-        f.since(m)
-    );
+    assert!(f.saw(m, "NoOpportunity", "from: Y, reason: Disengaged"), "{:?}", f.since(m));
     assert!(f.saw(m, "OpportunityProvoked", "from: Z"));
     f.opportunity("Z", None).unwrap();
     // G-HB-20: the protection is used up by that Move.
-    assert!(
-        f.0.get::<skirmish::rules::components::DisengagedFrom>(f.id("X"))
-            .unwrap()
-            .0
-            .is_empty()
-    );
+    assert!(f.0.get::<skirmish::rules::components::DisengagedFrom>(f.id("X")).unwrap().0.is_empty());
 }
 
 #[test]
 fn hb_18_move_goes_up_to_speed_in_any_direction() {
-    let mut f = Fight::new(vec![
-        who("X", "h", 20, (0, 0)),
-        who("Y", "m", 10, (9, 9)),
-        who("W", "h", 5, (3, 3)),
-    ]);
-    assert_eq!(
-        f.move_to("X", (7, 0)),
-        Err(Rejection::OutOfRange {
-            distance: 7,
-            max: 6
-        })
-    );
-    assert_eq!(
-        f.move_to("X", (3, 3)),
-        Err(Rejection::Occupied(skirmish::rules::components::GridPos {
-            x: 3,
-            y: 3
-        }))
-    );
+    let mut f = Fight::new(vec![who("X", "h", 20, (0, 0)), who("Y", "m", 10, (9, 9)), who("W", "h", 5, (3, 3))]);
+    assert_eq!(f.move_to("X", (7, 0)), Err(Rejection::OutOfRange { distance: 7, max: 6 }));
+    assert_eq!(f.move_to("X", (3, 3)), Err(Rejection::Occupied(skirmish::rules::components::GridPos { x: 3, y: 3 })));
     f.move_to("X", (-6, 6)).unwrap();
     assert_eq!(f.pos("X"), (-6, 6));
 }
@@ -524,11 +385,7 @@ fn hb_19_a_move_provokes_every_engaged_enemy() {
     f.move_to("X", (-1, -1)).unwrap();
     assert!(f.saw(m, "OpportunityProvoked", "from: Y"));
     assert!(f.saw(m, "OpportunityProvoked", "from: Z"));
-    assert_eq!(
-        f.pending(),
-        Some(("Y".into(), "Opportunity".into())),
-        "initiative order"
-    );
+    assert_eq!(f.pending(), Some(("Y".into(), "Opportunity".into())), "initiative order");
     f.opportunity("Y", None).unwrap();
     assert_eq!(f.pending(), Some(("Z".into(), "Opportunity".into())));
     f.opportunity("Z", None).unwrap();
@@ -541,24 +398,9 @@ fn hb_20_with_several_movement_modes_the_move_names_one() {
     x.movement.insert("walk".into(), 6);
     x.movement.insert("fly".into(), 4);
     let mut f = Fight::new(vec![x, who("Y", "m", 10, (9, 9))]);
-    assert_eq!(
-        f.move_to("X", (2, 0)),
-        Err(Rejection::MovementModeRequired(vec![
-            "fly".into(),
-            "walk".into()
-        ]))
-    );
-    assert_eq!(
-        f.act_to("X", "move", &[], (5, 0), Some("fly")),
-        Err(Rejection::OutOfRange {
-            distance: 5,
-            max: 4
-        })
-    );
-    assert_eq!(
-        f.act_to("X", "move", &[], (5, 0), Some("swim")),
-        Err(Rejection::UnknownMovementMode("swim".into()))
-    );
+    assert_eq!(f.move_to("X", (2, 0)), Err(Rejection::MovementModeRequired(vec!["fly".into(), "walk".into()])));
+    assert_eq!(f.act_to("X", "move", &[], (5, 0), Some("fly")), Err(Rejection::OutOfRange { distance: 5, max: 4 }));
+    assert_eq!(f.act_to("X", "move", &[], (5, 0), Some("swim")), Err(Rejection::UnknownMovementMode("swim".into())));
     f.act_to("X", "move", &[], (4, 0), Some("fly")).unwrap();
     assert!(f.saw(0, "Moved", "mode: \"fly\""));
 }
@@ -581,11 +423,7 @@ fn hb_22_defensive_position_gives_advantage_on_defensive_rolls() {
     f.act("B", "sword", &["A"]).unwrap();
     f.defend("A", Dodge).unwrap();
     assert!(
-        f.saw(
-            m,
-            "DefenseRolled",
-            "who: A, method: Dodge, rolls: [4, 16], bonus: 2, total: 18"
-        ),
+        f.saw(m, "DefenseRolled", "who: A, method: Dodge, rolls: [4, 16], bonus: 2, total: 18"),
         "{:?}",
         f.since(m)
     );
@@ -596,36 +434,15 @@ fn hb_22_defensive_position_gives_advantage_on_defensive_rolls() {
 fn hb_23_defensive_position_ends_on_permanent_wound_or_negative_status() {
     let mut f = duel();
     f.act("A", "defend", &[]).unwrap();
-    f.gm(GmInput::ApplyCondition {
-        who: f.id("A"),
-        condition: "blessed".into(),
-        rounds: None,
-    })
-    .unwrap();
-    assert!(
-        f.has("A", "defensive_position"),
-        "a non-negative effect does not end it"
-    );
+    f.gm(GmInput::ApplyCondition { who: f.id("A"), condition: "blessed".into(), rounds: None, value: None }).unwrap();
+    assert!(f.has("A", "defensive_position"), "a non-negative effect does not end it");
     f.gm(GmInput::PermanentWound { who: f.id("A") }).unwrap();
     assert!(!f.has("A", "defensive_position"));
-    assert!(f.saw(
-        0,
-        "ConditionEnded",
-        "condition: \"defensive_position\", reason: PermanentWound"
-    ));
+    assert!(f.saw(0, "ConditionEnded", "condition: \"defensive_position\", reason: PermanentWound"));
     f.act("A", "defend", &[]).unwrap();
-    f.gm(GmInput::ApplyCondition {
-        who: f.id("A"),
-        condition: "poisoned".into(),
-        rounds: None,
-    })
-    .unwrap();
+    f.gm(GmInput::ApplyCondition { who: f.id("A"), condition: "poisoned".into(), rounds: None, value: None }).unwrap();
     assert!(!f.has("A", "defensive_position"));
-    assert!(f.saw(
-        0,
-        "ConditionEnded",
-        "condition: \"defensive_position\", reason: NegativeStatus"
-    ));
+    assert!(f.saw(0, "ConditionEnded", "condition: \"defensive_position\", reason: NegativeStatus"));
 }
 
 #[test]
@@ -634,14 +451,8 @@ fn hb_24_defending_again_adds_nothing() {
     f.act("A", "defend", &[]).unwrap();
     let m = f.mark();
     f.act("A", "defend", &[]).unwrap();
-    assert!(f.saw(
-        m,
-        "ConditionUnchanged",
-        "who: A, condition: \"defensive_position\""
-    ));
-    let c =
-        f.0.get::<skirmish::rules::components::Conditions>(f.id("A"))
-            .unwrap();
+    assert!(f.saw(m, "ConditionUnchanged", "who: A, condition: \"defensive_position\""));
+    let c = f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap();
     assert_eq!(c.0["defensive_position"].stacks, 1);
 }
 
@@ -654,21 +465,11 @@ fn hb_25_defensive_position_does_not_help_saving_throws() {
     let m = f.mark();
     f.act("B", "hold_person", &["A"]).unwrap();
     assert!(
-        f.saw(
-            m,
-            "SaveRolled",
-            "who: A, stat: \"WIS\", roll: 5, bonus: 0, total: 5, dc: 12, success: false"
-        ),
+        f.saw(m, "SaveRolled", "who: A, stat: \"WIS\", roll: 5, bonus: 0, total: 5, dc: 12, success: false"),
         "{:?}",
         f.since(m)
     );
-    assert_eq!(
-        f.since(m)
-            .iter()
-            .filter(|e| e.starts_with("SaveRolled"))
-            .count(),
-        1
-    );
+    assert_eq!(f.since(m).iter().filter(|e| e.starts_with("SaveRolled")).count(), 1);
 }
 
 // ---------------------------------------------------------------- activities over rounds
@@ -680,22 +481,11 @@ fn hb_26_a_cost_above_what_is_left_spreads_over_rounds() {
     f.act("A", "heavy_blow", &["B"]).unwrap();
     f.defend("B", NoDefense).unwrap();
     f.act("A", "reload", &[]).unwrap();
-    assert!(f.saw(
-        0,
-        "ActivityStarted",
-        "who: A, ability: \"reload\", cost: 3, paid: 1"
-    ));
-    assert!(
-        !f.saw(0, "AbilityResolved", "reload"),
-        "no effect until the last action is paid"
-    );
+    assert!(f.saw(0, "ActivityStarted", "who: A, ability: \"reload\", cost: 3, paid: 1"));
+    assert!(!f.saw(0, "AbilityResolved", "reload"), "no effect until the last action is paid");
     f.end("B");
     let m = f.mark();
-    assert!(
-        f.saw(m - 4, "ActivityProgressed", "paid_now: 2, remaining: 0"),
-        "{:?}",
-        f.text()
-    );
+    assert!(f.saw(m - 4, "ActivityProgressed", "paid_now: 2, remaining: 0"), "{:?}", f.text());
     assert!(f.saw(0, "AbilityResolved", "ability: \"reload\""));
     assert_eq!(f.actions("A"), 1);
 }
@@ -709,39 +499,16 @@ fn hb_27_no_other_action_while_an_activity_is_being_paid() {
     f.act("A", "shout", &[]).unwrap();
     f.act("A", "move", &[]).unwrap_err();
     f.act("A", "ritual", &[]).unwrap();
-    assert_eq!(
-        f.active().as_deref(),
-        Some("B"),
-        "all 3 actions went into the ritual"
-    );
+    assert_eq!(f.active().as_deref(), Some("B"), "all 3 actions went into the ritual");
     // Not even a bonus action in an opening, and no attack of opportunity.
     let m = f.mark();
-    f.gm(GmInput::Opening {
-        eligible: vec![f.id("A")],
-    })
-    .unwrap();
-    assert!(
-        f.saw(
-            m,
-            "OpeningSkipped",
-            "who: A, reason: \"busy completing `ritual`\""
-        ),
-        "{:?}",
-        f.since(m)
-    );
+    f.gm(GmInput::Opening { eligible: vec![f.id("A")] }).unwrap();
+    assert!(f.saw(m, "OpeningSkipped", "who: A, reason: \"busy completing `ritual`\""), "{:?}", f.since(m));
     f.move_to("B", (3, 0)).unwrap();
-    assert!(
-        f.saw(m, "NoOpportunity", "mover: B, from: A, reason: Busy"),
-        "{:?}",
-        f.since(m)
-    );
+    assert!(f.saw(m, "NoOpportunity", "mover: B, from: A, reason: Busy"), "{:?}", f.since(m));
     f.end("B");
     // Round 2: the first actions are forced into the ritual before A can choose anything.
-    assert!(f.saw(
-        m,
-        "ActivityProgressed",
-        "who: A, ability: \"ritual\", paid_now: 2, remaining: 0"
-    ));
+    assert!(f.saw(m, "ActivityProgressed", "who: A, ability: \"ritual\", paid_now: 2, remaining: 0"));
     assert_eq!(f.actions("A"), 1);
 }
 
@@ -757,15 +524,7 @@ fn g_hb_09_an_interruption_fails_the_activity_and_loses_what_was_spent() {
     f.act("B", "sword", &["A"]).unwrap();
     // Busy creatures still defend (G-HB-09); a failed defence is a hit, and a hit interrupts.
     f.defend("A", Dodge).unwrap();
-    assert!(
-        f.saw(
-            m,
-            "ActivityInterrupted",
-            "who: A, ability: \"ritual\", actions_lost: 3"
-        ),
-        "{:?}",
-        f.since(m)
-    );
+    assert!(f.saw(m, "ActivityInterrupted", "who: A, ability: \"ritual\", actions_lost: 3"), "{:?}", f.since(m));
     assert_eq!(f.0.get::<Casting>(f.id("A")).unwrap().0, None);
     // The GM can interrupt too.
     f.end("B");
@@ -782,13 +541,7 @@ fn hb_28_you_act_only_on_your_own_turn() {
     let mut f = duel();
     let before = f.snapshot();
     let r = f.act("B", "sword", &["A"]);
-    assert_eq!(
-        r,
-        Err(Rejection::NotYourTurn {
-            actor: f.id("B"),
-            active: Some(f.id("A"))
-        })
-    );
+    assert_eq!(r, Err(Rejection::NotYourTurn { actor: f.id("B"), active: Some(f.id("A")) }));
     assert_eq!(f.snapshot(), before, "a rejected command changes nothing");
 }
 
@@ -797,10 +550,7 @@ fn hb_29_the_gm_opens_an_opening_at_any_moment() {
     let mut f = duel();
     // Mid-turn, for a creature whose turn it is not.
     f.act("A", "shout", &[]).unwrap();
-    f.gm(GmInput::Opening {
-        eligible: vec![f.id("B")],
-    })
-    .unwrap();
+    f.gm(GmInput::Opening { eligible: vec![f.id("B")] }).unwrap();
     assert_eq!(f.pending(), Some(("B".into(), "Opening".into())));
     f.opening("B", None, &[]).unwrap();
     assert!(f.saw(0, "OpeningPassed", "who: B"));
@@ -816,9 +566,7 @@ fn g_hb_10_default_eligibility_is_the_missed_target_or_the_enemies_of_the_debili
     ]);
     assert_eq!(
         f.gm(GmInput::Opening { eligible: vec![] }),
-        Err(Rejection::InvalidTarget(
-            "no creature is eligible for this opening".into()
-        ))
+        Err(Rejection::InvalidTarget("no creature is eligible for this opening".into()))
     );
     f.end("A");
     f.force(&[2, 15]);
@@ -826,43 +574,23 @@ fn g_hb_10_default_eligibility_is_the_missed_target_or_the_enemies_of_the_debili
     f.defend("A", Dodge).unwrap();
     let m = f.mark();
     f.gm(GmInput::Opening { eligible: vec![] }).unwrap();
-    assert!(
-        f.saw(m, "OpeningCreated", "eligible: [A]"),
-        "{:?}",
-        f.since(m)
-    );
+    assert!(f.saw(m, "OpeningCreated", "eligible: [A]"), "{:?}", f.since(m));
     f.opening("A", None, &[]).unwrap();
     // A debilitating status: the enemies engaged with the afflicted creature.
-    f.gm(GmInput::ApplyCondition {
-        who: f.id("B"),
-        condition: "prone".into(),
-        rounds: None,
-    })
-    .unwrap();
+    f.gm(GmInput::ApplyCondition { who: f.id("B"), condition: "prone".into(), rounds: None, value: None }).unwrap();
     let m = f.mark();
     f.gm(GmInput::Opening { eligible: vec![] }).unwrap();
-    assert!(
-        f.saw(m, "OpeningCreated", "eligible: [A, C]"),
-        "{:?}",
-        f.since(m)
-    );
+    assert!(f.saw(m, "OpeningCreated", "eligible: [A, C]"), "{:?}", f.since(m));
 }
 
 #[test]
 fn hb_30_an_opening_lets_a_creature_use_one_ability_paying_its_cost() {
     let mut f = duel();
     f.end("A");
-    f.gm(GmInput::Opening {
-        eligible: vec![f.id("A")],
-    })
-    .unwrap();
+    f.gm(GmInput::Opening { eligible: vec![f.id("A")] }).unwrap();
     f.force(&[10]);
     f.opening("A", Some("sword"), &["B"]).unwrap();
-    assert!(f.saw(
-        0,
-        "AbilityUsed",
-        "who: A, ability: \"sword\", cost: 1, targets: [B], via: Opening(0)"
-    ));
+    assert!(f.saw(0, "AbilityUsed", "who: A, ability: \"sword\", cost: 1, targets: [B], via: Opening(0)"));
     assert_eq!(f.pending(), Some(("B".into(), "Defense".into())));
 }
 
@@ -870,25 +598,16 @@ fn hb_30_an_opening_lets_a_creature_use_one_ability_paying_its_cost() {
 fn hb_31_opening_actions_come_out_of_the_same_pool() {
     let mut f = duel();
     f.end("A");
-    f.gm(GmInput::Opening {
-        eligible: vec![f.id("A")],
-    })
-    .unwrap();
+    f.gm(GmInput::Opening { eligible: vec![f.id("A")] }).unwrap();
     f.force(&[10]);
     f.opening("A", Some("heavy_blow"), &["B"]).unwrap();
     f.defend("B", NoDefense).unwrap();
     assert_eq!(f.actions("A"), 1);
     // An opening cannot spread a cost: 2 needed, 1 left.
-    f.gm(GmInput::Opening {
-        eligible: vec![f.id("A")],
-    })
-    .unwrap();
+    f.gm(GmInput::Opening { eligible: vec![f.id("A")] }).unwrap();
     assert_eq!(
         f.opening("A", Some("heavy_blow"), &["B"]),
-        Err(Rejection::NotEnoughActions {
-            needed: 2,
-            available: 1
-        })
+        Err(Rejection::NotEnoughActions { needed: 2, available: 1 })
     );
     f.opening("A", None, &[]).unwrap();
     f.end("B");
@@ -903,10 +622,7 @@ fn hb_32_several_users_of_one_opening_resolve_in_initiative_order() {
         who("Mid", "h", 12, (0, 4)).with(&["shout"]),
         who("Foe", "m", 20, (9, 9)),
     ]);
-    f.gm(GmInput::Opening {
-        eligible: vec![f.id("Slow"), f.id("Mid"), f.id("Fast")],
-    })
-    .unwrap();
+    f.gm(GmInput::Opening { eligible: vec![f.id("Slow"), f.id("Mid"), f.id("Fast")] }).unwrap();
     assert!(f.saw(0, "OpeningCreated", "eligible: [Fast, Mid, Slow]"));
     let mut order = vec![];
     while let Some((w, _)) = f.pending() {
@@ -920,16 +636,10 @@ fn hb_32_several_users_of_one_opening_resolve_in_initiative_order() {
 fn hb_33_one_ability_per_creature_per_opening_even_a_bonus_action() {
     let mut f = duel();
     f.end("A");
-    f.gm(GmInput::Opening {
-        eligible: vec![f.id("A")],
-    })
-    .unwrap();
+    f.gm(GmInput::Opening { eligible: vec![f.id("A")] }).unwrap();
     f.opening("A", Some("shout"), &[]).unwrap();
     assert!(f.saw(0, "OpeningClosed", "id: 0"));
-    assert_eq!(
-        f.opening("A", Some("shout"), &[]),
-        Err(Rejection::NoDecisionPending)
-    );
+    assert_eq!(f.opening("A", Some("shout"), &[]), Err(Rejection::NoDecisionPending));
     assert_eq!(f.actions("A"), 3);
 }
 
@@ -949,10 +659,7 @@ fn hb_35_bonus_actions_are_unlimited_unless_the_ability_says_so() {
         f.act("A", "shout", &[]).unwrap();
     }
     f.act("A", "quick_draw", &[]).unwrap();
-    assert_eq!(
-        f.act("A", "quick_draw", &[]),
-        Err(Rejection::LimitReached("quick_draw".into()))
-    );
+    assert_eq!(f.act("A", "quick_draw", &[]), Err(Rejection::LimitReached("quick_draw".into())));
     assert_eq!(f.actions("A"), 3);
 }
 
@@ -965,18 +672,10 @@ fn hb_36_reactions_happen_outside_your_turn() {
     f.move_to("X", (-2, 0)).unwrap();
     f.force(&[10]);
     f.opportunity("Y", Some("sword")).unwrap();
-    assert!(f.saw(
-        0,
-        "AbilityUsed",
-        "who: Y, ability: \"sword\", cost: 0, targets: [X], via: Reaction"
-    ));
+    assert!(f.saw(0, "AbilityUsed", "who: Y, ability: \"sword\", cost: 0, targets: [X], via: Reaction"));
     f.force(&[19]);
     f.defend("X", Dodge).unwrap();
-    assert_eq!(
-        f.active().as_deref(),
-        Some("X"),
-        "both reactions came on X's turn"
-    );
+    assert_eq!(f.active().as_deref(), Some("X"), "both reactions came on X's turn");
 }
 
 #[test]
@@ -990,13 +689,7 @@ fn hb_37_reactions_are_unlimited_and_cost_no_actions() {
         f.act("Y", "sword", &["X"]).unwrap();
         f.defend("X", Dodge).unwrap();
     }
-    assert_eq!(
-        f.text()
-            .iter()
-            .filter(|e| e.starts_with("DefenseRolled"))
-            .count(),
-        3
-    );
+    assert_eq!(f.text().iter().filter(|e| e.starts_with("DefenseRolled")).count(), 3);
     assert_eq!(f.actions("X"), 3, "defensive rolls cost nothing (G-HB-11)");
 }
 
@@ -1016,16 +709,8 @@ fn hb_39_the_defender_declares_a_method_and_rolls_1d20_plus_its_bonus() {
     let m = f.mark();
     f.act("A", "sword", &["B"]).unwrap();
     f.defend("B", Parry).unwrap();
-    let declared = f
-        .find(m, "DefenseDeclared", "who: B, method: Parry")
-        .expect("declared");
-    let rolled = f
-        .find(
-            m,
-            "DefenseRolled",
-            "who: B, method: Parry, rolls: [7], bonus: 2, total: 9",
-        )
-        .expect("rolled");
+    let declared = f.find(m, "DefenseDeclared", "who: B, method: Parry").expect("declared");
+    let rolled = f.find(m, "DefenseRolled", "who: B, method: Parry, rolls: [7], bonus: 2, total: 9").expect("rolled");
     assert!(declared < rolled);
 }
 
@@ -1041,11 +726,7 @@ fn hb_40_a_defensive_roll_equal_to_the_attack_blocks_it() {
     let m = f.mark();
     f.act("A", "sword", &["B"]).unwrap();
     f.defend("B", Parry).unwrap();
-    assert!(
-        f.saw(m, "AttackHit", "attacker: A, target: B"),
-        "{:?}",
-        f.since(m)
-    );
+    assert!(f.saw(m, "AttackHit", "attacker: A, target: B"), "{:?}", f.since(m));
 }
 
 #[test]
@@ -1068,9 +749,7 @@ fn hb_42_dodge_answers_ranged_and_area_parry_only_melee() {
     assert_eq!(f.defense_options(), vec![Dodge, NoDefense]);
     assert_eq!(
         f.defend("B", Parry),
-        Err(Rejection::InvalidChoice(
-            "Parry is not allowed here; allowed: [Dodge, NoDefense]".into()
-        ))
+        Err(Rejection::InvalidChoice("Parry is not allowed here; allowed: [Dodge, NoDefense]".into()))
     );
     f.defend("B", Dodge).unwrap();
     f.act("A", "firebomb", &["B"]).unwrap();
@@ -1081,29 +760,18 @@ fn hb_42_dodge_answers_ranged_and_area_parry_only_melee() {
 fn hb_43_dodge_adds_dex_and_parry_adds_str() {
     let mut f = Fight::new(vec![
         who("A", "h", 20, (0, 0)).with(&["sword"]),
-        who("B", "m", 10, (1, 0))
-            .stat("STR", 4)
-            .stat("DEX", 1)
-            .hp(50),
+        who("B", "m", 10, (1, 0)).stat("STR", 4).stat("DEX", 1).hp(50),
     ]);
     f.force(&[20, 5, 1]);
     let m = f.mark();
     f.act("A", "sword", &["B"]).unwrap();
     f.defend("B", Dodge).unwrap();
-    assert!(f.saw(
-        m,
-        "DefenseRolled",
-        "method: Dodge, rolls: [5], bonus: 1, total: 6"
-    ));
+    assert!(f.saw(m, "DefenseRolled", "method: Dodge, rolls: [5], bonus: 1, total: 6"));
     f.force(&[20, 5, 1]);
     let m = f.mark();
     f.act("A", "sword", &["B"]).unwrap();
     f.defend("B", Parry).unwrap();
-    assert!(f.saw(
-        m,
-        "DefenseRolled",
-        "method: Parry, rolls: [5], bonus: 4, total: 9"
-    ));
+    assert!(f.saw(m, "DefenseRolled", "method: Parry, rolls: [5], bonus: 4, total: 9"));
 }
 
 #[test]
@@ -1133,25 +801,17 @@ fn hb_44_no_dodge_at_dex_zero_or_less_no_parry_at_str_zero_or_less() {
 fn hb_45_an_attack_of_opportunity_is_an_attack_used_as_a_reaction() {
     let mut f = Fight::new(vec![
         who("X", "h", 20, (0, 0)).stat("DEX", 1),
-        who("Y", "m", 10, (1, 0))
-            .stat("STR", 1)
-            .with(&["sword", "bow"]),
+        who("Y", "m", 10, (1, 0)).stat("STR", 1).with(&["sword", "bow"]),
     ]);
     f.move_to("X", (-2, 0)).unwrap();
     // Only melee attacks are offered.
     assert_eq!(
         f.opportunity("Y", Some("bow")),
-        Err(Rejection::InvalidChoice(
-            "`bow` is not one of [\"sword\"]".into()
-        ))
+        Err(Rejection::InvalidChoice("`bow` is not one of [\"sword\"]".into()))
     );
     f.force(&[12]);
     f.opportunity("Y", Some("sword")).unwrap();
-    assert!(f.saw(
-        0,
-        "AttackRolled",
-        "attacker: Y, target: X, ability: \"sword\""
-    ));
+    assert!(f.saw(0, "AttackRolled", "attacker: Y, target: X, ability: \"sword\""));
     assert_eq!(f.actions("Y"), 3);
 }
 
@@ -1164,10 +824,7 @@ fn hb_46_withdrawing_without_disengage_provokes() {
     ]);
     f.move_to("X", (-3, 0)).unwrap();
     assert!(f.saw(0, "OpportunityProvoked", "mover: X, from: Y"));
-    assert!(
-        !f.saw(0, "OpportunityProvoked", "from: Far"),
-        "only creatures X is engaged with"
-    );
+    assert!(!f.saw(0, "OpportunityProvoked", "from: Far"), "only creatures X is engaged with");
     assert_eq!(f.pos("X"), (0, 0), "the attack comes before the move");
 }
 
@@ -1198,10 +855,8 @@ fn hb_48_no_attack_of_opportunity_from_a_flanked_enemy() {
 
 #[test]
 fn hb_49_a_held_action_can_be_used_as_an_attack_of_opportunity() {
-    let mut f = Fight::new(vec![
-        who("A", "h", 20, (0, 0)).stat("STR", 1).with(&["sword"]),
-        who("E", "m", 10, (3, 0)).hp(30),
-    ]);
+    let mut f =
+        Fight::new(vec![who("A", "h", 20, (0, 0)).stat("STR", 1).with(&["sword"]), who("E", "m", 10, (3, 0)).hp(30)]);
     let r = f.0.submit(skirmish::rules::command::Command::Hold {
         actor: f.id("A"),
         ability: "shout".into(),
@@ -1214,11 +869,7 @@ fn hb_49_a_held_action_can_be_used_as_an_attack_of_opportunity() {
     f.end("A");
     f.force(&[15]);
     f.move_to("E", (1, 0)).unwrap();
-    assert!(f.saw(
-        0,
-        "HeldActionTriggered",
-        "who: A, ability: \"sword\", by: E"
-    ));
+    assert!(f.saw(0, "HeldActionTriggered", "who: A, ability: \"sword\", by: E"));
     assert!(f.saw(0, "AttackRolled", "attacker: A, target: E"));
 }
 
@@ -1228,24 +879,15 @@ fn hold(f: &mut Fight, actor: &str, ability: &str, by: Option<&str>) {
         on: skirmish::rules::components::TriggerOn::AnyAction,
     };
     let a = f.id(actor);
-    f.0.submit(skirmish::rules::command::Command::Hold {
-        actor: a,
-        ability: ability.into(),
-        targets: vec![],
-        trigger,
-    })
-    .expect("hold");
+    f.0.submit(skirmish::rules::command::Command::Hold { actor: a, ability: ability.into(), targets: vec![], trigger })
+        .expect("hold");
 }
 
 #[test]
 fn hb_50_a_held_attack_resolves_before_the_enemys_action() {
     let mut f = Fight::new(vec![
         who("A", "h", 20, (0, 0)).stat("STR", 1).with(&["sword"]),
-        who("E", "m", 10, (1, 0))
-            .stat("STR", 1)
-            .stat("DEX", 1)
-            .with(&["sword"])
-            .hp(30),
+        who("E", "m", 10, (1, 0)).stat("STR", 1).stat("DEX", 1).with(&["sword"]).hp(30),
     ]);
     hold(&mut f, "A", "sword", Some("E"));
     f.end("A");
@@ -1256,12 +898,8 @@ fn hb_50_a_held_attack_resolves_before_the_enemys_action() {
     assert_eq!(f.pending(), Some(("E".into(), "Defense".into())));
     f.force(&[3, 2]);
     f.defend("E", Dodge).unwrap();
-    let held = f
-        .find(m, "AttackRolled", "attacker: A")
-        .expect("held attack");
-    let own = f
-        .find(m, "AttackRolled", "attacker: E")
-        .expect("E's attack");
+    let held = f.find(m, "AttackRolled", "attacker: A").expect("held attack");
+    let own = f.find(m, "AttackRolled", "attacker: E").expect("E's attack");
     assert!(held < own, "{:?}", f.since(m));
 }
 
@@ -1294,11 +932,7 @@ fn hb_51_a_ranged_or_surprise_hit_loses_all_held_actions() {
     g.force(&[15, 1, 2]);
     // A has DEX 0: no Dodge against the arrow, so it hits.
     g.act("E", "bow", &["A"]).unwrap();
-    assert!(
-        g.saw(0, "HeldActionsLost", "who: A, count: 2, kind: Ranged"),
-        "{:?}",
-        g.text()
-    );
+    assert!(g.saw(0, "HeldActionsLost", "who: A, count: 2, kind: Ranged"), "{:?}", g.text());
     assert!(g.0.get::<HeldActions>(a).unwrap().0.is_empty());
     // A surprise melee hit does it too; a plain melee hit does not.
     let mut h = Fight::new(vec![
@@ -1320,16 +954,8 @@ fn hb_51_a_ranged_or_surprise_hit_loses_all_held_actions() {
     h.end("A");
     h.force(&[15, 1]);
     h.act("E", "sword", &["A"]).unwrap();
-    assert_eq!(
-        h.0.get::<HeldActions>(a).unwrap().0.len(),
-        1,
-        "a plain melee hit keeps held actions"
-    );
-    h.gm(GmInput::HitBy {
-        who: a,
-        kind: HitKind::Surprise,
-    })
-    .unwrap();
+    assert_eq!(h.0.get::<HeldActions>(a).unwrap().0.len(), 1, "a plain melee hit keeps held actions");
+    h.gm(GmInput::HitBy { who: a, kind: HitKind::Surprise }).unwrap();
     assert!(h.saw(0, "HeldActionsLost", "count: 1, kind: Surprise"));
 }
 
@@ -1351,11 +977,7 @@ fn hb_52_a_saving_throw_against_the_abilitys_dc_decides_its_effect() {
     f.end("A");
     f.force(&[10]);
     f.act("B", "hold_person", &["A"]).unwrap();
-    assert!(f.saw(
-        0,
-        "SaveRolled",
-        "who: A, stat: \"WIS\", roll: 10, bonus: 0, total: 10, dc: 12, success: false"
-    ));
+    assert!(f.saw(0, "SaveRolled", "who: A, stat: \"WIS\", roll: 10, bonus: 0, total: 10, dc: 12, success: false"));
     assert!(f.has("A", "stunned"));
     f.end("B");
     let mut g = duel();
@@ -1377,11 +999,7 @@ fn hb_53_a_save_uses_any_stat_ties_succeed_and_defence_bonuses_do_not_apply() {
     f.force(&[10]);
     f.act("B", "fireball", &["A"]).unwrap();
     assert!(
-        f.saw(
-            0,
-            "SaveRolled",
-            "who: A, stat: \"DEX\", roll: 10, bonus: 3, total: 13, dc: 13, success: true"
-        ),
+        f.saw(0, "SaveRolled", "who: A, stat: \"DEX\", roll: 10, bonus: 3, total: 13, dc: 13, success: true"),
         "{:?}",
         f.text()
     );
@@ -1409,34 +1027,22 @@ fn hb_54_the_saving_throw_stat_comes_from_the_abilitys_data() {
 #[test]
 fn g_hb_17_durations_tick_at_round_end() {
     let mut f = duel();
-    f.gm(GmInput::ApplyCondition {
-        who: f.id("B"),
-        condition: "blessed".into(),
-        rounds: Some(2),
-    })
-    .unwrap();
+    f.gm(GmInput::ApplyCondition { who: f.id("B"), condition: "blessed".into(), rounds: Some(2), value: None })
+        .unwrap();
     f.end("A");
     f.end("B");
     assert!(f.has("B", "blessed"), "1 round left after round 1");
     f.end("A");
     f.end("B");
     assert!(!f.has("B", "blessed"));
-    assert!(f.saw(
-        0,
-        "ConditionEnded",
-        "who: B, condition: \"blessed\", reason: Expired"
-    ));
+    assert!(f.saw(0, "ConditionEnded", "who: B, condition: \"blessed\", reason: Expired"));
 }
 
 #[test]
 fn g_hb_19_a_creature_unable_to_act_takes_no_actions() {
     let mut f = duel();
-    f.gm(GmInput::ApplyCondition {
-        who: f.id("B"),
-        condition: "stunned".into(),
-        rounds: Some(1),
-    })
-    .unwrap();
+    f.gm(GmInput::ApplyCondition { who: f.id("B"), condition: "stunned".into(), rounds: Some(1), value: None })
+        .unwrap();
     f.end("A");
     assert!(f.saw(0, "TurnSkipped", "who: B"));
     assert_eq!(f.active().as_deref(), Some("A"));
@@ -1458,17 +1064,9 @@ fn every_rejected_command_leaves_state_untouched() {
         Box::new(|f| f.approve(true)),
         Box::new(|f| {
             let b = f.id("B");
-            f.gm(GmInput::ApplyCondition {
-                who: b,
-                condition: "nope".into(),
-                rounds: None,
-            })
+            f.gm(GmInput::ApplyCondition { who: b, condition: "nope".into(), rounds: None, value: None })
         }),
-        Box::new(|f| {
-            f.gm(GmInput::Interrupt {
-                who: skirmish::rules::components::Cid(99),
-            })
-        }),
+        Box::new(|f| f.gm(GmInput::Interrupt { who: skirmish::rules::components::Cid(99) })),
     ];
     for (i, case) in cases.iter().enumerate() {
         let before = f.snapshot();
@@ -1480,15 +1078,11 @@ fn every_rejected_command_leaves_state_untouched() {
     let before = f.snapshot();
     assert_eq!(
         f.act("A", "shout", &[]),
-        Err(Rejection::AwaitingDecision {
-            by: skirmish::rules::command::Decider::Creature(f.id("B"))
-        })
+        Err(Rejection::AwaitingDecision { by: skirmish::rules::command::Decider::Creature(f.id("B")) })
     );
     assert_eq!(
         f.defend("A", Dodge),
-        Err(Rejection::WrongDecider {
-            expected: skirmish::rules::command::Decider::Creature(f.id("B"))
-        })
+        Err(Rejection::WrongDecider { expected: skirmish::rules::command::Decider::Creature(f.id("B")) })
     );
     assert_eq!(f.snapshot(), before);
     let _ = CombatEvent::RoundEnded { round: 0 };
