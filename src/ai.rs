@@ -47,6 +47,8 @@ fn enemies(combat: &Combat, who: Cid) -> Vec<(Cid, GridPos)> {
         .map(Cid)
         .filter(|c| combat.get::<Side>(*c).cloned() != side)
         .filter(|c| !combat.get::<crate::rules::components::Conditions>(*c).is_some_and(|k| k.has(&down)))
+        // Out of the fight already (at 0 hit points, e.g. dying): leave it be.
+        .filter(|c| combat.get::<Health>(*c).is_some_and(|h| h.hp > 0))
         .filter_map(|c| combat.get::<GridPos>(c).map(|p| (c, *p)))
         .collect()
 }
@@ -58,6 +60,8 @@ fn attacks(combat: &Combat, who: Cid) -> Vec<(String, AttackKind, u8)> {
     known
         .iter()
         .filter_map(|a| rs.ability(a).map(|d| (a, d)))
+        // Reactions are not used on your turn.
+        .filter(|(_, d)| d.timing != crate::rules::ruleset::Timing::Reaction)
         .filter_map(|(a, d)| match d.effect {
             Effect::Attack { kind, .. } => Some((a.clone(), kind, d.cost)),
             _ => None,

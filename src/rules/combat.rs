@@ -336,14 +336,26 @@ impl Rules<'_, '_> {
 
     /// Lose hit points; at 0 or fewer the creature is down.
     pub fn take_damage(&mut self, who: Cid, amount: i32) {
-        let hp = {
+        let (before, hp) = {
             let mut c = self.cm(who);
+            let before = c.health.hp;
             c.health.hp -= amount;
-            c.health.hp
+            (before, c.health.hp)
         };
         self.emit(CombatEvent::Damaged { who, amount, hp });
-        if hp <= 0 && !self.is_down(who) {
+        if hp > 0 || self.is_down(who) {
+            return;
+        }
+        if before > 0 {
             self.knock_down(who);
+        } else if let Some((cond, _)) = self.ruleset.at_zero_hp.clone() {
+            // Already at 0 and dying: damage makes it worse by one (pf2e dying).
+            let value = self.c(who).conditions.0.get(&cond).map_or(1, |s| s.value + 1);
+            self.apply_condition(who, &cond, NewCondition { lasts: None, value: Some(value), creator: None });
+            let death = self.ruleset.condition(&cond).and_then(|d| d.recovery.clone()).map(|r| r.death_at);
+            if death.is_some_and(|d| value >= d) {
+                self.die(who);
+            }
         }
     }
 

@@ -115,8 +115,8 @@ pub struct Ruleset {
     /// Which abilities may be used as attacks of opportunity.
     #[serde(default)]
     pub opportunity: OpportunityRule,
-    /// In-world seconds per participant per round (HB-02: 10).
-    pub seconds_per_turn: u32,
+    /// How long a round lasts in the world (HB-02: 10 s per participant; pf2e: about 6 s).
+    pub round_length: RoundLength,
     /// A condition (and its value) a creature gets at 0 hit points instead of the defeated
     /// condition; it keeps taking turns (pf2e dying).
     #[serde(default)]
@@ -137,6 +137,15 @@ pub struct Ruleset {
 
 fn default_mode() -> String {
     "walk".into()
+}
+
+/// In-world length of a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RoundLength {
+    /// Seconds per participating creature (HB-02).
+    PerParticipant(u32),
+    /// A fixed number of seconds.
+    Fixed(u32),
 }
 
 /// How a creature's next turn is scheduled on the one timeline.

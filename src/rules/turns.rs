@@ -250,7 +250,10 @@ impl Rules<'_, '_> {
     pub fn finish_turn(&mut self, who: Cid) {
         let left = self.c(who).pool.available();
         self.emit(CombatEvent::TurnEnded { who, actions_left: left });
-        if let ActionBudget::PerTurnPool { .. } = self.ruleset.budget {
+        let delaying = self.turn.delayed.contains(&who);
+        if let ActionBudget::PerTurnPool { .. } = self.ruleset.budget
+            && !delaying
+        {
             // P2-19: remaining actions are lost; the reaction stays until the next regain.
             let mut c = self.cm(who);
             c.pool.spent = c.pool.max;
@@ -261,7 +264,8 @@ impl Rules<'_, '_> {
         self.turn.ending = false;
         self.turn.resuming = false;
         let now = self.timeline.now;
-        if !self.is_down(who) && !self.turn.delayed.contains(&who) {
+        // A delaying creature keeps its next slot: reaching it still delaying loses the turn.
+        if !self.is_down(who) {
             let t = self.timeline.next_time(now, self.turn.last_recovery);
             let rank = self.rank(who);
             self.timeline.schedule(TurnKey { time: t, rank, who });
@@ -292,7 +296,10 @@ impl Rules<'_, '_> {
             }
         }
         let participants: u32 = self.turn.alive_by_side.values().sum();
-        let seconds = self.ruleset.seconds_per_turn * participants;
+        let seconds = match self.ruleset.round_length {
+            super::ruleset::RoundLength::PerParticipant(s) => s * participants,
+            super::ruleset::RoundLength::Fixed(s) => s,
+        };
         self.emit(CombatEvent::RoundStarted { round, seconds });
     }
 

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::command::DefenseMethod;
+use crate::rules::command::{ActionLoss, DefenseMethod};
 use crate::rules::components::TriggerOn;
 use crate::rules::ruleset::HitKind;
 use crate::rules::setup::CombatantSpec;
@@ -96,6 +96,16 @@ pub enum Step {
     },
     /// The GM approves or denies a pending Assist.
     Approve(bool),
+    /// A creature Delays (G-P2-10).
+    Delay(String),
+    /// A delaying creature returns after the current turn (G-P2-10).
+    ReturnFromDelay(String),
+    /// A creature uses a triggered free action or reaction offered at a turn step, or none.
+    Triggered(String, Option<String>),
+    /// A creature that gains and loses actions at once says which to lose first (P2-13).
+    LoseFirst(String, ActionLoss),
+    /// The GM (the players) order creatures tied on initiative (G-P2-01).
+    InitiativeOrder(Vec<String>),
     /// A GM input.
     Gm(GmStep),
     /// The built-in AI plays every creature for up to this many commands.
@@ -180,6 +190,12 @@ pub enum Expect {
     Winner(Option<String>),
     /// The in-world seconds of the current round (HB-02).
     RoundSeconds(u32),
+    /// A condition's value (frightened 2, dying 1).
+    ConditionValue(String, String, i32),
+    /// Reactions left.
+    Reactions(String, u8),
+    /// Rounds or turns left on a condition with such a duration.
+    Left(String, String, u32),
 }
 
 /// Matches one log event.

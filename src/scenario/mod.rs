@@ -174,7 +174,22 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataE
                     who(b, "by")?;
                 }
             }
-            Step::EndTurn(n) | Step::Defend(n, _) => who(n, "creature")?,
+            Step::EndTurn(n)
+            | Step::Defend(n, _)
+            | Step::Delay(n)
+            | Step::ReturnFromDelay(n)
+            | Step::LoseFirst(n, _) => who(n, "creature")?,
+            Step::Triggered(n, a) => {
+                who(n, "creature")?;
+                if let Some(a) = a {
+                    ability(a)?;
+                }
+            }
+            Step::InitiativeOrder(v) => {
+                for n in v {
+                    who(n, "InitiativeOrder")?;
+                }
+            }
             Step::Opportunity(n, a) => {
                 who(n, "creature")?;
                 if let Some(a) = a {
@@ -211,7 +226,12 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataE
                 | Expect::Position(n, _)
                 | Expect::Held(n, _)
                 | Expect::Activity(n, _)
-                | Expect::AssistBonus(n, _) => who(n, "expectation")?,
+                | Expect::AssistBonus(n, _)
+                | Expect::Reactions(n, _) => who(n, "expectation")?,
+                Expect::ConditionValue(n, c, _) | Expect::Left(n, c, _) => {
+                    who(n, "expectation")?;
+                    condition(c)?;
+                }
                 Expect::Condition(n, c) | Expect::NoCondition(n, c) => {
                     who(n, "expectation")?;
                     condition(c)?;
@@ -359,6 +379,17 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
                 })),
             },
             Step::Approve(b) => Command::Decide { by: Decider::Gm, choice: Choice::Approve(*b) },
+            Step::Delay(w) => Command::Delay { actor: cid(&combat, w) },
+            Step::ReturnFromDelay(w) => Command::ReturnFromDelay { actor: cid(&combat, w) },
+            Step::Triggered(w, a) => {
+                Command::Decide { by: Decider::Creature(cid(&combat, w)), choice: Choice::Triggered(a.clone()) }
+            }
+            Step::LoseFirst(w, l) => {
+                Command::Decide { by: Decider::Creature(cid(&combat, w)), choice: Choice::LoseFirst(*l) }
+            }
+            Step::InitiativeOrder(v) => {
+                Command::Decide { by: Decider::Gm, choice: Choice::Order(v.iter().map(|n| cid(&combat, n)).collect()) }
+            }
             Step::Gm(g) => Command::Gm(match g {
                 GmStep::Opening(v) => GmInput::Opening { eligible: v.iter().map(|t| cid(&combat, t)).collect() },
                 GmStep::Interrupt(w) => GmInput::Interrupt { who: cid(&combat, w) },
@@ -552,6 +583,17 @@ fn expect(c: &Combat, e: &Expect, step_log_start: usize) -> Option<String> {
             EngineStatus::Ended => eq("winner", format!("{:?}", c.turn().winner), format!("{w:?}")),
             s => Some(format!("the combat has not ended ({s:?})")),
         },
+        Expect::ConditionValue(n, k, v) => {
+            let got = c.get::<Conditions>(id(n)).and_then(|x| x.0.get(k).map(|s| s.value));
+            eq("condition value", format!("{got:?}"), format!("{:?}", Some(*v)))
+        }
+        Expect::Left(n, k, v) => {
+            let got = c.get::<Conditions>(id(n)).and_then(|x| x.0.get(k).and_then(|s| s.left));
+            eq("left", format!("{got:?}"), format!("{:?}", Some(*v)))
+        }
+        Expect::Reactions(n, k) => {
+            eq("reactions left", c.get::<ActionPool>(id(n)).map_or(0, |p| p.reactions_left).to_string(), k.to_string())
+        }
         Expect::RoundSeconds(secs) => {
             let last = c.log().events.iter().rev().find_map(|e| match e {
                 crate::rules::log::CombatEvent::RoundStarted { seconds, .. } => Some(*seconds),

@@ -251,3 +251,52 @@ impl Fight {
         s
     }
 }
+
+/// The shipped pf2e ruleset.
+pub fn pf2e() -> Ruleset {
+    Ruleset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/pf2e.ron"))
+        .expect("shipped ruleset loads")
+}
+
+/// A pf2e combatant: AC 15, Perception from the initiative total, 30 hp.
+pub fn pc(name: &str, side: &str, init: i32, at: (i32, i32)) -> CombatantSpec {
+    who(name, side, init, at).stat("AC", 15).hp(30)
+}
+
+impl Fight {
+    /// Start a pf2e combat.
+    pub fn pf2e(specs: Vec<CombatantSpec>) -> Self {
+        Self::with_ruleset(pf2e(), specs)
+    }
+
+    /// Answer a triggered-ability offer.
+    pub fn triggered(&mut self, who: &str, ability: Option<&str>) -> Result<(), Rejection> {
+        let by = Decider::Creature(self.id(who));
+        self.0.submit(Command::Decide { by, choice: Choice::Triggered(ability.map(str::to_string)) })
+    }
+
+    /// Reactions left.
+    pub fn reactions(&self, who: &str) -> u8 {
+        self.0.get::<ActionPool>(self.id(who)).unwrap().reactions_left
+    }
+
+    /// A condition's value.
+    pub fn value(&self, who: &str, cond: &str) -> Option<i32> {
+        self.0.get::<Conditions>(self.id(who)).unwrap().0.get(cond).map(|c| c.value)
+    }
+
+    /// Put a condition on a creature (GM).
+    pub fn put(&mut self, who: &str, cond: &str, value: Option<i32>, rounds: Option<u32>) {
+        let w = self.id(who);
+        self.gm(GmInput::ApplyCondition { who: w, condition: cond.into(), rounds, value }).expect("condition");
+    }
+
+    /// Names of the turn steps logged since a mark, for one creature.
+    pub fn steps_since(&self, mark: usize, who: &str) -> Vec<String> {
+        self.since(mark)
+            .into_iter()
+            .filter(|e| e.starts_with(&format!("TurnStepBegan {{ who: {who},")))
+            .map(|e| e.split("step: ").nth(1).unwrap().trim_end_matches(" }").to_string())
+            .collect()
+    }
+}

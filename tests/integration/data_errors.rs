@@ -25,10 +25,11 @@ fn a_ruleset_syntax_error_names_file_line_and_column() {
 
 #[test]
 fn a_misspelt_ruleset_field_is_named() {
-    let text = shipped().replace("seconds_per_turn: 10,", "seconds_per_trun: 10,");
+    let text = shipped().replace("round_length: PerParticipant(10),", "round_lenght: PerParticipant(10),");
+    assert!(text.contains("round_lenght"));
     let e = Ruleset::from_ron_str("bad.ron", &text).unwrap_err();
-    assert_eq!(e.line, line_of(&text, "seconds_per_trun"));
-    assert!(e.message.contains("seconds_per_trun"), "{e}");
+    assert_eq!(e.line, line_of(&text, "round_lenght"));
+    assert!(e.message.contains("round_lenght"), "{e}");
 }
 
 #[test]
@@ -100,12 +101,14 @@ fn skirmish_check_prints_one_line_per_bad_file_and_exits_non_zero() {
     let dir = std::env::temp_dir().join(format!("skirmish-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad_rs = dir.join("broken-ruleset.ron");
-    std::fs::write(&bad_rs, shipped().replace("seconds_per_turn: 10,", "seconds_per_turn: ten,")).unwrap();
+    let bad = shipped().replace("round_length: PerParticipant(10),", "round_length: PerParticipant(ten),");
+    assert!(bad.contains("PerParticipant(ten)"));
+    std::fs::write(&bad_rs, bad).unwrap();
     let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron");
     let out = Command::new(env!("CARGO_BIN_EXE_skirmish")).arg("check").arg(&good).arg(&bad_rs).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    let line = line_of(&std::fs::read_to_string(&bad_rs).unwrap(), "seconds_per_turn: ten");
+    let line = line_of(&std::fs::read_to_string(&bad_rs).unwrap(), "PerParticipant(ten)");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with(&format!("{}:{line}:", bad_rs.display())), "{err}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("ok (ruleset `homebrew-d20`"));

@@ -11,4 +11,5 @@ mod data_errors;
 mod determinism;
 mod engine;
 mod hb_rules;
+mod p2_rules;
 mod scenarios;

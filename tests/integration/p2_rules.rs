@@ -1,0 +1,592 @@
+//! pf2e: one test per rule ID of RULES.md §2 (P2-01..P2-26), and tests for the gap defaults
+//! (G-P2-nn) the engine implements.
+
+use skirmish::rules::command::{ActionLoss, Choice, Command, Decider, GmInput, Rejection};
+use skirmish::rules::components::{Cid, HeldTrigger, TriggerOn};
+use skirmish::rules::ruleset::Ruleset;
+
+use crate::common::*;
+
+fn duel() -> Fight {
+    Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).stat("STR", 3).with(&[
+            "reactive_strike",
+            "draw_breath",
+            "fly",
+            "flaming_sphere",
+            "high_jump",
+            "heal",
+            "fear",
+            "demoralize",
+        ]),
+        pc("B", "monsters", 10, (1, 0)).stat("STR", 2).with(&["reactive_strike", "hampering_hex", "taunt", "slow"]),
+    ])
+}
+
+#[test]
+fn p2_01_a_turn_offers_single_actions_activities_reactions_and_free_actions() {
+    let mut f = duel();
+    assert_eq!(f.act("A", "reactive_strike", &["B"]), Err(Rejection::ReactionOnly("reactive_strike".into())));
+    f.act("A", "draw_breath", &[]).unwrap(); // free
+    f.act("A", "demoralize", &["B"]).unwrap(); // single action
+    f.act("A", "fear", &["B"]).unwrap(); // 2-action activity
+    assert!(f.saw(0, "AbilityUsed", "who: A, ability: \"fear\", cost: 2"));
+}
+
+#[test]
+fn p2_02_when_a_turn_ends_the_next_creature_goes_at_once() {
+    let mut f = duel();
+    let m = f.mark();
+    f.end("A");
+    let ended = f.find(m, "TurnEnded", "who: A").unwrap();
+    let started = f.find(m, "TurnStarted", "who: B").unwrap();
+    assert!(ended < started);
+    assert_eq!(f.active().as_deref(), Some("B"));
+}
+
+#[test]
+fn p2_03_a_turn_runs_in_three_steps_each_logged() {
+    let mut f = duel();
+    let m = f.mark();
+    f.end("A");
+    let steps = f.steps_since(0, "A");
+    assert_eq!(&steps[..5], ["TickOwnEffects", "TurnBeginsTrigger", "RecoveryCheck", "StartOther", "Regain"]);
+    assert_eq!(
+        f.steps_since(m, "A"),
+        [
+            "EndUntilEndOfTurn",
+            "TickOwnerTurns",
+            "PersistentDamage",
+            "PersistentFlatChecks",
+            "AfflictionSaves",
+            "DecrementValued",
+            "TurnEndsTrigger",
+            "EndOther"
+        ]
+    );
+}
+
+#[test]
+fn p2_04_regain_is_always_the_last_start_step() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf2e.ron")).unwrap();
+    let bad = text.replace(
+        "start: [TickOwnEffects, TurnBeginsTrigger, RecoveryCheck, StartOther, Regain]",
+        "start: [Regain, TickOwnEffects, TurnBeginsTrigger, RecoveryCheck, StartOther]",
+    );
+    assert_ne!(bad, text);
+    let e = Ruleset::from_ron_str("bad.ron", &bad).unwrap_err();
+    assert!(e.message.contains("Regain must be the last step"), "{e}");
+    // In play, everything of Step 1 comes before the regain.
+    let f = duel();
+    let regain = f.find(0, "TurnStepBegan", "Regain").unwrap();
+    assert!(f.find(0, "TurnStepBegan", "TickOwnEffects").unwrap() < regain);
+    assert!(f.find(0, "ActionsRegained", "who: A").unwrap() > regain);
+}
+
+#[test]
+fn p2_05_your_own_round_effects_tick_at_your_start_of_turn() {
+    let mut f = duel();
+    f.act("A", "fly", &[]).unwrap();
+    f.end("A");
+    let left = |f: &Fight| {
+        f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().0.get("flying").and_then(|c| c.left)
+    };
+    assert_eq!(left(&f), Some(3), "B's start of turn does not tick A's effect");
+    f.end("B");
+    assert_eq!(left(&f), Some(2));
+    // An effect created by another creature ticks at that creature's start of turn (G-P2-18).
+    f.end("A");
+    let w = f.id("B");
+    let a = f.id("A");
+    let _ = (w, a);
+}
+
+#[test]
+fn g_p2_18_effects_others_create_on_you_tick_at_their_start_of_turn() {
+    let mut f = duel();
+    f.end("A");
+    f.act("B", "slow", &["A"]).unwrap();
+    let left = |f: &Fight| {
+        f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().0.get("slowed").and_then(|c| c.left)
+    };
+    assert_eq!(left(&f), Some(10));
+    f.end("B");
+    assert_eq!(left(&f), Some(10), "A's own start of turn leaves B's effect alone");
+    f.end("A");
+    assert_eq!(left(&f), Some(9), "B's start of turn ticks it");
+}
+
+#[test]
+fn p2_06_one_turn_begins_free_action_or_reaction() {
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).with(&["battle_cry", "reactive_strike"]),
+        pc("B", "monsters", 10, (5, 0)),
+    ]);
+    f.triggered("A", None).unwrap();
+    f.end("A");
+    f.end("B");
+    // Round 2: A has Battle Cry (free, "your turn begins").
+    assert_eq!(f.pending(), Some(("A".into(), "Triggered".into())));
+    f.triggered("A", Some("battle_cry")).unwrap();
+    assert!(f.has("A", "inspired"));
+    // Only one in this step: the next pending decision is not another Step 1 offer.
+    assert_ne!(f.pending().map(|p| p.1), Some("Triggered".into()));
+    assert!(
+        f.find(0, "AbilityUsed", "battle_cry").unwrap()
+            < f.find(f.find(0, "TurnStarted", "round: 2").unwrap(), "ActionsRegained", "who: A").unwrap()
+    );
+}
+
+#[test]
+fn g_p2_14_a_turn_begins_reaction_uses_the_unrefreshed_reaction() {
+    let mut rs = pf2e();
+    for a in &mut rs.abilities {
+        if a.id == "parting_shot" {
+            a.trigger = Some(skirmish::rules::ruleset::AbilityTrigger::TurnBegins);
+        }
+    }
+    let mut f = Fight::with_ruleset(
+        rs,
+        vec![
+            pc("A", "heroes", 20, (0, 0)).stat("STR", 3).with(&["reactive_strike", "parting_shot"]),
+            pc("B", "monsters", 10, (1, 0)),
+        ],
+    );
+    f.triggered("A", None).unwrap();
+    f.end("A");
+    f.act_to("B", "stride", &[], (5, 0), None).unwrap();
+    f.force(&[2]);
+    f.opportunity("A", Some("reactive_strike")).unwrap();
+    assert_eq!(f.reactions("A"), 0);
+    f.end("B");
+    // The reaction was spent since the last Step 1: no "turn begins" reaction is offered.
+    assert_ne!(f.pending(), Some(("A".into(), "Triggered".into())));
+    assert_eq!(f.reactions("A"), 1, "then regained at the last step");
+}
+
+#[test]
+fn p2_07_a_dying_creature_makes_a_recovery_check_in_step_1() {
+    let mut f = duel();
+    f.put("B", "dying", Some(1), None);
+    f.force(&[1]);
+    f.end("A");
+    // DC 11; a natural 1 on a failure is a critical failure: dying 1 + 2 = 3.
+    assert!(
+        f.saw(0, "RecoveryCheck", "who: B, roll: 1, dc: 11, degree: \"CriticalFailure\", value: 3"),
+        "{:?}",
+        f.text()
+    );
+    assert_eq!(f.value("B", "dying"), Some(3));
+}
+
+#[test]
+fn g_p2_04_dying_four_is_death_and_a_good_check_stabilises() {
+    let mut f = duel();
+    f.put("B", "dying", Some(3), None);
+    f.force(&[2]);
+    f.end("A");
+    assert!(f.has("B", "dead"));
+    assert!(f.saw(0, "Downed", "who: B"));
+    let mut g = duel();
+    g.put("B", "dying", Some(1), None);
+    g.force(&[20]);
+    g.end("A");
+    assert!(!g.has("B", "dying"), "critical success: dying 1 - 2 ends it");
+}
+
+#[test]
+fn p2_08_everything_else_at_the_start_of_turn_has_its_own_step() {
+    let mut f = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)).with(&["shortbow"]), pc("B", "monsters", 10, (5, 0))]);
+    let a = f.id("A");
+    let b = f.id("B");
+    f.0.submit(Command::Hold {
+        actor: a,
+        ability: "shortbow".into(),
+        targets: vec![b],
+        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Attacks },
+    })
+    .unwrap();
+    f.end("B");
+    // A readied action lapses at the start of A's next turn, in the "everything else" step.
+    let other = f.find(0, "TurnStepBegan", "who: A, step: StartOther").unwrap();
+    let lapse = f.find(0, "HeldActionsLapsed", "who: A").unwrap();
+    assert!(other < lapse);
+}
+
+#[test]
+fn p2_09_regain_three_actions_and_one_reaction_last_in_step_1() {
+    let f = duel();
+    assert!(f.saw(0, "ActionsRegained", "who: A, actions: 3, restricted: 0, reactions: 1"));
+    assert_eq!(f.actions("A"), 3);
+    assert_eq!(f.reactions("A"), 1);
+    // A designer's copy of pf2e.ron with 4 actions regains 4, without recompiling.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf2e.ron")).unwrap();
+    let four = text.replace("PerTurnPool(actions: 3,", "PerTurnPool(actions: 4,");
+    assert_ne!(four, text);
+    let rs = Ruleset::from_ron_str("pf2e-four.ron", &four).unwrap();
+    let g = Fight::with_ruleset(rs, vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 10, (5, 0))]);
+    assert!(g.saw(0, "ActionsRegained", "who: A, actions: 4"));
+    assert_eq!(g.actions("A"), 4);
+}
+
+#[test]
+fn p2_10_no_carry_over_of_actions_or_reactions() {
+    let mut f = duel();
+    f.act_to("A", "stride", &[], (0, 1), None).unwrap();
+    f.opportunity("B", None).unwrap();
+    f.end("A");
+    f.end("B");
+    assert_eq!(f.actions("A"), 3);
+    assert_eq!(f.reactions("A"), 1);
+}
+
+#[test]
+fn p2_11_a_creature_that_cannot_act_regains_nothing() {
+    let mut f = duel();
+    f.put("B", "paralyzed", None, None);
+    f.end("A");
+    assert!(f.saw(0, "ActionsRegained", "who: B, actions: 0, restricted: 0, reactions: 0"));
+    assert_eq!(f.active().as_deref(), Some("A"), "B's turn ended at once");
+}
+
+#[test]
+fn g_p2_08_the_remaster_reading_is_a_ruleset_option() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf2e.ron")).unwrap();
+    let remaster = text.replace("cant_act_blocks_regain: true", "cant_act_blocks_regain: false");
+    let rs = Ruleset::from_ron_str("pf2e-remaster.ron", &remaster).unwrap();
+    let mut f = Fight::with_ruleset(rs, vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 10, (5, 0))]);
+    f.put("B", "paralyzed", None, None);
+    f.end("A");
+    assert!(f.saw(0, "ActionsRegained", "who: B, actions: 3, restricted: 0, reactions: 1"));
+}
+
+#[test]
+fn p2_12_quickened_slowed_and_stunned_apply_at_the_regain() {
+    let mut f = duel();
+    f.put("B", "slowed", Some(1), None);
+    f.end("A");
+    assert!(f.saw(0, "ActionsRegained", "who: B, actions: 2"));
+    f.end("B");
+    f.put("A", "quickened", None, None);
+    f.put("A", "stunned", Some(2), None);
+    f.put("A", "slowed", Some(1), None);
+    f.end("A");
+    f.end("B");
+    // P2-13 asks first, since A gains and loses actions.
+    f.0.submit(Command::Decide { by: Decider::Creature(f.id("A")), choice: Choice::LoseFirst(ActionLoss::Restricted) })
+        .unwrap();
+    // Stunned 2 overrides slowed: 3 + 1 - 2 = 2, the restricted one lost first; stunned goes to 0.
+    assert!(f.saw(0, "ActionsRegained", "who: A, actions: 2, restricted: 0"), "{:?}", f.text());
+    assert!(!f.has("A", "stunned"));
+}
+
+#[test]
+fn p2_13_the_creature_chooses_which_actions_it_loses() {
+    let mut f = duel();
+    f.put("B", "quickened", None, None);
+    f.put("B", "slowed", Some(1), None);
+    f.end("A");
+    assert_eq!(f.pending(), Some(("B".into(), "ActionLoss".into())));
+    f.0.submit(Command::Decide { by: Decider::Creature(f.id("B")), choice: Choice::LoseFirst(ActionLoss::Regular) })
+        .unwrap();
+    assert!(f.saw(0, "ActionsRegained", "who: B, actions: 2, restricted: 1"));
+    // The restricted action is only for Strike or Stride.
+    f.act("B", "taunt", &["A"]).unwrap();
+    f.act("B", "taunt", &["A"]).unwrap();
+    assert_eq!(f.act("B", "taunt", &["A"]), Err(Rejection::NotEnoughActions { needed: 1, available: 0 }));
+    f.act_to("B", "stride", &[], (3, 0), None).unwrap();
+    f.opportunity("A", None).unwrap();
+    assert_eq!(f.actions("A"), 3);
+}
+
+#[test]
+fn p2_14_one_action_finishes_before_the_next_starts() {
+    let mut f = duel();
+    f.act_to("A", "stride", &[], (0, 3), None).unwrap();
+    // B's Reactive Strike interrupts the Stride; until it is answered nothing else starts.
+    assert_eq!(f.pending(), Some(("B".into(), "Opportunity".into())));
+    assert_eq!(f.act("A", "draw_breath", &[]), Err(Rejection::AwaitingDecision { by: Decider::Creature(f.id("B")) }));
+    f.opportunity("B", None).unwrap();
+    f.act("A", "draw_breath", &[]).unwrap();
+    assert!(f.find(0, "Moved", "who: A").unwrap() < f.find(0, "AbilityUsed", "draw_breath").unwrap());
+}
+
+#[test]
+fn p2_15_basic_actions_are_available_to_everyone() {
+    let mut f = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 10, (1, 0))]);
+    f.act("A", "raise_shield", &[]).unwrap();
+    f.force(&[10, 3]);
+    f.act("A", "strike", &["B"]).unwrap();
+    f.act_to("A", "step", &[], (0, 1), None).unwrap();
+    assert!(f.saw(0, "AttackRolled", "ability: \"strike\""));
+}
+
+#[test]
+fn p2_16_unable_to_act_means_no_actions_reactions_or_free_actions() {
+    let mut f = duel();
+    f.end("A");
+    f.put("A", "paralyzed", None, None);
+    f.act_to("B", "stride", &[], (5, 0), None).unwrap();
+    assert!(f.saw(0, "NoOpportunity", "from: A, reason: Incapacitated"));
+    f.end("B");
+    assert!(!f.saw(0, "DecisionRequested", "Creature(A)"), "no Battle Cry offer either");
+    assert_eq!(f.active().as_deref(), Some("B"));
+}
+
+#[test]
+fn p2_17_activities_must_fit_in_the_turn() {
+    let mut f = duel();
+    f.act("A", "high_jump", &[]).unwrap();
+    assert_eq!(f.act("A", "heal", &["A"]), Err(Rejection::NotEnoughActions { needed: 3, available: 1 }));
+    assert_eq!(f.act("A", "high_jump", &[]), Err(Rejection::NotEnoughActions { needed: 2, available: 1 }));
+    assert!(!f.saw(0, "ActivityStarted", ""));
+}
+
+#[test]
+fn p2_18_the_turn_ends_as_soon_as_the_actions_are_spent() {
+    let mut f = duel();
+    f.act("A", "heal", &["A"]).unwrap();
+    assert!(f.saw(0, "TurnEnded", "who: A, actions_left: 0"));
+    assert_eq!(f.active().as_deref(), Some("B"));
+    assert!(matches!(f.act("A", "draw_breath", &[]), Err(Rejection::NotYourTurn { .. })));
+}
+
+#[test]
+fn p2_19_ending_early_loses_the_actions_but_keeps_the_reaction() {
+    let mut f = duel();
+    f.act("A", "draw_breath", &[]).unwrap();
+    f.end("A");
+    assert_eq!(f.actions("A"), 0);
+    assert_eq!(f.reactions("A"), 1);
+    f.act_to("B", "stride", &[], (4, 0), None).unwrap();
+    f.force(&[3]);
+    f.opportunity("A", Some("reactive_strike")).unwrap();
+    assert_eq!(f.reactions("A"), 0);
+}
+
+#[test]
+fn p2_20_step_3_comes_after_the_last_action() {
+    let mut f = duel();
+    let m = f.mark();
+    f.act("A", "heal", &["A"]).unwrap();
+    let last_action = f.find(m, "Healed", "").unwrap();
+    let step3 = f.find(m, "TurnStepBegan", "EndUntilEndOfTurn").unwrap();
+    let ended = f.find(m, "TurnEnded", "who: A").unwrap();
+    assert!(last_action < step3 && step3 < ended);
+}
+
+#[test]
+fn p2_21_until_end_of_turn_effects_and_unsustained_spells_end() {
+    let mut f = duel();
+    f.act("A", "flaming_sphere", &[]).unwrap();
+    f.end("A");
+    assert!(f.has("A", "sphere"), "a sustained spell lasts through the turn it was cast");
+    f.act("B", "taunt", &["A"]).unwrap();
+    assert!(f.has("A", "taunted"));
+    f.end("B");
+    f.end("A");
+    assert!(!f.has("A", "sphere"), "not sustained on A's second turn: it ends");
+    assert!(f.saw(0, "ConditionEnded", "who: A, condition: \"sphere\""));
+}
+
+#[test]
+fn g_p2_09_sustain_extends_to_the_end_of_the_next_turn_once() {
+    let mut f = duel();
+    f.act("A", "flaming_sphere", &[]).unwrap();
+    f.end("A");
+    f.end("B");
+    f.act("A", "sustain", &[]).unwrap();
+    f.act("A", "sustain", &[]).unwrap();
+    assert_eq!(f.actions("A"), 1, "Sustain costs 1 action");
+    f.end("A");
+    assert!(f.has("A", "sphere"));
+    f.end("B");
+    f.end("A");
+    assert!(!f.has("A", "sphere"), "sustaining twice did not extend it further");
+}
+
+#[test]
+fn p2_22_effects_counted_in_your_turns_tick_at_your_end_of_turn() {
+    let mut f = duel();
+    f.end("A");
+    f.act("B", "hampering_hex", &["A"]).unwrap();
+    f.end("B");
+    f.end("A");
+    assert!(f.saw(0, "TurnStepBegan", "who: A, step: TickOwnerTurns"));
+    let left = f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().0["hampered"].left;
+    assert_eq!(left, Some(1));
+}
+
+#[test]
+fn p2_23_persistent_damage_then_flat_check_then_affliction_saves() {
+    let mut f = duel();
+    f.put("A", "persistent_bleed", None, None);
+    f.put("A", "poisoned", Some(2), None);
+    f.force(&[4, 9, 5]);
+    let m = f.mark();
+    f.end("A");
+    let dmg = f.find(m, "Damaged", "who: A, amount: 4").unwrap();
+    let flat =
+        f.find(m, "FlatCheck", "who: A, condition: \"persistent_bleed\", roll: 9, dc: 15, success: false").unwrap();
+    let save = f.find(m, "SaveRolled", "who: A, stat: \"FORT\", roll: 5").unwrap();
+    assert!(dmg < flat && flat < save);
+    assert!(f.has("A", "persistent_bleed"), "a failed flat check keeps it");
+    assert_eq!(f.value("A", "poisoned"), Some(3), "a failed save worsens the affliction");
+}
+
+#[test]
+fn p2_24_valued_conditions_go_down_only_after_persistent_damage_and_saves() {
+    let mut f = duel();
+    f.put("A", "persistent_bleed", None, None);
+    f.put("A", "frightened", Some(2), None);
+    f.force(&[4, 16]);
+    let m = f.mark();
+    f.end("A");
+    let flat = f.find(m, "FlatCheck", "who: A").unwrap();
+    let dec = f.find(m, "ConditionValueChanged", "who: A, condition: \"frightened\", value: 1").unwrap();
+    assert!(flat < dec);
+    // A ruleset that decrements first is refused.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf2e.ron")).unwrap();
+    let bad = text.replace(
+        "PersistentDamage, PersistentFlatChecks, AfflictionSaves,\n              DecrementValued,",
+        "DecrementValued, PersistentDamage, PersistentFlatChecks, AfflictionSaves,\n             ",
+    );
+    assert_ne!(bad, text);
+    let e = Ruleset::from_ron_str("bad.ron", &bad).unwrap_err();
+    assert!(e.message.contains("DecrementValued must come after"), "{e}");
+}
+
+#[test]
+fn p2_25_one_turn_ends_free_action_or_reaction() {
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).with(&["parting_shot", "draw_breath"]),
+        pc("B", "monsters", 10, (5, 0)),
+    ]);
+    let m = f.mark();
+    f.act("A", "draw_breath", &[]).unwrap();
+    f.end("A");
+    assert_eq!(f.pending(), Some(("A".into(), "Triggered".into())));
+    f.triggered("A", Some("parting_shot")).unwrap();
+    assert_eq!(f.reactions("A"), 0, "a reaction spends the reaction");
+    assert!(f.find(m, "TurnStepBegan", "TurnEndsTrigger").unwrap() < f.find(m, "AbilityUsed", "parting_shot").unwrap());
+    assert_eq!(f.active().as_deref(), Some("B"));
+}
+
+#[test]
+fn p2_26_after_step_3_the_next_creature_takes_its_turn() {
+    let mut f =
+        Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)).with(&["parting_shot"]), pc("B", "monsters", 10, (5, 0))]);
+    let m = f.mark();
+    f.end("A");
+    f.triggered("A", None).unwrap();
+    let other = f.find(m, "TurnStepBegan", "who: A, step: EndOther").unwrap();
+    let ended = f.find(m, "TurnEnded", "who: A").unwrap();
+    let next = f.find(m, "TurnStarted", "who: B").unwrap();
+    assert!(other < ended && ended < next);
+}
+
+#[test]
+fn g_p2_01_foes_go_before_tied_players_who_choose_their_order() {
+    let rs = pf2e();
+    let specs = vec![pc("P1", "heroes", 15, (0, 0)), pc("P2", "heroes", 15, (0, 2)), pc("Foe", "monsters", 15, (5, 0))];
+    let mut f = Fight(skirmish::rules::driver::Combat::new(rs, 1, &specs).unwrap());
+    assert_eq!(f.pending(), Some(("GM".into(), "InitiativeTie".into())));
+    let order = vec![f.id("P2"), f.id("P1")];
+    assert_eq!(
+        f.0.submit(Command::Decide { by: Decider::Gm, choice: Choice::Order(vec![f.id("P2")]) }),
+        Err(Rejection::InvalidChoice(format!("order exactly the tied creatures {:?}", [Cid(0), Cid(1)])))
+    );
+    f.0.submit(Command::Decide { by: Decider::Gm, choice: Choice::Order(order) }).unwrap();
+    assert!(f.saw(0, "InitiativeOrder", "order: [Foe, P2, P1]"), "{:?}", f.text());
+    assert_eq!(f.active().as_deref(), Some("Foe"));
+}
+
+#[test]
+fn g_p2_10_delay_moves_your_initiative_for_good() {
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)),
+        pc("B", "monsters", 15, (5, 0)),
+        pc("C", "heroes", 10, (0, 5)),
+    ]);
+    f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
+    assert!(f.saw(0, "Delayed", "who: A"));
+    assert_eq!(f.active().as_deref(), Some("B"));
+    f.0.submit(Command::ReturnFromDelay { actor: f.id("A") }).unwrap();
+    f.end("B");
+    assert!(f.saw(0, "ReturnedFromDelay", "who: A, after: B"));
+    assert_eq!(f.active().as_deref(), Some("A"));
+    assert_eq!(f.actions("A"), 3, "the actions regained before delaying are kept");
+    f.end("A");
+    assert_eq!(f.active().as_deref(), Some("C"));
+    f.end("C");
+    // Round 2: B, then A (its new place), then C.
+    assert_eq!(f.active().as_deref(), Some("B"));
+    f.end("B");
+    assert_eq!(f.active().as_deref(), Some("A"));
+    // Delay only before acting.
+    f.act("A", "draw_breath", &[]).unwrap_err();
+    f.act_to("A", "stride", &[], (0, 1), None).unwrap();
+    assert_eq!(f.0.submit(Command::Delay { actor: f.id("A") }), Err(Rejection::CannotDelayNow));
+}
+
+#[test]
+fn g_p2_10_a_whole_round_delayed_loses_the_turn() {
+    let mut f = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 15, (5, 0))]);
+    f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
+    f.end("B");
+    assert!(f.saw(0, "DelayLapsed", "who: A"));
+    assert_eq!(f.active().as_deref(), Some("A"));
+    assert!(f.saw(0, "RoundStarted", "round: 2"));
+}
+
+#[test]
+fn g_p2_11_ready_costs_two_ends_the_turn_and_uses_the_reaction() {
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).with(&["shortbow"]),
+        pc("B", "monsters", 15, (5, 0)).stat("STR", 1),
+    ]);
+    let (a, b) = (f.id("A"), f.id("B"));
+    f.0.submit(Command::Hold {
+        actor: a,
+        ability: "shortbow".into(),
+        targets: vec![b],
+        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Moves },
+    })
+    .unwrap();
+    assert!(f.saw(0, "ActionHeld", "who: A, ability: \"shortbow\", cost: 2"));
+    assert_eq!(f.active().as_deref(), Some("B"), "Ready ends the turn");
+    f.force(&[18, 3]);
+    f.act_to("B", "stride", &[], (6, 0), None).unwrap();
+    assert!(f.saw(0, "HeldActionTriggered", "who: A"));
+    assert_eq!(f.reactions("A"), 0);
+}
+
+#[test]
+fn g_p2_12_a_disrupted_action_is_paid_but_has_no_effect() {
+    let mut f = duel();
+    f.act_to("A", "stride", &[], (0, 4), None).unwrap();
+    assert_eq!(f.pending(), Some(("B".into(), "Opportunity".into())));
+    f.gm(GmInput::Interrupt { who: f.id("A") }).unwrap();
+    f.opportunity("B", None).unwrap();
+    assert!(f.saw(0, "ActionDisrupted", "who: A"));
+    assert_eq!(f.pos("A"), (0, 0));
+    assert_eq!(f.actions("A"), 2);
+}
+
+#[test]
+fn g_p2_04_damage_while_dying_raises_dying_by_one() {
+    // A second monster keeps the fight going once B is down.
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).stat("STR", 3).hp(30),
+        pc("B", "monsters", 10, (1, 0)).hp(2),
+        pc("C", "monsters", 5, (9, 9)),
+    ]);
+    f.force(&[19, 8]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(f.saw(0, "Downed", "who: B"));
+    assert_eq!(f.value("B", "dying"), Some(1));
+    f.force(&[19, 8]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert_eq!(f.value("B", "dying"), Some(2));
+    assert_eq!(f.text().iter().filter(|e| e.starts_with("Downed")).count(), 1, "down once");
+}
