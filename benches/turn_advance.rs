@@ -36,6 +36,8 @@ fn combat(n: usize) -> Combat {
             movement: Default::default(),
             controller: Default::default(),
             conditions: vec![],
+            traits: vec![],
+            aware: true,
         })
         .collect();
     Combat::new(rs, 7, &specs).expect("valid set-up")

@@ -9,7 +9,8 @@ use super::command::{ActIntent, Choice, Command, Decider, GmInput, OpeningUse, R
 use super::components::{Activity, Cid, GridPos, Held, TriggerOn};
 use super::log::{CombatEvent, Via};
 use super::ruleset::{
-    AbilityDef, ActionBudget, AttackKind, Effect, MultiTurnActivities, ReactionBudget, ReorderPolicy, Timing,
+    AbilityDef, ActionBudget, ActionType, AttackKind, Effect, MultiTurnActivities, ReactionBudget, ReorderPolicy,
+    Timing,
 };
 use super::state::{DecisionKind, Rules, Work};
 
@@ -24,6 +25,13 @@ pub enum Payment {
         now: u8,
         /// Total.
         cost: u8,
+    },
+    /// Use a typed action (G-P1-01); `rounds` for a cast that spans turns (G-P1-10).
+    Typed {
+        /// The action type.
+        action: ActionType,
+        /// Casting time in rounds, if the ability spans turns.
+        rounds: Option<u8>,
     },
 }
 
@@ -140,6 +148,22 @@ impl Rules<'_, '_> {
                     }
                 }
             }
+            Effect::Charge { .. } => {
+                let [t] = targets else {
+                    return Err(Rejection::InvalidTarget("a charge needs exactly one target".into()));
+                };
+                standing(t)?;
+                if !self.hostile(who, *t) {
+                    return Err(Rejection::InvalidTarget(format!("#{} is not an enemy", t.0)));
+                }
+                let to = to.ok_or_else(|| Rejection::InvalidTarget("a charge needs a destination".into()))?;
+                let speed = self.movement_speed(who, mode)?;
+                self.check_destination(who, to, speed * 2)?;
+                let reach = self.ruleset.engagement.melee_reach;
+                if to.distance(*self.c(*t).pos) > reach {
+                    return Err(Rejection::InvalidTarget(format!("the charge must end next to #{}", t.0)));
+                }
+            }
             Effect::Move => {
                 let to = to.ok_or_else(|| Rejection::InvalidTarget("a Move needs a destination".into()))?;
                 let speed = self.movement_speed(who, mode)?;
@@ -220,6 +244,9 @@ impl Rules<'_, '_> {
 
     /// How the cost will be paid, or why it cannot be (HB-06, HB-26, HB-31, G-HB-10).
     fn payment(&self, who: Cid, def: &AbilityDef, via: Via) -> Result<Payment, Rejection> {
+        if let ActionBudget::TypedSlots { .. } = self.ruleset.budget {
+            return self.typed_payment(who, def);
+        }
         let available = self.c(who).pool.available_for(&def.id);
         if def.timing == Timing::Free {
             // G-P2-16: an untriggered free action costs nothing.
@@ -240,6 +267,34 @@ impl Rules<'_, '_> {
             return Ok(Payment::Spread { now: available, cost: def.cost });
         }
         Err(Rejection::NotEnoughActions { needed: def.cost, available })
+    }
+
+    /// G-P1-01, P1-27: whether the action type is still available this turn.
+    fn typed_payment(&self, who: Cid, def: &AbilityDef) -> Result<Payment, Rejection> {
+        let p = &self.c(who).pool;
+        let no = |why: &str| Err(Rejection::NoActionOfType(why.into()));
+        let movement = matches!(def.effect, Effect::Move | Effect::Charge { .. });
+        if movement && p.stepped {
+            return no("no other movement after a 5-foot step");
+        }
+        let rounds = match self.ruleset.multi_turn {
+            MultiTurnActivities::OnlyIfOwnTimeAtLeastOneRound => def.casting_rounds.filter(|r| *r >= 1),
+            _ => None,
+        };
+        let action = if rounds.is_some() { ActionType::FullRound } else { def.action };
+        match action {
+            ActionType::Standard if p.standard == 0 => no("no standard action left this turn"),
+            ActionType::Move if p.moves == 0 && p.standard == 0 => no("no move action left this turn"),
+            ActionType::FullRound if p.one_of => no("only one standard or one move action in the surprise round"),
+            ActionType::FullRound if p.standard == 0 || p.moves == 0 || p.moved => {
+                no("a full-round action needs the whole turn")
+            }
+            ActionType::Swift | ActionType::Immediate if p.swift == 0 => no("no swift action left this turn"),
+            ActionType::FiveFootStep if p.moved || p.stepped => {
+                no("a 5-foot step only when you make no other movement")
+            }
+            _ => Ok(Payment::Typed { action, rounds }),
+        }
     }
 
     /// Use an ability on your own turn.
@@ -273,6 +328,47 @@ impl Rules<'_, '_> {
                     via: Via::Turn,
                     surprise: i.surprise,
                 });
+                self.push_front_all(items);
+            }
+            Payment::Typed { action, rounds } => {
+                let movement = matches!(def.effect, Effect::Move | Effect::Charge { .. });
+                spend_typed(&mut self.cm(i.actor).pool, action, movement);
+                self.emit(CombatEvent::AbilityUsed {
+                    who: i.actor,
+                    ability: i.ability.clone(),
+                    cost: 0,
+                    targets: i.targets.clone(),
+                    via: Via::Turn,
+                });
+                let mut items = self.held_triggers(i.actor, &def);
+                if let Some(rounds) = rounds {
+                    // G-P1-10: a casting time of a round or more: it takes effect that many
+                    // rounds later, at the start of your turn.
+                    self.cm(i.actor).casting.0 = Some(Activity {
+                        ability: i.ability.clone(),
+                        targets: i.targets.clone(),
+                        dest: i.to,
+                        mode: i.mode.clone(),
+                        cost: rounds,
+                        paid: 0,
+                    });
+                    self.emit(CombatEvent::ActivityStarted {
+                        who: i.actor,
+                        ability: i.ability.clone(),
+                        cost: rounds,
+                        paid: 0,
+                    });
+                } else {
+                    items.push(Work::Effect {
+                        who: i.actor,
+                        ability: i.ability.clone(),
+                        targets: i.targets.clone(),
+                        to: i.to,
+                        mode: i.mode.clone(),
+                        via: Via::Turn,
+                        surprise: i.surprise,
+                    });
+                }
                 self.push_front_all(items);
             }
             Payment::Spread { now, cost } => {
@@ -367,14 +463,23 @@ impl Rules<'_, '_> {
             self.check_exists(by)?;
         }
         let def = self.check_use(actor, ability, targets, None, None, Via::Held)?;
+        let typed = matches!(self.ruleset.budget, ActionBudget::TypedSlots { .. });
         let cost = match ready_cost {
             None if def.cost == 0 => return Err(Rejection::NotHoldable(ability.into())),
             None => def.cost,
+            // G-P1-04: Ready is a standard action readying a standard, move, swift or free action.
+            Some(_) if typed && def.action == ActionType::FullRound => {
+                return Err(Rejection::NotHoldable(format!("{ability} (a full-round action cannot be readied)")));
+            }
+            Some(_) if typed => 0,
             Some(_) if def.cost > 1 => {
                 return Err(Rejection::NotHoldable(format!("{ability} (Ready takes a single action or free action)")));
             }
             Some(c) => c,
         };
+        if typed && self.c(actor).pool.standard == 0 {
+            return Err(Rejection::NoActionOfType("Ready takes a standard action".into()));
+        }
         let available = self.c(actor).pool.available();
         if cost > available {
             return Err(Rejection::NotEnoughActions { needed: cost, available });
@@ -382,12 +487,15 @@ impl Rules<'_, '_> {
         let rank = self.rank(actor);
         {
             let mut c = self.cm(actor);
+            if typed {
+                spend_typed(&mut c.pool, ActionType::Standard, false);
+            }
             c.pool.spend(ability, cost);
             c.held.0.push(Held { ability: ability.into(), targets: targets.to_vec(), trigger, cost, uses_reaction });
         }
         self.turn.holders.insert((rank, actor));
         self.emit(CombatEvent::ActionHeld { who: actor, ability: ability.into(), cost });
-        if ready_cost.is_some() {
+        if let ReorderPolicy::DelayAndReady { ready_ends_turn: true, .. } = self.ruleset.reorder {
             // G-P2-11: Ready ends your turn.
             self.turn.end_requested = true;
         }
@@ -420,11 +528,11 @@ impl Rules<'_, '_> {
                         return Err(Rejection::InvalidChoice(format!("`{a}` is not one of {options:?}")));
                     }
                     let def = self.ruleset.ability(a).cloned().ok_or_else(|| Rejection::UnknownAbility(a.clone()))?;
-                    let Effect::Attack { kind, stat, damage } = def.effect else {
+                    let Effect::Attack { kind, stat, damage, .. } = def.effect else {
                         return Err(Rejection::InvalidChoice(format!("`{a}` is not an attack")));
                     };
-                    if self.ruleset.reactions == ReactionBudget::PerOwnTurnRefresh {
-                        // G-P2-17: one reaction per refresh.
+                    if self.ruleset.reactions != ReactionBudget::Unlimited {
+                        // G-P2-17: one reaction per refresh; G-P1-02: attacks of opportunity per round.
                         self.cm(who).pool.reactions_left -= 1;
                     }
                     self.emit(CombatEvent::AbilityUsed {
@@ -446,6 +554,7 @@ impl Rules<'_, '_> {
                         area_assist: false,
                         damage_bonus: 0,
                         total: 0,
+                        modifier: 0,
                     }));
                 } else {
                     self.emit(CombatEvent::OpportunityDeclined { who });
@@ -523,7 +632,11 @@ impl Rules<'_, '_> {
     fn use_in_opening(&mut self, who: Cid, id: u32, u: &OpeningUse) -> Result<Vec<Work>, Rejection> {
         let via = Via::Opening(id);
         let def = self.check_use(who, &u.ability, &u.targets, u.to, u.mode.as_deref(), via)?;
-        let Payment::Full(cost) = self.payment(who, &def, via)? else { unreachable!("openings never spread a cost") };
+        // Openings pay in full from the pool: `payment` never spreads a cost outside your turn.
+        let Payment::Full(cost) = self.payment(who, &def, via)? else {
+            let available = self.c(who).pool.available();
+            return Err(Rejection::NotEnoughActions { needed: def.cost, available });
+        };
         self.cm(who).pool.spend(&u.ability, cost);
         self.emit(CombatEvent::AbilityUsed { who, ability: u.ability.clone(), cost, targets: u.targets.clone(), via });
         let mut items = self.held_triggers(who, &def);
@@ -614,6 +727,11 @@ impl Rules<'_, '_> {
                 self.end_conditions_on(*who, super::ruleset::EndTrigger::PermanentWound, None);
                 Ok(())
             }
+            GmInput::SetAware { who, aware } => {
+                self.check_exists(*who)?;
+                self.set_aware(*who, *aware);
+                Ok(())
+            }
             GmInput::AreaAssist { who } => {
                 self.check_exists(*who)?;
                 if self.c(*who).assists.0.is_empty() {
@@ -626,5 +744,34 @@ impl Rules<'_, '_> {
                 Ok(())
             }
         }
+    }
+}
+
+/// Spend a typed action (G-P1-01): a move action may take the standard action's place; in the
+/// surprise round the one action is all there is (P1-27).
+fn spend_typed(pool: &mut super::components::ActionPool, action: ActionType, movement: bool) {
+    match action {
+        ActionType::Standard => pool.standard = pool.standard.saturating_sub(1),
+        ActionType::Move => {
+            if pool.moves > 0 {
+                pool.moves -= 1;
+            } else {
+                pool.standard = pool.standard.saturating_sub(1);
+            }
+        }
+        ActionType::FullRound => {
+            pool.standard = 0;
+            pool.moves = 0;
+        }
+        ActionType::Swift | ActionType::Immediate => pool.swift = pool.swift.saturating_sub(1),
+        ActionType::FiveFootStep => pool.stepped = true,
+        ActionType::Free => {}
+    }
+    if pool.one_of && matches!(action, ActionType::Standard | ActionType::Move) {
+        pool.standard = 0;
+        pool.moves = 0;
+    }
+    if movement {
+        pool.moved = true;
     }
 }

@@ -81,25 +81,49 @@ impl Rules<'_, '_> {
             return;
         };
         match def.effect {
-            Effect::Attack { kind, stat, damage } => {
+            Effect::Attack { kind, stat, damage, iterative } => {
+                // One attack per target, then the iterative attacks of a full attack, in order.
+                let mut items = Vec::new();
                 for target in targets {
-                    if self.is_down(target) {
-                        continue;
+                    for modifier in std::iter::once(0).chain(iterative.iter().copied()) {
+                        items.push(Work::Attack(AttackCtx {
+                            attacker: who,
+                            target,
+                            ability: ability.into(),
+                            kind,
+                            stat: stat.clone(),
+                            damage: damage.clone(),
+                            opportunity: false,
+                            surprise,
+                            area_assist: false,
+                            damage_bonus: 0,
+                            total: 0,
+                            modifier,
+                        }));
                     }
-                    self.work.0.push_front(Work::Attack(AttackCtx {
+                }
+                self.push_front_all(items);
+            }
+            Effect::Charge { stat, damage, bonus } => {
+                let (Some(to), Some(&target)) = (to, targets.first()) else { return };
+                let mode = self.movement_mode(who, mode.as_deref());
+                self.push_front_all(vec![
+                    Work::Move { who, to, mode, provokers: None },
+                    Work::Attack(AttackCtx {
                         attacker: who,
                         target,
                         ability: ability.into(),
-                        kind,
-                        stat: stat.clone(),
-                        damage: damage.clone(),
+                        kind: AttackKind::Melee,
+                        stat,
+                        damage,
                         opportunity: false,
                         surprise,
                         area_assist: false,
                         damage_bonus: 0,
                         total: 0,
-                    }));
-                }
+                        modifier: bonus,
+                    }),
+                ]);
             }
             Effect::Move => {
                 let Some(to) = to else { return };
@@ -202,7 +226,7 @@ impl Rules<'_, '_> {
             }
         };
         let roll = self.dice.roll_expr(&attack_dice, |_| 0);
-        let mut bonus = self.stat(ctx.attacker, &ctx.stat);
+        let mut bonus = self.stat(ctx.attacker, &ctx.stat) + ctx.modifier;
         if ctx.kind == AttackKind::Melee && self.is_flanked(ctx.target) {
             bonus += self.ruleset.engagement.flanking_attack_bonus;
         }
@@ -222,7 +246,7 @@ impl Rules<'_, '_> {
             total: ctx.total,
         });
         if let DefenseRule::StaticAc { ac_stat, .. } = &self.ruleset.defense {
-            let ac = self.stat(ctx.target, ac_stat) + self.ac_bonus(ctx.target);
+            let ac = self.armor_class(ctx.target, ac_stat);
             if ctx.total >= ac {
                 self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: ctx.target });
                 self.work.0.push_front(Work::Damage(ctx, false));
@@ -304,9 +328,17 @@ impl Rules<'_, '_> {
         }
     }
 
-    /// AC bonuses from conditions (Raise a Shield).
-    pub fn ac_bonus(&self, who: Cid) -> i32 {
-        self.c(who).conditions.0.keys().filter_map(|id| self.ruleset.condition(id)).map(|d| d.ac_bonus).sum()
+    /// AC: the stat, plus condition bonuses (Raise a Shield, total defense), less any stat a
+    /// condition takes away (flat-footed loses the Dex bonus, P1-19).
+    pub fn armor_class(&self, who: Cid, ac_stat: &str) -> i32 {
+        let mut ac = self.stat(who, ac_stat);
+        for d in self.c(who).conditions.0.keys().filter_map(|id| self.ruleset.condition(id)) {
+            ac += d.ac_bonus;
+            if let Some(s) = &d.ac_loses_stat {
+                ac -= self.stat(who, s).max(0);
+            }
+        }
+        ac
     }
 
     /// Whether a condition grants advantage on defensive rolls (HB-22).
@@ -343,6 +375,9 @@ impl Rules<'_, '_> {
             (before, c.health.hp)
         };
         self.emit(CombatEvent::Damaged { who, amount, hp });
+        if amount > 0 {
+            self.concentration_check(who, amount);
+        }
         if hp > 0 || self.is_down(who) {
             return;
         }
@@ -355,6 +390,40 @@ impl Rules<'_, '_> {
             let death = self.ruleset.condition(&cond).and_then(|d| d.recovery.clone()).map(|r| r.death_at);
             if death.is_some_and(|d| value >= d) {
                 self.die(who);
+            }
+        }
+    }
+
+    /// G-P1-09: damage while casting calls for a concentration check, d20 + stat against
+    /// base + damage + spell level; a failure loses the spell (a cast over rounds, or one about
+    /// to resolve).
+    fn concentration_check(&mut self, who: Cid, damage: i32) {
+        let DisruptionPolicy::ConcentrationCheck { base_dc, stat } = self.ruleset.disruption.clone() else { return };
+        let casting = self.c(who).casting.0.as_ref().map(|a| a.ability.clone());
+        let queued = self.work.0.iter().find_map(|w| match w {
+            Work::Effect { who: w, ability, .. } if *w == who => Some(ability.clone()),
+            _ => None,
+        });
+        let Some(spell) =
+            casting.or(queued).filter(|a| self.ruleset.ability(a).is_some_and(|d| d.tags.iter().any(|t| t == "spell")))
+        else {
+            return;
+        };
+        let level = self.ruleset.ability(&spell).map_or(0, |d| d.level);
+        let dc = base_dc + damage + level;
+        let ok = self.saving_throw(who, &stat, dc);
+        if !ok {
+            if let Some(act) = self.cm(who).casting.0.take() {
+                self.emit(CombatEvent::ActivityInterrupted { who, ability: act.ability, actions_lost: act.paid });
+            }
+            let mut lost = false;
+            self.work.0.retain(|w| {
+                let hit = matches!(w, Work::Effect { who: w, ability, .. } if *w == who && *ability == spell);
+                lost |= hit;
+                !hit
+            });
+            if lost {
+                self.emit(CombatEvent::ActionDisrupted { who, ability: spell });
             }
         }
     }
@@ -423,6 +492,10 @@ impl Rules<'_, '_> {
     /// status (HB-23) and interrupts. Under turn hooks, its creator keeps track of it (P2-05).
     pub fn apply_condition(&mut self, who: Cid, id: &str, nc: NewCondition) {
         let Some(def) = self.ruleset.condition(id).cloned() else { return };
+        if def.immune_traits.iter().any(|t| self.c(who).traits.has(t)) {
+            // P1-20: Uncanny Dodge is never caught flat-footed.
+            return;
+        }
         if let Some(st) = self.c(who).conditions.0.get(id).cloned()
             && !def.stacks
         {
@@ -460,6 +533,11 @@ impl Rules<'_, '_> {
             if !c.created.0.iter().any(|(o, i)| *o == who && i == id) {
                 c.created.0.push((who, id.to_string()));
             }
+        }
+        if self.ruleset.durations == DurationClock::TimelinePoint
+            && let Some(Lasts::Rounds(n)) = nc.lasts
+        {
+            self.schedule_expiry(who, id, n);
         }
         self.emit(CombatEvent::ConditionApplied { who, condition: id.into(), value, lasts: nc.lasts });
         if def.negative {

@@ -175,6 +175,14 @@ pub enum GmInput {
         /// Who.
         who: Cid,
     },
+    /// Whether a creature is aware of its opponents (P1-25); during the surprise round an aware
+    /// creature whose count has not passed gets its surprise turn.
+    SetAware {
+        /// Who.
+        who: Cid,
+        /// Aware or not.
+        aware: bool,
+    },
     /// The creature's assisted attack counts as an area attack (HB-15).
     AreaAssist {
         /// The assisted creature.
@@ -258,6 +266,8 @@ pub enum Rejection {
     CannotDelayNow,
     /// The creature is not delaying.
     NotDelayed,
+    /// No action of the needed type is left this turn (G-P1-01, P1-27).
+    NoActionOfType(String),
 }
 
 impl Rejection {
@@ -289,6 +299,7 @@ impl Rejection {
         "DelayDisabled",
         "CannotDelayNow",
         "NotDelayed",
+        "NoActionOfType",
     ];
 
     /// The variant's name, used by scenario expectations.
@@ -320,6 +331,7 @@ impl Rejection {
             Rejection::DelayDisabled => "DelayDisabled",
             Rejection::CannotDelayNow => "CannotDelayNow",
             Rejection::NotDelayed => "NotDelayed",
+            Rejection::NoActionOfType(_) => "NoActionOfType",
         }
     }
 }
@@ -364,6 +376,7 @@ impl fmt::Display for Rejection {
             Rejection::DelayDisabled => write!(f, "this ruleset has no Delay"),
             Rejection::CannotDelayNow => write!(f, "Delay only as your turn begins, before acting"),
             Rejection::NotDelayed => write!(f, "the creature is not delaying"),
+            Rejection::NoActionOfType(why) => write!(f, "{why}"),
         }
     }
 }

@@ -116,14 +116,29 @@ pub struct ActionPool {
     pub restricted_left: u8,
     /// What the restricted actions may be spent on; empty = anything.
     pub restricted_to: Vec<String>,
-    /// Reactions left until the next regain (P2-09/10).
+    /// Reactions left until the next regain (P2-09/10), or attacks of opportunity left this
+    /// round (pf1e).
     pub reactions_left: u8,
+    /// Typed slots (G-P1-01): standard actions left.
+    pub standard: u8,
+    /// Typed slots: move actions left.
+    pub moves: u8,
+    /// Typed slots: swift actions left.
+    pub swift: u8,
+    /// An immediate action used off-turn takes the next turn's swift action.
+    pub swift_owed: bool,
+    /// Moved this turn (no 5-foot step after).
+    pub moved: bool,
+    /// Took a 5-foot step this turn (no other movement after).
+    pub stepped: bool,
+    /// Surprise round: one standard or one move action, not both (P1-27).
+    pub one_of: bool,
 }
 
 impl ActionPool {
     /// Actions still available, restricted ones included.
     pub fn available(&self) -> u8 {
-        self.max.saturating_sub(self.spent) + self.restricted_left
+        self.max.saturating_sub(self.spent) + self.restricted_left + self.standard + self.moves + self.swift
     }
 
     /// Unrestricted actions still available.
@@ -269,6 +284,27 @@ pub struct AssistBonuses(pub Vec<AssistBonus>);
 #[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DisengagedFrom(pub Vec<Cid>);
 
+/// Traits such as feats and class features (`combat_reflexes`, `uncanny_dodge`).
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Traits(pub Vec<String>);
+
+impl Traits {
+    /// Whether the creature has the trait.
+    pub fn has(&self, t: &str) -> bool {
+        self.0.iter().any(|x| x == t)
+    }
+}
+
+/// Aware of its opponents at the start of combat (P1-23..29).
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Aware(pub bool);
+
+impl Default for Aware {
+    fn default() -> Self {
+        Aware(true)
+    }
+}
+
 /// Effects this creature created on creatures (itself included): `(owner, condition)`.
 #[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CreatedEffects(pub Vec<(Cid, String)>);
@@ -312,4 +348,8 @@ pub struct CombatantBundle {
     pub disengaged: DisengagedFrom,
     /// Effects it created.
     pub created: CreatedEffects,
+    /// Traits.
+    pub traits: Traits,
+    /// Awareness at combat start.
+    pub aware: Aware,
 }

@@ -31,6 +31,8 @@ pub enum EndReason {
     PermanentWound,
     /// A negative status effect (HB-23).
     NegativeStatus,
+    /// The creature's first (regular) turn began: flat-footed ends (P1-18, G-P1-05).
+    FirstTurn,
 }
 
 /// Why an attack of opportunity was not offered.
@@ -448,6 +450,36 @@ pub enum CombatEvent {
         /// Who.
         who: Cid,
     },
+    /// The surprise round begins: only the aware act (P1-26/27).
+    SurpriseRound {
+        /// The aware combatants, in initiative order.
+        aware: Vec<Cid>,
+    },
+    /// An effect lasting N rounds ended just before the initiative count it began on (P1-12).
+    ExpiredBeforeCount {
+        /// Who had it.
+        who: Cid,
+        /// The condition.
+        condition: String,
+        /// The round it ended in.
+        round: u32,
+        /// The initiative count it began on and ended just before.
+        count: i32,
+    },
+    /// A creature's initiative moved for good: just before `before` (a readied action, G-P1-04).
+    InitiativeMoved {
+        /// Who.
+        who: Cid,
+        /// The creature it now acts just before.
+        before: Cid,
+    },
+    /// The GM changed whether a creature is aware of its opponents (P1-25).
+    AwarenessSet {
+        /// Who.
+        who: Cid,
+        /// Aware or not.
+        aware: bool,
+    },
     /// A readied action's trigger happened but it could not be used (no reaction left).
     ReadyNotUsed {
         /// Who.
@@ -626,6 +658,10 @@ impl CombatEvent {
         "ReturnedFromDelay",
         "DelayLapsed",
         "ReadyNotUsed",
+        "SurpriseRound",
+        "ExpiredBeforeCount",
+        "InitiativeMoved",
+        "AwarenessSet",
     ];
 
     /// The variant name, used by scenario expectations.
@@ -674,6 +710,9 @@ impl CombatEvent {
             | ReturnedFromDelay { who, .. }
             | DelayLapsed { who }
             | ReadyNotUsed { who, .. }
+            | ExpiredBeforeCount { who, .. }
+            | InitiativeMoved { who, .. }
+            | AwarenessSet { who, .. }
             | ConditionUnchanged { who, .. }
             | ConditionEnded { who, .. }
             | PermanentWound { who }

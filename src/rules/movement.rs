@@ -67,9 +67,20 @@ impl Rules<'_, '_> {
     /// left and is not delaying (pf2e, G-P2-10/17).
     pub fn opportunity_attacks(&self, who: Cid) -> Vec<String> {
         let triggered = self.ruleset.opportunity == OpportunityRule::TriggeredReactions;
-        if self.ruleset.reactions == ReactionBudget::PerOwnTurnRefresh
+        if self.ruleset.reactions != ReactionBudget::Unlimited
             && (self.c(who).pool.reactions_left == 0 || self.turn.delayed.contains(&who))
         {
+            return vec![];
+        }
+        // P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
+        let c = self.c(who);
+        let barred = c
+            .conditions
+            .0
+            .keys()
+            .filter_map(|id| self.ruleset.condition(id))
+            .any(|d| d.no_opportunity_unless.as_ref().is_some_and(|t| !c.traits.has(t)));
+        if barred {
             return vec![];
         }
         self.known_abilities(who)

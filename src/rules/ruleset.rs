@@ -184,6 +184,8 @@ pub enum TieBreaker {
     /// Creatures of this side still tied choose their order among themselves (a GM decision;
     /// the default keeps roster order).
     PlayerChoice(String),
+    /// The higher total initiative modifier (everything added to the die) goes first (P1-16).
+    HigherModifier,
 }
 
 /// What a turn may spend and when it refreshes.
@@ -196,6 +198,16 @@ pub enum ActionBudget {
     },
     /// One timed action per turn; its recovery time is the cost.
     OneTimedActionPerTurn,
+    /// Typed actions each turn: a standard and a move action (or one full-round action), a swift
+    /// action, free actions, and a 5-foot step if you make no other movement (G-P1-01).
+    TypedSlots {
+        /// Standard actions per turn.
+        standard: u8,
+        /// Move actions per turn.
+        moves: u8,
+        /// Swift actions per turn.
+        swift: u8,
+    },
     /// Actions and reactions regained at the last step of your own start of turn, no carry-over;
     /// unspent actions are lost at turn end, the reaction is kept until the next regain (P2-09..19).
     PerTurnPool {
@@ -213,6 +225,10 @@ pub enum ActionBudget {
 pub enum MultiTurnActivities {
     /// The cost must be paid at once.
     Forbidden,
+    /// Only an ability whose own casting time is a round or more spans turns: it is started as
+    /// a full-round action and takes effect at the start of your turn that many rounds later
+    /// (G-P1-10).
+    OnlyIfOwnTimeAtLeastOneRound,
     /// The cost is spread over later turns (HB-26/27).
     SpreadCost {
         /// No other action, not even a bonus action, until it completes.
@@ -230,15 +246,28 @@ pub enum DurationClock {
     /// Effects lasting N rounds tick at their creator's start of turn (P2-05, G-P2-18); effects
     /// counted in the owner's turns tick at the owner's end of turn (P2-22).
     TurnHooks,
+    /// An effect lasting N rounds ends just before the initiative count it began on, N rounds
+    /// later (P1-12, G-SG-10).
+    TimelinePoint,
 }
 
 /// Out-of-turn budget for reactions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ReactionBudget {
     /// No limit, and they cost no actions (HB-37, G-HB-11).
     Unlimited,
     /// Reactions come from the pool's reactions, refreshed with it (P2-09/10, G-P2-17).
     PerOwnTurnRefresh,
+    /// Attacks of opportunity per round, refreshed at your turn; a trait adds a stat's value
+    /// (pf1e: 1, + Dex bonus with Combat Reflexes, G-P1-02).
+    PerRound {
+        /// Per round.
+        base: u8,
+        /// The trait that adds more.
+        bonus_trait: Option<String>,
+        /// The stat whose (positive) value it adds.
+        bonus_stat: Option<String>,
+    },
 }
 
 /// GM-created windows to act out of turn.
@@ -254,17 +283,43 @@ pub enum Openings {
 }
 
 /// Surprise at combat start.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SurprisePolicy {
     /// No surprise round (G-HB-18).
     None,
+    /// When some but not all combatants are aware, a surprise round (round 0) comes first: the
+    /// aware act in initiative order with one standard or one move action plus free actions
+    /// (P1-26..29). Everyone starts with the flat-footed condition (P1-18).
+    SurpriseRound {
+        /// The condition every combatant starts with.
+        flat_footed: String,
+        /// When it ends (G-P1-05).
+        flat_footed_ends: FlatFootedEnds,
+    },
+}
+
+/// When flat-footed ends (G-P1-05).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FlatFootedEnds {
+    /// At the start of your first regular turn (the literal reading, default).
+    FirstRegularTurn,
+    /// At your first turn, the surprise round included.
+    FirstActionIncludingSurprise,
 }
 
 /// What disruption does to an action in progress.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DisruptionPolicy {
     /// Nothing is disrupted.
     None,
+    /// Damage while casting calls for a concentration check: d20 + stat against base + damage +
+    /// spell level; a failure loses the spell (G-P1-09).
+    ConcentrationCheck {
+        /// Base DC (10).
+        base_dc: i32,
+        /// The caster's stat (caster level + casting modifier).
+        stat: String,
+    },
     /// The activity fails (G-HB-09).
     ActivityFails {
         /// Every action already spent on it is lost.
@@ -304,6 +359,12 @@ pub enum ReorderPolicy {
         ready_cost: u8,
         /// A readied action is used as your reaction.
         ready_uses_reaction: bool,
+        /// A readied action moves your initiative to just before the triggering creature (pf1e).
+        #[serde(default)]
+        ready_changes_initiative: bool,
+        /// Readying ends your turn (pf2e).
+        #[serde(default)]
+        ready_ends_turn: bool,
     },
 }
 
@@ -425,6 +486,15 @@ pub struct AbilityDef {
     /// For triggered free actions and reactions: what triggers them.
     #[serde(default)]
     pub trigger: Option<AbilityTrigger>,
+    /// Its action type, for typed budgets (G-P1-01).
+    #[serde(default)]
+    pub action: ActionType,
+    /// Casting time in rounds, for abilities that span turns (G-P1-10).
+    #[serde(default)]
+    pub casting_rounds: Option<u8>,
+    /// Spell level, for concentration checks (G-P1-09).
+    #[serde(default)]
+    pub level: i32,
     /// What it does.
     pub effect: Effect,
 }
@@ -439,6 +509,26 @@ pub enum Timing {
     Free,
     /// Costs a reaction; used when its trigger happens (G-P2-17).
     Reaction,
+}
+
+/// The typed actions of G-P1-01.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum ActionType {
+    /// A standard action.
+    #[default]
+    Standard,
+    /// A move action (may replace the standard action).
+    Move,
+    /// Takes the standard and the move action.
+    FullRound,
+    /// One per turn.
+    Swift,
+    /// Any time; uses your next swift action.
+    Immediate,
+    /// Costs nothing.
+    Free,
+    /// A 5-foot step: only if you make no other movement this turn.
+    FiveFootStep,
 }
 
 /// Triggers for triggered free actions and reactions.
@@ -530,6 +620,18 @@ pub enum Effect {
         stat: String,
         /// Damage on a hit.
         damage: DiceExpr,
+        /// Further attacks in the same action, with these attack modifiers (a full attack).
+        #[serde(default)]
+        iterative: Vec<i32>,
+    },
+    /// Move up to twice your speed to a square next to the target, then attack it (a charge).
+    Charge {
+        /// Attack stat.
+        stat: String,
+        /// Damage on a hit.
+        damage: DiceExpr,
+        /// Attack bonus for charging.
+        bonus: i32,
     },
     /// Move up to your speed; provokes from every engaged creature (HB-18/19).
     Move,
@@ -658,6 +760,16 @@ pub struct ConditionDef {
     /// Added to the creature's AC (Raise a Shield).
     #[serde(default)]
     pub ac_bonus: i32,
+    /// The creature loses this stat's positive value from its AC (flat-footed: DEX, P1-19).
+    #[serde(default)]
+    pub ac_loses_stat: Option<String>,
+    /// The creature makes no attacks of opportunity unless it has this trait (flat-footed and
+    /// Combat Reflexes, P1-21).
+    #[serde(default)]
+    pub no_opportunity_unless: Option<String>,
+    /// Creatures with any of these traits never get it (Uncanny Dodge, P1-20).
+    #[serde(default)]
+    pub immune_traits: Vec<String>,
 }
 
 /// A saving throw described in data.

@@ -44,6 +44,17 @@ pub struct CombatantSpec {
     /// Conditions at the start.
     #[serde(default)]
     pub conditions: Vec<String>,
+    /// Traits: feats and class features (`combat_reflexes`, `uncanny_dodge`).
+    #[serde(default)]
+    pub traits: Vec<String>,
+    /// Aware of its opponents when combat starts (P1-23); a surprise round happens when some
+    /// but not all are.
+    #[serde(default = "yes")]
+    pub aware: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn default_hp() -> i32 {
@@ -134,6 +145,8 @@ pub fn setup_world(world: &mut World, ruleset: Ruleset, seed: u64, specs: &[Comb
                 assists: AssistBonuses::default(),
                 disengaged: DisengagedFrom::default(),
                 created: CreatedEffects::default(),
+                traits: Traits(s.traits.clone()),
+                aware: Aware(s.aware),
             })
             .id();
         roster.entities.push(e);

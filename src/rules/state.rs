@@ -69,6 +69,14 @@ pub struct TurnState {
     pub returning: Option<Cid>,
     /// The active turn resumes a delayed turn (Step 1 was already done).
     pub resuming: bool,
+    /// The surprise round (round 0) is running (P1-26).
+    pub surprise_round: bool,
+    /// Timeline-point expiries (P1-12): (time, rank, seq) → (owner, condition, count it began on).
+    pub expiries: BTreeMap<(u32, u32, u64), (Cid, String, i32)>,
+    /// Sequence for expiry keys.
+    pub next_seq: u64,
+    /// Surprise-round turns still to come, in initiative order.
+    pub surprise_slots: Vec<super::timeline::TurnKey>,
 }
 
 /// What the engine is waiting for, for drivers and the HUD.
@@ -116,6 +124,8 @@ pub struct AttackCtx {
     pub damage_bonus: i32,
     /// The attack roll's total.
     pub total: i32,
+    /// A modifier of this attack (iterative attacks, a charge).
+    pub modifier: i32,
 }
 
 /// A unit of resolution. The queue runs front to back and stops at a decision.
@@ -323,6 +333,10 @@ pub struct CombatantData {
     pub disengaged: &'static mut DisengagedFrom,
     /// Effects it created.
     pub created: &'static mut CreatedEffects,
+    /// Traits.
+    pub traits: &'static Traits,
+    /// Awareness at combat start.
+    pub aware: &'static mut Aware,
 }
 
 /// The rules' view of the world: one system param shared by every rules system.

@@ -31,6 +31,8 @@ pub struct Timeline {
     /// How times map to rounds.
     pub model: Option<TurnModel>,
     queue: BTreeSet<TurnKey>,
+    /// Each creature's scheduled turn (one at most).
+    by_creature: std::collections::BTreeMap<Cid, TurnKey>,
     /// The time of the turn now running (or last run).
     pub now: u32,
 }
@@ -38,7 +40,7 @@ pub struct Timeline {
 impl Timeline {
     /// An empty timeline for a turn model.
     pub fn new(model: TurnModel) -> Self {
-        Self { model: Some(model), queue: BTreeSet::new(), now: 0 }
+        Self { model: Some(model), queue: BTreeSet::new(), by_creature: Default::default(), now: 0 }
     }
 
     /// The time of a creature's first turn: round 1, or segment 1.
@@ -48,11 +50,22 @@ impl Timeline {
 
     /// Schedule a turn.
     pub fn schedule(&mut self, key: TurnKey) {
+        if let Some(old) = self.by_creature.insert(key.who, key) {
+            self.queue.remove(&old);
+        }
         self.queue.insert(key);
+    }
+
+    /// A creature's scheduled turn.
+    pub fn scheduled(&self, who: Cid) -> Option<TurnKey> {
+        self.by_creature.get(&who).copied()
     }
 
     /// Remove a creature's scheduled turn at a known key.
     pub fn unschedule(&mut self, key: &TurnKey) -> bool {
+        if self.by_creature.get(&key.who) == Some(key) {
+            self.by_creature.remove(&key.who);
+        }
         self.queue.remove(key)
     }
 
@@ -64,6 +77,7 @@ impl Timeline {
     /// Take the next turn and move the clock to it.
     pub fn pop(&mut self) -> Option<TurnKey> {
         let k = self.queue.pop_first()?;
+        self.by_creature.remove(&k.who);
         self.now = k.time;
         Some(k)
     }

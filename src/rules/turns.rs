@@ -68,17 +68,19 @@ impl Rules<'_, '_> {
             ActionBudget::OneTimedActionPerTurn => (1, 0),
             // Regained at the first Step 1; until then the creature has its full budget.
             ActionBudget::PerTurnPool { actions, reactions, .. } => (actions, reactions),
+            ActionBudget::TypedSlots { .. } => (0, 0),
         };
         let mut alive: BTreeMap<String, u32> = BTreeMap::new();
         for (i, who) in order.iter().enumerate() {
             let rank = i as u32 * RANK_SPACING;
             let down = self.is_down(*who);
+            let aoo = self.opportunities_per_round(*who);
             {
                 let mut c = self.cm(*who);
                 c.initiative.rank = rank;
                 c.pool.max = actions;
                 c.pool.spent = 0;
-                c.pool.reactions_left = reactions;
+                c.pool.reactions_left = aoo.unwrap_or(reactions);
             }
             if !down {
                 *alive.entry(self.c(*who).side.0.clone()).or_default() += 1;
@@ -87,8 +89,103 @@ impl Rules<'_, '_> {
         }
         self.turn.alive_by_side = alive;
         self.turn.order = order.clone();
-        self.emit(CombatEvent::InitiativeOrder { order });
+        self.emit(CombatEvent::InitiativeOrder { order: order.clone() });
+        self.start_surprise(&order);
         self.check_combat_end();
+    }
+
+    /// P1-18, P1-26..30: everyone starts flat-footed; if some but not all are aware, the aware
+    /// get a surprise round (round 0) in initiative order.
+    fn start_surprise(&mut self, order: &[Cid]) {
+        let super::ruleset::SurprisePolicy::SurpriseRound { flat_footed, .. } = self.ruleset.surprise.clone() else {
+            return;
+        };
+        for who in order {
+            if !self.is_down(*who) {
+                self.apply_condition(*who, &flat_footed, super::combat::NewCondition::default());
+            }
+        }
+        let standing: Vec<Cid> = order.iter().copied().filter(|c| !self.is_down(*c)).collect();
+        let aware: Vec<Cid> = standing.iter().copied().filter(|c| self.c(*c).aware.0).collect();
+        if aware.is_empty() || aware.len() == standing.len() {
+            // P1-28: no surprise round when everyone or no one is aware.
+            return;
+        }
+        self.turn.surprise_round = true;
+        for who in &aware {
+            let rank = self.rank(*who);
+            // Round 0; the regular round-1 turn stays scheduled and is taken later.
+            self.turn.surprise_slots.push(TurnKey { time: 0, rank, who: *who });
+        }
+        self.emit(CombatEvent::SurpriseRound { aware });
+        self.emit(CombatEvent::RoundStarted { round: 0, seconds: self.round_seconds() });
+    }
+
+    /// The attacks of opportunity a creature gets per round, for a per-round budget (G-P1-02).
+    pub fn opportunities_per_round(&self, who: Cid) -> Option<u8> {
+        let super::ruleset::ReactionBudget::PerRound { base, bonus_trait, bonus_stat } = &self.ruleset.reactions else {
+            return None;
+        };
+        let bonus = match (bonus_trait, bonus_stat) {
+            (Some(t), Some(s)) if self.c(who).traits.has(t) => self.stat(who, s).max(0) as u8,
+            _ => 0,
+        };
+        Some(base + bonus)
+    }
+
+    /// P1-12: an effect lasting N rounds ends just before the count it began on, N rounds later.
+    pub fn schedule_expiry(&mut self, owner: Cid, condition: &str, rounds: u32) {
+        let span = match self.timeline.model {
+            Some(TurnModel::RecoveryTime { segments_per_round }) => rounds * segments_per_round,
+            _ => rounds,
+        };
+        let now = if self.turn.started { self.timeline.now } else { 0 };
+        let (rank, count) = match self.turn.active {
+            Some(a) => (self.rank(a), self.c(a).initiative.total),
+            None => (0, 0),
+        };
+        let seq = self.turn.next_seq;
+        self.turn.next_seq += 1;
+        self.turn.expiries.insert((now + span, rank, seq), (owner, condition.to_string(), count));
+    }
+
+    /// End every timeline-point effect due at or before this turn's place on the timeline.
+    fn expire_before(&mut self, key: TurnKey) {
+        while let Some((&(time, rank, seq), _)) = self.turn.expiries.iter().next() {
+            if (time, rank) > (key.time, key.rank) {
+                return;
+            }
+            let (who, condition, count) = self.turn.expiries.remove(&(time, rank, seq)).expect("just seen");
+            if !self.c(who).conditions.has(&condition) {
+                continue;
+            }
+            let (round, _) = self.timeline.round_and_segment(key.time);
+            self.emit(CombatEvent::ExpiredBeforeCount { who, condition: condition.clone(), round, count });
+            self.end_condition(who, &condition, EndReason::Expired);
+        }
+    }
+
+    /// The GM sets awareness (P1-25); during the surprise round a creature made aware whose count
+    /// has not passed gets its surprise turn.
+    pub fn set_aware(&mut self, who: Cid, aware: bool) {
+        self.cm(who).aware.0 = aware;
+        self.emit(CombatEvent::AwarenessSet { who, aware });
+        if aware && self.turn.surprise_round {
+            let rank = self.rank(who);
+            let passed = self.turn.active.is_some_and(|a| self.rank(a) >= rank);
+            if !passed && !self.turn.surprise_slots.iter().any(|k| k.who == who) {
+                self.turn.surprise_slots.push(TurnKey { time: 0, rank, who });
+                self.turn.surprise_slots.sort();
+            }
+        }
+    }
+
+    fn round_seconds(&self) -> u32 {
+        let participants: u32 = self.turn.alive_by_side.values().sum();
+        match self.ruleset.round_length {
+            super::ruleset::RoundLength::PerParticipant(s) => s * participants,
+            super::ruleset::RoundLength::Fixed(s) => s,
+        }
     }
 
     /// Sort by total (descending), then by each tie-breaker in turn (G-HB-01, G-P2-01). Returns
@@ -102,6 +199,13 @@ impl Rules<'_, '_> {
                 TieBreaker::HigherStat(s) => {
                     for (c, k) in keys.iter_mut() {
                         k.push(self.c(*c).stats.get(s));
+                    }
+                }
+                TieBreaker::HigherModifier => {
+                    // P1-16: the total initiative modifier is everything added to the die.
+                    for (c, k) in keys.iter_mut() {
+                        let i = &self.c(*c).initiative;
+                        k.push(i.total - i.roll);
                     }
                 }
                 TieBreaker::FoesFirst(side) => {
@@ -145,9 +249,23 @@ impl Rules<'_, '_> {
     /// Take the next scheduled turn, crossing a round boundary if needed. Returns false if none.
     pub fn begin_next_turn(&mut self) -> bool {
         let phased = !self.ruleset.turn_phases.start.is_empty() || !self.ruleset.turn_phases.end.is_empty();
-        while let Some(key) = self.timeline.pop() {
+        loop {
+            // P1-27: the surprise round's turns come first, in initiative order.
+            let surprise = self.turn.surprise_round && !self.turn.surprise_slots.is_empty();
+            let key = if surprise {
+                self.turn.surprise_slots.remove(0)
+            } else {
+                if self.turn.surprise_round {
+                    self.turn.surprise_round = false;
+                    self.emit(CombatEvent::RoundEnded { round: 0 });
+                }
+                let Some(next) = self.timeline.peek() else { return false };
+                self.expire_before(next);
+                let Some(key) = self.timeline.pop() else { return false };
+                key
+            };
             let (round, _) = self.timeline.round_and_segment(key.time);
-            if round > self.turn.round {
+            if !surprise && round > self.turn.round {
                 if self.turn.round > 0 {
                     self.end_round();
                 }
@@ -157,16 +275,22 @@ impl Rules<'_, '_> {
             if self.is_down(who) {
                 continue;
             }
+            if surprise && !self.c(who).aware.0 {
+                // P1-29: the unaware cannot act in the surprise round.
+                continue;
+            }
             let resuming = self.turn.returning.take() == Some(who);
             if !resuming && self.turn.delayed.remove(&who) {
-                // G-P2-10: a whole round delayed: the delayed turn is lost, the slot is unchanged.
+                // G-P2-10, G-P1-03: the delayed turn is lost; the slot is unchanged.
                 self.emit(CombatEvent::DelayLapsed { who });
             }
             if !phased && self.cannot_act(who) {
-                // G-HB-19: a creature marked unable to act takes no actions; it keeps its slot.
+                // G-HB-19, P1-22: a creature unable to act takes no actions; it keeps its slot.
                 self.emit(CombatEvent::TurnSkipped { who, reason: "cannot act".into() });
-                let t = self.timeline.next_time(key.time, None);
-                self.timeline.schedule(TurnKey { time: t, ..key });
+                if !surprise {
+                    let t = self.timeline.next_time(key.time, None);
+                    self.timeline.schedule(TurnKey { time: t, ..key });
+                }
                 continue;
             }
             self.turn.active = Some(who);
@@ -174,15 +298,9 @@ impl Rules<'_, '_> {
             self.turn.ending = false;
             self.turn.resuming = resuming;
             self.turn.last_recovery = None;
-            let per_turn = self.ruleset.budget == ActionBudget::OneTimedActionPerTurn;
-            {
-                let mut c = self.cm(who);
-                c.pool.uses_this_turn.clear();
-                if per_turn {
-                    c.pool.spent = 0;
-                }
-            }
+            self.refill_at_turn_start(who, surprise);
             self.emit(CombatEvent::TurnStarted { who, round, time: key.time });
+            self.end_flat_footed(who, surprise);
             if !resuming {
                 let steps: Vec<Work> =
                     self.ruleset.turn_phases.start.iter().map(|s| Work::Step { who, step: *s }).collect();
@@ -191,12 +309,74 @@ impl Rules<'_, '_> {
             self.continue_activity(who);
             return true;
         }
-        false
     }
 
-    /// HB-27: the first actions of each later turn go into the spread activity until it is paid.
+    /// Budgets that refill every turn: one timed action, or the typed slots (G-P1-01) and the
+    /// attacks of opportunity of a per-round budget (G-P1-02).
+    fn refill_at_turn_start(&mut self, who: Cid, surprise: bool) {
+        let aoo = self.opportunities_per_round(who);
+        let budget = self.ruleset.budget;
+        let mut c = self.cm(who);
+        c.pool.uses_this_turn.clear();
+        match budget {
+            ActionBudget::OneTimedActionPerTurn => c.pool.spent = 0,
+            ActionBudget::TypedSlots { standard, moves, swift } => {
+                c.pool.standard = standard;
+                c.pool.moves = moves;
+                // P1-27: no swift action in the surprise round; an immediate action used since
+                // takes this turn's swift action.
+                c.pool.swift = if surprise || c.pool.swift_owed { 0 } else { swift };
+                c.pool.swift_owed = false;
+                c.pool.moved = false;
+                c.pool.stepped = false;
+                c.pool.one_of = surprise;
+            }
+            _ => {}
+        }
+        if let Some(n) = aoo {
+            c.pool.reactions_left = n;
+        }
+    }
+
+    /// P1-18, G-P1-05/14: flat-footed ends as your first regular turn starts (or your first turn,
+    /// the surprise round included, with the other reading).
+    fn end_flat_footed(&mut self, who: Cid, surprise: bool) {
+        let super::ruleset::SurprisePolicy::SurpriseRound { flat_footed, flat_footed_ends } =
+            self.ruleset.surprise.clone()
+        else {
+            return;
+        };
+        let ends = !surprise || flat_footed_ends == super::ruleset::FlatFootedEnds::FirstActionIncludingSurprise;
+        if ends && self.c(who).conditions.has(&flat_footed) {
+            self.end_condition(who, &flat_footed, EndReason::FirstTurn);
+        }
+    }
+
+    /// HB-27: the first actions of each later turn go into the spread activity until it is paid;
+    /// G-P1-10: a cast of N rounds takes effect at the start of your turn N rounds later.
     fn continue_activity(&mut self, who: Cid) {
         let Some(mut act) = self.c(who).casting.0.clone() else { return };
+        if self.ruleset.multi_turn == super::ruleset::MultiTurnActivities::OnlyIfOwnTimeAtLeastOneRound {
+            act.paid += 1;
+            let remaining = act.cost - act.paid;
+            self.emit(CombatEvent::ActivityProgressed { who, ability: act.ability.clone(), paid_now: 1, remaining });
+            if remaining > 0 {
+                self.cm(who).casting.0 = Some(act);
+                return;
+            }
+            self.cm(who).casting.0 = None;
+            self.emit(CombatEvent::ActivityCompleted { who, ability: act.ability.clone() });
+            self.work.0.push_back(Work::Effect {
+                who,
+                ability: act.ability,
+                targets: act.targets,
+                to: act.dest,
+                mode: act.mode,
+                via: Via::Turn,
+                surprise: false,
+            });
+            return;
+        }
         let available = self.c(who).pool.available();
         let pay = available.min(act.cost - act.paid);
         act.paid += pay;
@@ -231,6 +411,7 @@ impl Rules<'_, '_> {
         match self.ruleset.budget {
             ActionBudget::PerRoundPool { .. } | ActionBudget::PerTurnPool { .. } => c.pool.available() == 0,
             ActionBudget::OneTimedActionPerTurn => c.pool.spent >= 1,
+            ActionBudget::TypedSlots { .. } => c.pool.standard == 0 && c.pool.moves == 0 && c.pool.swift == 0,
         }
     }
 
@@ -265,7 +446,9 @@ impl Rules<'_, '_> {
         self.turn.resuming = false;
         let now = self.timeline.now;
         // A delaying creature keeps its next slot: reaching it still delaying loses the turn.
-        if !self.is_down(who) {
+        // A surprise-round turn leaves the round-1 slot as it is.
+        let surprise_turn = self.turn.surprise_round;
+        if !self.is_down(who) && !surprise_turn {
             let t = self.timeline.next_time(now, self.turn.last_recovery);
             let rank = self.rank(who);
             self.timeline.schedule(TurnKey { time: t, rank, who });
@@ -277,9 +460,10 @@ impl Rules<'_, '_> {
 
     /// G-P2-10: a delaying creature comes back right after `after`'s turn, for good.
     fn slot_in_after(&mut self, back: Cid, after: Cid, now: u32) {
-        let old = self.rank(back);
-        let next_round = self.timeline.next_time(now, None);
-        self.timeline.unschedule(&TurnKey { time: next_round, rank: old, who: back });
+        // G-P1-03: returning before its regular turn, the creature gives that turn up.
+        if let Some(k) = self.timeline.scheduled(back) {
+            self.timeline.unschedule(&k);
+        }
         let rank = self.rank(after) + 1 + back.0 % (RANK_SPACING / 2);
         self.cm(back).initiative.rank = rank;
         self.turn.delayed.remove(&back);
@@ -295,11 +479,7 @@ impl Rules<'_, '_> {
                 self.cm(who).pool.spent = 0;
             }
         }
-        let participants: u32 = self.turn.alive_by_side.values().sum();
-        let seconds = match self.ruleset.round_length {
-            super::ruleset::RoundLength::PerParticipant(s) => s * participants,
-            super::ruleset::RoundLength::Fixed(s) => s,
-        };
+        let seconds = self.round_seconds();
         self.emit(CombatEvent::RoundStarted { round, seconds });
     }
 

@@ -30,6 +30,8 @@ pub fn who(name: &str, side: &str, init: i32, at: (i32, i32)) -> CombatantSpec {
         movement: BTreeMap::new(),
         controller: Controller::Script,
         conditions: vec![],
+        traits: vec![],
+        aware: true,
     }
 }
 
