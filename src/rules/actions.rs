@@ -201,7 +201,7 @@ impl Rules<'_, '_> {
                 let to = to.ok_or_else(|| Rejection::InvalidTarget("a Step needs a destination".into()))?;
                 self.check_destination(who, to, self.ruleset.engagement.step_squares)?;
             }
-            Effect::TargetCondition { .. } | Effect::Heal { .. } => {
+            Effect::TargetCondition { .. } | Effect::Heal { .. } | Effect::Damage { .. } => {
                 if targets.is_empty() {
                     return Err(Rejection::InvalidTarget("this ability needs targets".into()));
                 }
@@ -423,6 +423,9 @@ impl Rules<'_, '_> {
                     self.cm(holder).pool.reactions_left -= 1;
                 }
                 self.emit(CombatEvent::HeldActionTriggered { who: holder, ability: h.ability.clone(), by: actor });
+                if let ReorderPolicy::DelayAndReady { ready_changes_initiative: true, .. } = self.ruleset.reorder {
+                    self.move_before(holder, actor);
+                }
                 let targets = if h.targets.is_empty() { vec![actor] } else { h.targets };
                 out.push(Work::Effect {
                     who: holder,
@@ -436,6 +439,19 @@ impl Rules<'_, '_> {
             }
         }
         out
+    }
+
+    /// G-P1-04: a readied action moves the holder's initiative to just before the creature that
+    /// triggered it, for good. Used in the next round before its regular turn, that turn is lost.
+    fn move_before(&mut self, holder: Cid, trigger: Cid) {
+        let rank = self.rank(trigger).saturating_sub(1 + holder.0 % (super::turns::RANK_SPACING / 2));
+        self.cm(holder).initiative.rank = rank;
+        let round = self.turn.round;
+        if let Some(k) = self.timeline.scheduled(holder) {
+            self.timeline.unschedule(&k);
+        }
+        self.timeline.schedule(super::timeline::TurnKey { time: round + 1, rank, who: holder });
+        self.emit(CombatEvent::InitiativeMoved { who: holder, before: trigger });
     }
 
     /// Hold an ability (HB-49, G-HB-12): its cost is reserved now.

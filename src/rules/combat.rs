@@ -157,6 +157,15 @@ impl Rules<'_, '_> {
                     self.move_to(who, to, &mode);
                 }
             }
+            Effect::Damage { amount } => {
+                for t in targets {
+                    if !self.is_down(t) {
+                        let s = self.c(who).stats.clone();
+                        let n = self.dice.roll_expr(&amount, |k| s.get(k)).max(0);
+                        self.take_damage(t, n);
+                    }
+                }
+            }
             Effect::Heal { amount } => {
                 for t in targets {
                     if self.is_down(t) {

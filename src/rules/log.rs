@@ -48,6 +48,10 @@ pub enum NoOpportunityReason {
     Incapacitated,
     /// The enemy has no attack to make it with.
     NoAttack,
+    /// Flat-footed, without Combat Reflexes (P1-21).
+    FlatFooted,
+    /// No reaction or attack of opportunity left (G-P2-17, G-P1-02).
+    NoneLeft,
 }
 
 /// One thing that happened.

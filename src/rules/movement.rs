@@ -40,12 +40,16 @@ impl Rules<'_, '_> {
         for enemy in self.engaged_enemies(who) {
             let reason = if self.cannot_act(enemy) {
                 Some(NoOpportunityReason::Incapacitated)
-            } else if self.is_flanked(enemy) {
+            } else if self.ruleset.engagement.no_opportunity_from_flanked && self.is_flanked(enemy) {
                 Some(NoOpportunityReason::Flanked)
             } else if self.c(who).disengaged.0.contains(&enemy) {
                 Some(NoOpportunityReason::Disengaged)
             } else if self.busy_with(enemy).is_some() {
                 Some(NoOpportunityReason::Busy)
+            } else if self.flat_footed_no_aoo(enemy) {
+                Some(NoOpportunityReason::FlatFooted)
+            } else if self.ruleset.reactions != ReactionBudget::Unlimited && self.c(enemy).pool.reactions_left == 0 {
+                Some(NoOpportunityReason::NoneLeft)
             } else if self.opportunity_attacks(enemy).is_empty() {
                 Some(NoOpportunityReason::NoAttack)
             } else {
@@ -72,15 +76,7 @@ impl Rules<'_, '_> {
         {
             return vec![];
         }
-        // P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
-        let c = self.c(who);
-        let barred = c
-            .conditions
-            .0
-            .keys()
-            .filter_map(|id| self.ruleset.condition(id))
-            .any(|d| d.no_opportunity_unless.as_ref().is_some_and(|t| !c.traits.has(t)));
-        if barred {
+        if self.flat_footed_no_aoo(who) {
             return vec![];
         }
         self.known_abilities(who)
@@ -93,6 +89,16 @@ impl Rules<'_, '_> {
                 })
             })
             .collect()
+    }
+
+    /// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
+    pub fn flat_footed_no_aoo(&self, who: Cid) -> bool {
+        let c = self.c(who);
+        c.conditions
+            .0
+            .keys()
+            .filter_map(|id| self.ruleset.condition(id))
+            .any(|d| d.no_opportunity_unless.as_ref().is_some_and(|t| !c.traits.has(t)))
     }
 
     /// Put a creature on a square and log it.

@@ -406,6 +406,9 @@ pub struct EngagementRule {
     /// Squares a Step may move (pf2e Step: 1).
     #[serde(default = "one")]
     pub step_squares: u32,
+    /// A flanked creature makes no attack of opportunity on a creature withdrawing from it (HB-48).
+    #[serde(default)]
+    pub no_opportunity_from_flanked: bool,
 }
 
 fn one() -> u32 {
@@ -414,7 +417,13 @@ fn one() -> u32 {
 
 impl Default for EngagementRule {
     fn default() -> Self {
-        Self { disengage_squares: 1, flanking_attack_bonus: 2, melee_reach: 1, step_squares: 1 }
+        Self {
+            disengage_squares: 1,
+            flanking_attack_bonus: 2,
+            melee_reach: 1,
+            step_squares: 1,
+            no_opportunity_from_flanked: false,
+        }
     }
 }
 
@@ -667,6 +676,11 @@ pub enum Effect {
     Sustain,
     /// Move up to the ruleset's short-step distance without provoking anything (pf2e Step).
     Step,
+    /// Damage each target with no roll to hit (Magic Missile).
+    Damage {
+        /// Amount.
+        amount: DiceExpr,
+    },
     /// Restore hit points to each target.
     Heal {
         /// Amount.

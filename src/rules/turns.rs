@@ -411,7 +411,8 @@ impl Rules<'_, '_> {
         match self.ruleset.budget {
             ActionBudget::PerRoundPool { .. } | ActionBudget::PerTurnPool { .. } => c.pool.available() == 0,
             ActionBudget::OneTimedActionPerTurn => c.pool.spent >= 1,
-            ActionBudget::TypedSlots { .. } => c.pool.standard == 0 && c.pool.moves == 0 && c.pool.swift == 0,
+            // Free actions stay possible (G-P1-01, P1-27): the creature says when it is done.
+            ActionBudget::TypedSlots { .. } => false,
         }
     }
 

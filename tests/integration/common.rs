@@ -302,3 +302,40 @@ impl Fight {
             .collect()
     }
 }
+
+/// The shipped pf1e ruleset.
+pub fn pf1e() -> Ruleset {
+    Ruleset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/pf1e.ron"))
+        .expect("shipped ruleset loads")
+}
+
+/// A pf1e combatant: AC 15, 30 hp, aware.
+pub fn p1(name: &str, side: &str, init: i32, at: (i32, i32)) -> CombatantSpec {
+    who(name, side, init, at).stat("AC", 15).hp(30)
+}
+
+/// Spec helpers for pf1e.
+pub trait P1Ext {
+    /// Unaware of its opponents at the start.
+    fn unaware(self) -> Self;
+    /// Add a trait.
+    fn with_trait(self, t: &str) -> Self;
+}
+
+impl P1Ext for CombatantSpec {
+    fn unaware(mut self) -> Self {
+        self.aware = false;
+        self
+    }
+    fn with_trait(mut self, t: &str) -> Self {
+        self.traits.push(t.into());
+        self
+    }
+}
+
+impl Fight {
+    /// Start a pf1e combat.
+    pub fn pf1e(specs: Vec<CombatantSpec>) -> Self {
+        Self::with_ruleset(pf1e(), specs)
+    }
+}

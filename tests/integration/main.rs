@@ -11,5 +11,6 @@ mod data_errors;
 mod determinism;
 mod engine;
 mod hb_rules;
+mod p1_rules;
 mod p2_rules;
 mod scenarios;

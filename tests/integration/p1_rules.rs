@@ -1,0 +1,509 @@
+//! pf1e: one test per rule ID of RULES.md §3 (P1-01..P1-30), and tests for the gap defaults
+//! (G-P1-nn) the engine implements.
+
+use skirmish::rules::command::{Command, GmInput, Rejection};
+use skirmish::rules::components::{Cid, HeldTrigger, InitiativeSetup, TriggerOn};
+use skirmish::rules::driver::Combat;
+use skirmish::rules::ruleset::Ruleset;
+
+use crate::common::*;
+
+fn trio() -> Fight {
+    Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)).stat("MELEE", 4).stat("STR", 2),
+        p1("B", "monsters", 15, (1, 0)).stat("MELEE", 3),
+        p1("C", "monsters", 10, (6, 6)),
+    ])
+}
+
+fn round_of_ends(f: &mut Fight) {
+    for _ in 0..3 {
+        let a = f.active().unwrap();
+        f.end(&a);
+    }
+}
+
+#[test]
+fn p1_01_combat_is_a_cycle_of_rounds() {
+    let mut f = trio();
+    round_of_ends(&mut f);
+    round_of_ends(&mut f);
+    assert_eq!(f.0.turn().round, 3);
+    assert_eq!(f.text().iter().filter(|e| e.starts_with("RoundEnded")).count(), 2);
+}
+
+#[test]
+fn p1_02_everyone_rolls_initiative_when_combat_starts() {
+    let mut specs = vec![p1("A", "heroes", 0, (0, 0)).stat("INIT", 3), p1("B", "monsters", 0, (5, 0)).stat("INIT", 1)];
+    for s in &mut specs {
+        s.initiative = InitiativeSetup::Rolled;
+    }
+    let f = Fight(Combat::with_forced_dice(pf1e(), 1, &specs, &[10, 4]).unwrap());
+    assert!(f.saw(0, "InitiativeRolled", "who: A, roll: 10, bonus: 3, total: 13"));
+    assert!(f.saw(0, "InitiativeRolled", "who: B, roll: 4, bonus: 1, total: 5"));
+    assert!(f.find(0, "InitiativeOrder", "").unwrap() < f.find(0, "TurnStarted", "").unwrap());
+}
+
+#[test]
+fn p1_03_awareness_decides_the_surprise_round_and_all_aware_skips_it() {
+    let f = trio();
+    assert!(!f.saw(0, "SurpriseRound", ""));
+    let g = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 15, (5, 0)).unaware()]);
+    assert!(g.saw(0, "SurpriseRound", "aware: [A]"));
+}
+
+#[test]
+fn p1_04_after_the_surprise_round_the_first_normal_round_begins() {
+    let mut f = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 15, (5, 0)).unaware()]);
+    assert_eq!(f.0.turn().round, 0);
+    f.end("A");
+    assert!(f.saw(0, "RoundEnded", "round: 0"));
+    assert!(f.saw(0, "RoundStarted", "round: 1"));
+    assert_eq!(f.active().as_deref(), Some("A"));
+}
+
+#[test]
+fn p1_05_combatants_act_from_highest_initiative_to_lowest() {
+    let f = trio();
+    assert!(f.saw(0, "InitiativeOrder", "order: [A, B, C]"));
+    assert_eq!(f.active().as_deref(), Some("A"));
+}
+
+#[test]
+fn p1_06_when_everyone_has_acted_the_next_round_starts_from_the_top() {
+    let mut f = trio();
+    round_of_ends(&mut f);
+    assert!(f.saw(0, "RoundStarted", "round: 2"));
+    assert_eq!(f.active().as_deref(), Some("A"));
+}
+
+#[test]
+fn p1_07_a_round_is_six_seconds() {
+    let f = trio();
+    assert!(f.saw(0, "RoundStarted", "round: 1, seconds: 6"));
+    let rs = pf1e();
+    assert_eq!(rs.round_length, skirmish::rules::ruleset::RoundLength::Fixed(6));
+}
+
+#[test]
+fn p1_08_each_creature_gets_one_turn_a_round() {
+    let mut f = trio();
+    round_of_ends(&mut f);
+    for n in ["A", "B", "C"] {
+        assert_eq!(f.text().iter().filter(|e| e.starts_with(&format!("TurnStarted {{ who: {n}, round: 1"))).count(), 1);
+    }
+}
+
+#[test]
+fn p1_09_each_round_starts_with_the_highest_result() {
+    let mut f = trio();
+    round_of_ends(&mut f);
+    let r2 = f.find(0, "RoundStarted", "round: 2").unwrap();
+    assert!(f.find(r2, "TurnStarted", "").unwrap() == f.find(r2, "TurnStarted", "who: A").unwrap());
+}
+
+#[test]
+fn p1_10_a_turn_holds_all_of_the_rounds_actions() {
+    let mut f = trio();
+    f.force(&[2]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    // B is flat-footed (it has not acted yet): moving away provokes nothing from it.
+    f.act_to("A", "move", &[], (0, 3), None).unwrap();
+    f.act("A", "quicken", &[]).unwrap();
+    f.act("A", "shout", &[]).unwrap();
+    assert_eq!(
+        f.act("A", "total_defense", &[]),
+        Err(Rejection::NoActionOfType("no standard action left this turn".into()))
+    );
+    assert_eq!(f.act("A", "quicken", &[]), Err(Rejection::NoActionOfType("no swift action left this turn".into())));
+}
+
+#[test]
+fn g_p1_01_a_move_may_replace_the_standard_and_a_full_round_takes_both() {
+    let mut f = trio();
+    f.act_to("A", "move", &[], (-1, -1), None).unwrap();
+    f.act_to("A", "move", &[], (-2, -2), None).unwrap();
+    assert_eq!(
+        f.act("A", "total_defense", &[]),
+        Err(Rejection::NoActionOfType("no standard action left this turn".into()))
+    );
+    f.end("A");
+    f.end("B");
+    f.end("C");
+    f.act_to("A", "move", &[], (0, -1), None).unwrap();
+    assert_eq!(
+        f.act("A", "full_attack", &["B"]),
+        Err(Rejection::NoActionOfType("a full-round action needs the whole turn".into()))
+    );
+    let mut g = trio();
+    g.force(&[5, 5]);
+    g.act("A", "full_attack", &["B"]).unwrap();
+    assert_eq!(g.text().iter().filter(|e| e.starts_with("AttackRolled { attacker: A")).count(), 2, "iterative attacks");
+    assert!(g.saw(0, "AttackRolled", "roll: 5, bonus: -1, total: 4"), "the second attack at -5");
+    assert_eq!(g.act_to("A", "five_foot_step", &[], (0, -1), None), Ok(()));
+    assert_eq!(
+        g.act_to("A", "move", &[], (0, -3), None),
+        Err(Rejection::NoActionOfType("no other movement after a 5-foot step".into()))
+    );
+}
+
+#[test]
+fn p1_11_a_full_round_runs_from_a_count_to_the_same_count_next_round() {
+    // A 1-round cast begun on A's count takes effect at A's count next round, before A acts.
+    let mut f = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)).with(&["summon"]), p1("B", "monsters", 15, (5, 0))]);
+    f.act("A", "summon", &[]).unwrap();
+    assert!(f.saw(0, "ActivityStarted", "who: A, ability: \"summon\", cost: 1, paid: 0"));
+    assert_eq!(
+        f.act("A", "total_defense", &[]),
+        Err(Rejection::NoActionOfType("no standard action left this turn".into()))
+    );
+    f.end("A");
+    f.end("B");
+    let start = f.find(0, "TurnStarted", "who: A, round: 2").unwrap();
+    let done = f.find(0, "ActivityCompleted", "who: A, ability: \"summon\"").unwrap();
+    assert!(start < done);
+    assert!(f.has("A", "summoning_done"));
+}
+
+#[test]
+fn p1_12_an_n_round_effect_ends_just_before_its_starting_count() {
+    let mut f = Fight::pf1e(vec![
+        p1("X", "heroes", 20, (0, 0)),
+        p1("Cleric", "heroes", 14, (0, 2)).with(&["bless"]),
+        p1("Orc", "monsters", 10, (9, 9)),
+    ]);
+    f.end("X");
+    f.act("Cleric", "bless", &["X"]).unwrap();
+    for _ in 0..2 {
+        f.end("Cleric");
+        f.end("Orc");
+        f.end("X");
+    }
+    f.end("Cleric");
+    f.end("Orc");
+    // Round 4, X (count 20) still has it.
+    assert!(f.has("X", "blessed"));
+    let m = f.mark();
+    f.end("X");
+    assert!(f.saw(m, "ExpiredBeforeCount", "who: X, condition: \"blessed\", round: 4, count: 14"));
+    assert!(f.find(m, "ExpiredBeforeCount", "").unwrap() < f.find(m, "TurnStarted", "who: Cleric").unwrap());
+}
+
+#[test]
+fn p1_13_initiative_is_d20_plus_dex_and_other_bonuses() {
+    let mut s = p1("A", "heroes", 0, (0, 0)).stat("INIT", 6);
+    s.initiative = InitiativeSetup::Rolled;
+    let f = Fight(Combat::with_forced_dice(pf1e(), 1, &[s, p1("B", "monsters", 3, (4, 0))], &[9]).unwrap());
+    assert!(f.saw(0, "InitiativeRolled", "who: A, roll: 9, bonus: 6, total: 15"));
+}
+
+#[test]
+fn p1_14_characters_act_counting_down() {
+    let f = Fight::pf1e(vec![
+        p1("Low", "heroes", 3, (0, 0)),
+        p1("High", "monsters", 19, (5, 0)),
+        p1("Mid", "heroes", 11, (0, 5)),
+    ]);
+    assert!(f.saw(0, "InitiativeOrder", "order: [High, Mid, Low]"));
+}
+
+#[test]
+fn p1_15_the_order_is_the_same_every_round() {
+    let mut f = trio();
+    let mut seen = vec![];
+    for _ in 0..6 {
+        let a = f.active().unwrap();
+        seen.push(a.clone());
+        f.end(&a);
+    }
+    assert_eq!(seen, ["A", "B", "C", "A", "B", "C"]);
+}
+
+#[test]
+fn p1_16_ties_go_to_the_higher_initiative_modifier() {
+    let mut a = p1("A", "heroes", 0, (0, 0)).stat("INIT", 2);
+    let mut b = p1("B", "monsters", 0, (5, 0)).stat("INIT", 5);
+    a.initiative = InitiativeSetup::Roll(15);
+    b.initiative = InitiativeSetup::Roll(12);
+    let f = Fight(Combat::new(pf1e(), 1, &[a, b]).unwrap());
+    assert!(f.saw(0, "InitiativeOrder", "order: [B, A]"));
+    assert!(!f.saw(0, "InitiativeRollOff", ""));
+}
+
+#[test]
+fn p1_17_still_tied_roll_a_die() {
+    let mut a = p1("A", "heroes", 0, (0, 0)).stat("INIT", 2);
+    let mut b = p1("B", "monsters", 0, (5, 0)).stat("INIT", 2);
+    a.initiative = InitiativeSetup::Roll(12);
+    b.initiative = InitiativeSetup::Roll(12);
+    let f = Fight(Combat::with_forced_dice(pf1e(), 1, &[a, b], &[3, 17]).unwrap());
+    assert!(f.saw(0, "InitiativeRollOff", "tied: [A, B], rolls: [3, 17]"));
+    assert!(f.saw(0, "InitiativeOrder", "order: [B, A]"));
+}
+
+#[test]
+fn p1_18_flat_footed_until_your_first_regular_turn() {
+    let mut f = trio();
+    assert!(!f.has("A", "flat_footed"), "A's first turn has begun");
+    assert!(f.has("B", "flat_footed"));
+    assert!(f.has("C", "flat_footed"));
+    f.end("A");
+    assert!(!f.has("B", "flat_footed"));
+    assert!(f.saw(0, "ConditionEnded", "who: B, condition: \"flat_footed\", reason: FirstTurn"));
+    assert!(f.has("C", "flat_footed"));
+}
+
+#[test]
+fn g_p1_05_the_other_reading_ends_flat_footed_at_a_surprise_turn() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf1e.ron")).unwrap();
+    let other = text.replace("flat_footed_ends: FirstRegularTurn", "flat_footed_ends: FirstActionIncludingSurprise");
+    assert_ne!(other, text);
+    let rs = Ruleset::from_ron_str("pf1e-first-action.ron", &other).unwrap();
+    let specs = vec![p1("A", "heroes", 10, (0, 0)), p1("B", "monsters", 20, (5, 0)).unaware()];
+    let f = Fight::with_ruleset(rs, specs.clone());
+    assert!(!f.has("A", "flat_footed"), "A acted in the surprise round");
+    let g = Fight::pf1e(specs);
+    assert!(g.has("A", "flat_footed"), "literal default: still flat-footed in the surprise round");
+}
+
+#[test]
+fn p1_19_flat_footed_loses_the_dex_bonus_to_ac() {
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)).stat("MELEE", 0),
+        p1("B", "monsters", 10, (1, 0)).stat("AC", 16).stat("DEX", 3),
+    ]);
+    f.force(&[13, 1]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(f.saw(0, "AttackHit", "target: B"), "AC 16 - Dex 3 = 13");
+    f.end("A");
+    f.end("B");
+    f.force(&[13]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(f.saw(0, "AttackMissed", "target: B, ac: 16"));
+}
+
+#[test]
+fn p1_20_uncanny_dodge_is_never_flat_footed() {
+    let f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)),
+        p1("Rogue", "monsters", 10, (1, 0)).with_trait("uncanny_dodge"),
+    ]);
+    assert!(!f.has("Rogue", "flat_footed"));
+    assert!(!f.saw(0, "ConditionApplied", "who: Rogue, condition: \"flat_footed\""));
+}
+
+#[test]
+fn p1_21_flat_footed_makes_no_attacks_of_opportunity_without_combat_reflexes() {
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (1, 1)),
+        p1("Plain", "monsters", 15, (0, 1)).stat("MELEE", 1),
+        p1("Quick", "monsters", 10, (2, 1)).stat("MELEE", 1).with_trait("combat_reflexes"),
+    ]);
+    f.act_to("A", "move", &[], (1, 5), None).unwrap();
+    assert!(f.saw(0, "NoOpportunity", "from: Plain, reason: FlatFooted"));
+    assert!(f.saw(0, "OpportunityProvoked", "from: Quick"));
+}
+
+#[test]
+fn g_p1_02_one_attack_of_opportunity_a_round_more_with_combat_reflexes() {
+    let mut f = Fight::pf1e(vec![
+        p1("Guard", "monsters", 25, (0, 0)).stat("MELEE", 1),
+        p1("Reflex", "monsters", 24, (9, 0)).stat("MELEE", 1).stat("DEX", 2).with_trait("combat_reflexes"),
+        p1("A", "heroes", 20, (1, 0)),
+        p1("B", "heroes", 15, (0, 1)),
+    ]);
+    f.end("Guard");
+    f.end("Reflex");
+    assert_eq!(f.reactions("Guard"), 1);
+    assert_eq!(f.reactions("Reflex"), 3, "1 + Dex 2");
+    f.act_to("A", "move", &[], (4, 0), None).unwrap();
+    f.force(&[1]);
+    f.opportunity("Guard", Some("melee_attack")).unwrap();
+    f.end("A");
+    f.act_to("B", "move", &[], (0, 4), None).unwrap();
+    assert!(f.saw(0, "NoOpportunity", "mover: B, from: Guard, reason: NoneLeft"));
+}
+
+#[test]
+fn p1_22_a_creature_that_cannot_act_keeps_its_initiative() {
+    let mut s = p1("Stuck", "heroes", 13, (0, 2));
+    s.conditions.push("paralyzed".into());
+    let mut f = Fight::pf1e(vec![p1("A", "heroes", 18, (0, 0)), s, p1("Z", "monsters", 8, (9, 9))]);
+    f.end("A");
+    f.end("Z");
+    f.end("A");
+    assert_eq!(f.text().iter().filter(|e| e.starts_with("TurnSkipped { who: Stuck")).count(), 2);
+    assert_eq!(f.0.get::<skirmish::rules::components::Initiative>(f.id("Stuck")).unwrap().total, 13);
+}
+
+#[test]
+fn p1_23_unaware_against_aware_opponents_is_surprised() {
+    let f = Fight::pf1e(vec![p1("Ambusher", "heroes", 5, (0, 0)), p1("Victim", "monsters", 20, (5, 0)).unaware()]);
+    assert!(f.saw(0, "SurpriseRound", "aware: [Ambusher]"));
+    assert_eq!(f.active().as_deref(), Some("Ambusher"), "the victim cannot act though its initiative is higher");
+}
+
+#[test]
+fn p1_24_awareness_is_per_combatant_on_each_side() {
+    let f = Fight::pf1e(vec![
+        p1("H1", "heroes", 20, (0, 0)),
+        p1("H2", "heroes", 18, (0, 2)).unaware(),
+        p1("M1", "monsters", 16, (6, 0)).unaware(),
+        p1("M2", "monsters", 14, (6, 2)),
+    ]);
+    assert!(f.saw(0, "SurpriseRound", "aware: [H1, M2]"));
+}
+
+#[test]
+fn p1_25_the_gm_may_set_awareness() {
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)),
+        p1("B", "monsters", 15, (6, 0)).unaware(),
+        p1("C", "monsters", 10, (6, 2)).unaware(),
+    ]);
+    // A Perception check made during the surprise round: C notices in time.
+    f.gm(GmInput::SetAware { who: f.id("C"), aware: true }).unwrap();
+    f.end("A");
+    assert_eq!(f.active().as_deref(), Some("C"));
+    assert!(f.saw(0, "AwarenessSet", "who: C, aware: true"));
+}
+
+#[test]
+fn p1_26_a_surprise_round_comes_first_when_some_are_aware() {
+    let f = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 15, (6, 0)).unaware()]);
+    let sr = f.find(0, "SurpriseRound", "").unwrap();
+    let r0 = f.find(0, "RoundStarted", "round: 0").unwrap();
+    let t = f.find(0, "TurnStarted", "round: 0").unwrap();
+    assert!(sr < r0 && r0 < t);
+}
+
+#[test]
+fn p1_27_in_the_surprise_round_one_standard_or_move_action_plus_free_actions() {
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)).stat("MELEE", 2),
+        p1("B", "monsters", 15, (1, 0)).unaware(),
+        p1("C", "heroes", 12, (0, 5)),
+    ]);
+    f.force(&[2]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert_eq!(
+        f.act_to("A", "move", &[], (0, -2), None),
+        Err(Rejection::NoActionOfType("no move action left this turn".into()))
+    );
+    assert_eq!(f.act("A", "quicken", &[]), Err(Rejection::NoActionOfType("no swift action left this turn".into())));
+    f.act("A", "shout", &[]).unwrap();
+    assert_eq!(
+        f.act("A", "full_attack", &["B"]),
+        Err(Rejection::NoActionOfType("only one standard or one move action in the surprise round".into()))
+    );
+    f.end("A");
+    assert_eq!(f.active().as_deref(), Some("C"), "aware creatures act in initiative order");
+}
+
+#[test]
+fn p1_28_no_surprise_round_when_everyone_or_no_one_is_aware() {
+    let all = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 15, (6, 0))]);
+    let none = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)).unaware(), p1("B", "monsters", 15, (6, 0)).unaware()]);
+    assert!(!all.saw(0, "SurpriseRound", ""));
+    assert!(!none.saw(0, "SurpriseRound", ""));
+    assert_eq!(none.0.turn().round, 1);
+}
+
+#[test]
+fn p1_29_the_unaware_cannot_act_in_the_surprise_round() {
+    let mut f = Fight::pf1e(vec![p1("A", "heroes", 10, (0, 0)), p1("B", "monsters", 20, (6, 0)).unaware()]);
+    assert_eq!(
+        f.act("B", "total_defense", &[]),
+        Err(Rejection::NotYourTurn { actor: f.id("B"), active: Some(f.id("A")) })
+    );
+    f.end("A");
+    assert!(!f.saw(0, "TurnStarted", "who: B, round: 0"));
+    assert_eq!(f.active().as_deref(), Some("B"), "B acts first in round 1");
+}
+
+#[test]
+fn p1_30_the_unaware_are_flat_footed_and_lose_their_dex_to_ac() {
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 10, (0, 0)).stat("MELEE", 0),
+        p1("B", "monsters", 20, (1, 0)).unaware().stat("AC", 14).stat("DEX", 2),
+    ]);
+    assert!(f.has("B", "flat_footed"));
+    f.force(&[12, 1]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(f.saw(0, "AttackHit", "attacker: A, target: B"), "AC 14 - Dex 2 = 12");
+}
+
+#[test]
+fn g_p1_03_delay_moves_initiative_and_is_lost_if_the_next_turn_comes() {
+    let mut f = trio();
+    f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
+    f.0.submit(Command::ReturnFromDelay { actor: f.id("A") }).unwrap();
+    f.end("B");
+    assert!(f.saw(0, "ReturnedFromDelay", "who: A, after: B"));
+    assert_eq!(f.active().as_deref(), Some("A"));
+    f.end("A");
+    f.end("C");
+    // Round 2: B, A, C.
+    assert_eq!(f.active().as_deref(), Some("B"));
+    let mut g = trio();
+    g.0.submit(Command::Delay { actor: g.id("A") }).unwrap();
+    g.end("B");
+    g.end("C");
+    assert!(g.saw(0, "DelayLapsed", "who: A"));
+}
+
+#[test]
+fn g_p1_04_a_readied_action_interrupts_and_moves_initiative_before_the_trigger() {
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)).stat("MELEE", 5).stat("RANGED", 5).with(&["ranged_attack"]),
+        p1("B", "monsters", 15, (4, 0)),
+        p1("C", "monsters", 10, (6, 6)),
+    ]);
+    let (a, b) = (f.id("A"), f.id("B"));
+    f.0.submit(Command::Hold {
+        actor: a,
+        ability: "ranged_attack".into(),
+        targets: vec![b],
+        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Moves },
+    })
+    .unwrap();
+    assert_eq!(
+        f.act("A", "total_defense", &[]),
+        Err(Rejection::NoActionOfType("no standard action left this turn".into()))
+    );
+    f.end("A");
+    f.force(&[15, 2]);
+    let m = f.mark();
+    f.act_to("B", "move", &[], (5, 0), None).unwrap();
+    let shot = f.find(m, "AttackRolled", "attacker: A").unwrap();
+    let moved = f.find(m, "Moved", "who: B").unwrap();
+    assert!(shot < moved, "just before the triggering action");
+    assert!(f.saw(m, "InitiativeMoved", "who: A, before: B"));
+    f.end("B");
+    f.end("C");
+    assert_eq!(f.active().as_deref(), Some("A"), "A now acts just before B");
+    f.end("A");
+    assert_eq!(f.active().as_deref(), Some("B"));
+}
+
+#[test]
+fn g_p1_09_damage_while_casting_calls_for_a_concentration_check() {
+    let mut f = Fight::pf1e(vec![
+        p1("Wizard", "heroes", 20, (0, 0)).stat("CONC", 2).with(&["summon"]),
+        p1("Orc", "monsters", 10, (1, 0)).stat("MELEE", 8).stat("STR", 4),
+    ]);
+    f.act("Wizard", "summon", &[]).unwrap();
+    f.end("Wizard");
+    f.force(&[15, 6, 5]);
+    f.act("Orc", "melee_attack", &["Wizard"]).unwrap();
+    // DC 10 + 10 damage + level 1 = 21; 5 + 2 fails.
+    assert!(
+        f.saw(0, "SaveRolled", "who: Wizard, stat: \"CONC\", roll: 5, bonus: 2, total: 7, dc: 21, success: false"),
+        "{:?}",
+        f.text()
+    );
+    assert!(f.saw(0, "ActivityInterrupted", "who: Wizard, ability: \"summon\""));
+    f.end("Orc");
+    assert!(!f.has("Wizard", "summoning_done"));
+    let _ = Cid(0);
+}
