@@ -38,6 +38,7 @@ fn combat(n: usize) -> Combat {
             conditions: vec![],
             traits: vec![],
             aware: true,
+            items: Default::default(),
         })
         .collect();
     Combat::new(rs, 7, &specs).expect("valid set-up")

@@ -104,7 +104,7 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
         .basic_abilities
         .iter()
         .chain(combat.get::<crate::rules::components::Abilities>(who).map(|a| &a.0).into_iter().flatten())
-        .find(|a| matches!(rs.ability(a).map(|d| &d.effect), Some(Effect::Move)))
+        .find(|a| matches!(rs.ability(a).map(|d| &d.effect), Some(Effect::Move | Effect::MoveAs { .. })))
     else {
         return end;
     };
@@ -115,7 +115,16 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
         return end;
     };
     let modes = combat.get::<Movement>(who).cloned().unwrap_or_default();
-    let Some((mode, speed)) = modes.0.iter().max_by_key(|(_, s)| **s).map(|(m, s)| (m.clone(), *s)) else {
+    // A move ability bound to one mode moves at that mode's speed.
+    let fixed = match rs.ability(mv).map(|d| &d.effect) {
+        Some(Effect::MoveAs { mode }) => Some(mode.clone()),
+        _ => None,
+    };
+    let pick = match &fixed {
+        Some(m) => modes.0.get(m).map(|s| (m.clone(), *s)),
+        None => modes.0.iter().max_by_key(|(_, s)| **s).map(|(m, s)| (m.clone(), *s)),
+    };
+    let Some((mode, speed)) = pick else {
         return end;
     };
     let occupied = &combat.world.resource::<Roster>().occupied;
@@ -135,7 +144,7 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
     }
     match best {
         Some((d, p)) if d < pos.distance(target) => {
-            let mode = if modes.0.len() > 1 { Some(mode) } else { None };
+            let mode = if modes.0.len() > 1 && fixed.is_none() { Some(mode) } else { None };
             Command::Act(ActIntent {
                 actor: who,
                 ability: mv.clone(),
@@ -177,6 +186,7 @@ fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
         // Use the first triggered ability offered; lose the restricted action first (P2-13).
         DecisionKind::Triggered { options, .. } => Choice::Triggered(options.first().cloned()),
         DecisionKind::ActionLoss => Choice::LoseFirst(crate::rules::command::ActionLoss::Restricted),
+        DecisionKind::CastComplete { .. } => Choice::HoldCast(false),
     })
 }
 

@@ -54,6 +54,14 @@ impl Rules<'_, '_> {
         }
         match cmd {
             Command::Delay { actor } => self.delay(*actor),
+            Command::Release { actor } => {
+                self.check_exists(*actor)?;
+                if !self.holding(*actor) {
+                    return Err(Rejection::NotHolding);
+                }
+                self.release(*actor);
+                Ok(())
+            }
             Command::ReturnFromDelay { actor } => self.return_from_delay(*actor),
             Command::Act(intent) => self.act(intent),
             Command::Hold { actor, ability, targets, trigger } => self.hold(*actor, ability, targets, trigger.clone()),
@@ -61,6 +69,10 @@ impl Rules<'_, '_> {
                 self.check_exists(*actor)?;
                 if self.turn.active != Some(*actor) {
                     return Err(Rejection::NotYourTurn { actor: *actor, active: self.turn.active });
+                }
+                if self.holding(*actor) {
+                    // G-SG-09: still holding, the creature leaves the schedule until it releases.
+                    self.turn.off_schedule.insert(*actor);
                 }
                 self.turn.end_requested = true;
                 Ok(())
@@ -88,8 +100,14 @@ impl Rules<'_, '_> {
         for t in targets {
             self.check_exists(*t)?;
         }
-        if self.cannot_act(who) {
+        let def0 = self.ruleset.ability(ability).cloned().ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
+        // SG-32: the Recovery Action works even while prevented from acting.
+        if self.cannot_act(who) && !def0.usable_when_prevented {
             return Err(Rejection::UnableToAct);
+        }
+        self.check_while_holding(who, &def0)?;
+        if def0.cast_time.is_some() {
+            self.check_components(who, &def0)?;
         }
         // HB-27: nothing else, not even a bonus action, while a spread activity is being paid.
         if let Some(a) = self.busy_with(who)
@@ -169,6 +187,11 @@ impl Rules<'_, '_> {
                 let speed = self.movement_speed(who, mode)?;
                 self.check_destination(who, to, speed)?;
             }
+            Effect::MoveAs { mode } => {
+                let to = to.ok_or_else(|| Rejection::InvalidTarget("a move needs a destination".into()))?;
+                let speed = self.movement_speed(who, Some(mode))?;
+                self.check_destination(who, to, speed)?;
+            }
             Effect::Disengage => {
                 for t in targets {
                     standing(t)?;
@@ -209,7 +232,7 @@ impl Rules<'_, '_> {
                     standing(t)?;
                 }
             }
-            Effect::SelfCondition { .. } | Effect::Narrative | Effect::Sustain => {}
+            Effect::SelfCondition { .. } | Effect::Narrative | Effect::Sustain | Effect::RecoverySave => {}
         }
         Ok(())
     }
@@ -304,10 +327,49 @@ impl Rules<'_, '_> {
             return Err(Rejection::NotYourTurn { actor: i.actor, active: self.turn.active });
         }
         let def = self.check_use(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Turn)?;
+        if self.holding(i.actor) {
+            // SG-21/23: while holding, allowed actions add to the recovery owed; no turn ends.
+            self.emit(CombatEvent::AbilityUsed {
+                who: i.actor,
+                ability: i.ability.clone(),
+                cost: 0,
+                targets: i.targets.clone(),
+                via: Via::Turn,
+            });
+            self.accrue_while_holding(i.actor, &def);
+            let mut items = self.held_triggers(i.actor, &def);
+            items.push(Work::Effect {
+                who: i.actor,
+                ability: i.ability.clone(),
+                targets: i.targets.clone(),
+                to: i.to,
+                mode: i.mode.clone(),
+                via: Via::Turn,
+                surprise: i.surprise,
+            });
+            self.push_front_all(items);
+            return Ok(());
+        }
         let pay = self.payment(i.actor, &def, Via::Turn)?;
         // Everything below changes state; nothing below can reject.
         *self.cm(i.actor).pool.uses_this_turn.entry(i.ability.clone()).or_default() += 1;
-        self.turn.last_recovery = def.recovery;
+        // SG-05, G-SG-05: the next turn comes after this action's recovery time.
+        self.turn.last_recovery = def.recovery.map(|rt| self.effective_rt(i.actor, rt));
+        let timed = matches!(self.ruleset.turn_model, super::ruleset::TurnModel::RecoveryTime { .. });
+        if timed && (def.cast_time.is_some() || def.focus_time.is_some()) {
+            if let Payment::Full(cost) = pay {
+                self.cm(i.actor).pool.spend(&i.ability, cost);
+            }
+            self.emit(CombatEvent::AbilityUsed {
+                who: i.actor,
+                ability: i.ability.clone(),
+                cost: 1,
+                targets: i.targets.clone(),
+                via: Via::Turn,
+            });
+            self.announce_cast(i.actor, &def, i.targets.clone(), i.to);
+            return Ok(());
+        }
         match pay {
             Payment::Full(cost) => {
                 self.cm(i.actor).pool.spend(&i.ability, cost);
@@ -351,6 +413,9 @@ impl Rules<'_, '_> {
                         mode: i.mode.clone(),
                         cost: rounds,
                         paid: 0,
+                        effect_at: None,
+                        holding: false,
+                        accrued: 0,
                     });
                     self.emit(CombatEvent::ActivityStarted {
                         who: i.actor,
@@ -382,6 +447,9 @@ impl Rules<'_, '_> {
                     mode: i.mode.clone(),
                     cost,
                     paid: now,
+                    effect_at: None,
+                    holding: false,
+                    accrued: 0,
                 });
                 self.emit(CombatEvent::ActivityStarted { who: i.actor, ability: i.ability.clone(), cost, paid: now });
             }
@@ -402,7 +470,14 @@ impl Rules<'_, '_> {
                 h.trigger.by.is_none_or(|b| b == actor)
                     && match h.trigger.on {
                         TriggerOn::AnyAction => true,
-                        TriggerOn::Moves => matches!(def.effect, Effect::Move | Effect::Disengage),
+                        TriggerOn::Moves => matches!(
+                            def.effect,
+                            Effect::Move
+                                | Effect::MoveAs { .. }
+                                | Effect::Disengage
+                                | Effect::Step
+                                | Effect::Charge { .. }
+                        ),
                         TriggerOn::Attacks => matches!(def.effect, Effect::Attack { .. }),
                     }
             });
@@ -425,6 +500,14 @@ impl Rules<'_, '_> {
                 self.emit(CombatEvent::HeldActionTriggered { who: holder, ability: h.ability.clone(), by: actor });
                 if let ReorderPolicy::DelayAndReady { ready_changes_initiative: true, .. } = self.ruleset.reorder {
                     self.move_before(holder, actor);
+                }
+                if self.ruleset.reorder == ReorderPolicy::DelayReadyInTimeline {
+                    // SG-38, G-SG-12: it interrupts now; its recovery counts from this segment.
+                    let rt = self.ruleset.ability(&h.ability).and_then(|d| d.recovery).unwrap_or(1);
+                    let time = self.timeline.now + self.effective_rt(holder, rt);
+                    let rank = self.rank(holder);
+                    self.turn.off_schedule.remove(&holder);
+                    self.timeline.schedule(super::timeline::TurnKey { time, rank, who: holder });
                 }
                 let targets = if h.targets.is_empty() { vec![actor] } else { h.targets };
                 out.push(Work::Effect {
@@ -471,6 +554,7 @@ impl Rules<'_, '_> {
                 (Some(ready_cost), ready_uses_reaction)
             }
             ReorderPolicy::None => return Err(Rejection::HoldingDisabled),
+            ReorderPolicy::DelayReadyInTimeline => (Some(0), false),
         };
         if self.turn.active != Some(actor) {
             return Err(Rejection::NotYourTurn { actor, active: self.turn.active });
@@ -479,6 +563,22 @@ impl Rules<'_, '_> {
             self.check_exists(by)?;
         }
         let def = self.check_use(actor, ability, targets, None, None, Via::Held)?;
+        if self.ruleset.reorder == ReorderPolicy::DelayReadyInTimeline {
+            // SG-37, G-SG-12: readying costs no time; the creature leaves the schedule.
+            let rank = self.rank(actor);
+            self.cm(actor).held.0.push(Held {
+                ability: ability.into(),
+                targets: targets.to_vec(),
+                trigger,
+                cost: 0,
+                uses_reaction: false,
+            });
+            self.turn.holders.insert((rank, actor));
+            self.turn.off_schedule.insert(actor);
+            self.turn.end_requested = true;
+            self.emit(CombatEvent::ActionHeld { who: actor, ability: ability.into(), cost: 0 });
+            return Ok(());
+        }
         let typed = matches!(self.ruleset.budget, ActionBudget::TypedSlots { .. });
         let cost = match ready_cost {
             None if def.cost == 0 => return Err(Rejection::NotHoldable(ability.into())),
@@ -611,6 +711,13 @@ impl Rules<'_, '_> {
                 self.push_front_all(vec![Work::Regain { who, lose_restricted_first }]);
                 return Ok(());
             }
+            (DecisionKind::CastComplete { .. }, Choice::HoldCast(hold)) => {
+                let Decider::Creature(who) = by else { return Err(wrong("a GM answer")) };
+                self.pending.0 = None;
+                self.emit(CombatEvent::DecisionMade { by, choice: choice.clone() });
+                self.push_front_all(vec![Work::CastDone { who, hold: *hold }]);
+                return Ok(());
+            }
             (DecisionKind::InitiativeTie { tied }, Choice::Order(v)) => {
                 let mut sorted = v.clone();
                 sorted.sort();
@@ -672,8 +779,13 @@ impl Rules<'_, '_> {
     /// (persistent damage, afflictions) happen now; you leave the order until you return.
     fn delay(&mut self, actor: Cid) -> Result<(), Rejection> {
         self.check_exists(actor)?;
-        if !matches!(self.ruleset.reorder, ReorderPolicy::DelayAndReady { .. }) {
+        let in_timeline = self.ruleset.reorder == ReorderPolicy::DelayReadyInTimeline;
+        if !matches!(self.ruleset.reorder, ReorderPolicy::DelayAndReady { .. }) && !in_timeline {
             return Err(Rejection::DelayDisabled);
+        }
+        if in_timeline {
+            // G-SG-11: a delaying creature has no next turn until it takes one.
+            self.turn.off_schedule.insert(actor);
         }
         if self.turn.active != Some(actor) {
             return Err(Rejection::NotYourTurn { actor, active: self.turn.active });
@@ -703,11 +815,25 @@ impl Rules<'_, '_> {
     /// Return from Delay after the current creature's turn (G-P2-10).
     fn return_from_delay(&mut self, actor: Cid) -> Result<(), Rejection> {
         self.check_exists(actor)?;
-        if !self.turn.delayed.contains(&actor) {
+        let readied = self.ruleset.reorder == ReorderPolicy::DelayReadyInTimeline
+            && self.turn.off_schedule.contains(&actor)
+            && !self.c(actor).held.0.is_empty();
+        if !self.turn.delayed.contains(&actor) && !readied {
             return Err(Rejection::NotDelayed);
         }
         if self.turn.active.is_none() || self.turn.active == Some(actor) || self.turn.returning.is_some() {
             return Err(Rejection::NotYourTurn { actor, active: self.turn.active });
+        }
+        if self.ruleset.reorder == ReorderPolicy::DelayReadyInTimeline {
+            // SG-35/36, G-SG-11: it takes its turn after the current one, among those still due
+            // in this segment by initiative; it cannot interrupt.
+            self.turn.delayed.remove(&actor);
+            self.turn.off_schedule.remove(&actor);
+            self.lapse_held(actor);
+            let rank = self.rank(actor);
+            let time = self.timeline.now;
+            self.timeline.schedule(super::timeline::TurnKey { time, rank, who: actor });
+            return Ok(());
         }
         self.turn.returning = Some(actor);
         Ok(())

@@ -46,6 +46,8 @@ impl Rules<'_, '_> {
                 Work::Step { who, step } => self.run_step(who, step),
                 Work::Regain { who, lose_restricted_first } => self.regain(who, Some(lose_restricted_first)),
                 Work::FinishTurn { who } => self.finish_turn(who),
+                Work::CastDone { who, hold: true } => self.hold_cast(who),
+                Work::CastDone { who, hold: false } => self.release(who),
                 Work::FinishInitiative { order, tied } => match tied.first() {
                     Some(group) => {
                         let kind = DecisionKind::InitiativeTie { tied: group.clone() };
@@ -130,6 +132,11 @@ impl Rules<'_, '_> {
                 let mode = self.movement_mode(who, mode.as_deref());
                 self.work.0.push_front(Work::Move { who, to, mode, provokers: None });
             }
+            Effect::MoveAs { mode } => {
+                let Some(to) = to else { return };
+                self.work.0.push_front(Work::Move { who, to, mode, provokers: None });
+            }
+            Effect::RecoverySave => self.recovery_save(who, mode.as_deref()),
             Effect::Disengage => self.disengage(who, targets, to, mode),
             Effect::Assist { bonus, same_type_damage } => {
                 if let Some(&to) = targets.first() {
@@ -616,6 +623,9 @@ impl Rules<'_, '_> {
     /// A GM disruption: the activity is interrupted, and an action of this creature still
     /// resolving is disrupted: its cost stays spent, its effect does not happen (G-P2-12).
     pub fn disrupt(&mut self, who: Cid) {
+        if self.break_concentration(who) {
+            return;
+        }
         self.interrupt(who);
         let DisruptionPolicy::ActivityFails { .. } = self.ruleset.disruption else { return };
         let mut disrupted = Vec::new();

@@ -38,6 +38,11 @@ pub enum Command {
         /// Who returns.
         actor: Cid,
     },
+    /// Release a held cast as a Free Action (SG-20, G-SG-09).
+    Release {
+        /// Who holds it.
+        actor: Cid,
+    },
     /// Declare your turn done (G-HB-04).
     EndTurn {
         /// Whose turn.
@@ -115,6 +120,8 @@ pub enum Choice {
     LoseFirst(ActionLoss),
     /// The order of creatures tied on initiative (G-P2-01: players choose).
     Order(Vec<Cid>),
+    /// A completed cast: hold it (true) or release its effect now (false) (SG-19).
+    HoldCast(bool),
 }
 
 /// Which action goes when a creature gains and loses actions at once (P2-13).
@@ -268,6 +275,12 @@ pub enum Rejection {
     NotDelayed,
     /// No action of the needed type is left this turn (G-P1-01, P1-27).
     NoActionOfType(String),
+    /// Not allowed while holding a cast (SG-22).
+    NotWhileHolding(String),
+    /// A cast component is missing (SG-15, G-SG-19).
+    MissingComponent(String),
+    /// The creature holds no cast.
+    NotHolding,
 }
 
 impl Rejection {
@@ -300,6 +313,9 @@ impl Rejection {
         "CannotDelayNow",
         "NotDelayed",
         "NoActionOfType",
+        "NotWhileHolding",
+        "MissingComponent",
+        "NotHolding",
     ];
 
     /// The variant's name, used by scenario expectations.
@@ -332,6 +348,9 @@ impl Rejection {
             Rejection::CannotDelayNow => "CannotDelayNow",
             Rejection::NotDelayed => "NotDelayed",
             Rejection::NoActionOfType(_) => "NoActionOfType",
+            Rejection::NotWhileHolding(_) => "NotWhileHolding",
+            Rejection::MissingComponent(_) => "MissingComponent",
+            Rejection::NotHolding => "NotHolding",
         }
     }
 }
@@ -377,6 +396,9 @@ impl fmt::Display for Rejection {
             Rejection::CannotDelayNow => write!(f, "Delay only as your turn begins, before acting"),
             Rejection::NotDelayed => write!(f, "the creature is not delaying"),
             Rejection::NoActionOfType(why) => write!(f, "{why}"),
+            Rejection::NotWhileHolding(a) => write!(f, "`{a}` is not allowed while holding a cast"),
+            Rejection::MissingComponent(c) => write!(f, "missing cast component: {c}"),
+            Rejection::NotHolding => write!(f, "the creature holds no cast"),
         }
     }
 }

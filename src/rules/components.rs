@@ -215,6 +215,12 @@ pub struct Activity {
     pub cost: u8,
     /// Paid so far.
     pub paid: u8,
+    /// A Cast or Focus Action: the segment its effect occurs (SG-11, SG-26).
+    pub effect_at: Option<u32>,
+    /// Completed and held (SG-19).
+    pub holding: bool,
+    /// Recovery time owed for actions taken while holding (SG-21/23).
+    pub accrued: u32,
 }
 
 /// What the creature is in the middle of, if anything.
@@ -295,6 +301,10 @@ impl Traits {
     }
 }
 
+/// Items a creature carries: Material and Focus components (SG-15).
+#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inventory(pub BTreeMap<String, u32>);
+
 /// Aware of its opponents at the start of combat (P1-23..29).
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Aware(pub bool);
@@ -352,4 +362,6 @@ pub struct CombatantBundle {
     pub traits: Traits,
     /// Awareness at combat start.
     pub aware: Aware,
+    /// Items carried.
+    pub items: Inventory,
 }

@@ -3,6 +3,7 @@
 //! The simulator, the scenario runner and the tests use this; it is about twenty times cheaper per
 //! step than `App::update`.
 
+use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 
 use super::command::{Command, Rejection};
@@ -11,7 +12,7 @@ use super::dice::Dice;
 use super::log::{CombatLog, CommandOutcomes};
 use super::ruleset::Ruleset;
 use super::setup::{CombatantSpec, SetupError, setup_world};
-use super::state::{CommandQueue, EngineStatus, Roster, TurnState};
+use super::state::{CommandQueue, EngineStatus, Roster, Rules, TurnState};
 
 /// Schedule runs allowed before the driver gives up waiting for the engine to settle.
 pub const MAX_RUNS_PER_SETTLE: usize = 100_000;
@@ -121,6 +122,22 @@ impl Combat {
     pub fn get<T: Component>(&self, c: Cid) -> Option<&T> {
         let e = self.world.resource::<Roster>().entity(c)?;
         self.world.get::<T>(e)
+    }
+
+    /// The next `k` turns as they stand now: creature, round, segment (SG forecast).
+    pub fn forecast(&mut self, k: usize) -> Vec<super::segments::ForecastTurn> {
+        let mut state = SystemState::<Rules>::new(&mut self.world);
+        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
+        rules.forecast(k)
+    }
+
+    /// If `who` took `ability` now, the round and segment of its next turn (SG forecast).
+    pub fn next_turn_if(&mut self, who: Cid, ability: &str) -> Option<(u32, u32)> {
+        let def = self.ruleset().ability(ability).cloned()?;
+        let mut state = SystemState::<Rules>::new(&mut self.world);
+        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
+        let t = rules.next_turn_if(who, &def);
+        Some(rules.timeline.round_and_segment(t))
     }
 
     /// The controller of a combatant.

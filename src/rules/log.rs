@@ -454,6 +454,63 @@ pub enum CombatEvent {
         /// Who.
         who: Cid,
     },
+    /// A Cast or Focus Action announced: its effect comes at this time (SG-10, SG-11, SG-26).
+    CastAnnounced {
+        /// Who.
+        who: Cid,
+        /// The power.
+        ability: String,
+        /// Round of the effect.
+        round: u32,
+        /// Segment of the effect.
+        segment: u32,
+    },
+    /// A completed cast is held (SG-19).
+    CastHeld {
+        /// Who.
+        who: Cid,
+        /// The power.
+        ability: String,
+    },
+    /// An action taken while holding adds to the recovery owed (SG-21, SG-23).
+    HoldAccrued {
+        /// Who.
+        who: Cid,
+        /// This action's recovery time with the surcharge.
+        rt: u32,
+        /// Owed in all.
+        total: u32,
+    },
+    /// A held cast is released, or a cast's effect occurs (SG-13, SG-20).
+    CastReleased {
+        /// Who.
+        who: Cid,
+        /// The power.
+        ability: String,
+        /// Round of the caster's next turn.
+        next_round: u32,
+        /// Segment of the caster's next turn.
+        next_segment: u32,
+    },
+    /// Concentration broken: the cast or focus ends with no effect; a held power is lost with
+    /// its energy (SG-17, SG-25, SG-28).
+    ConcentrationBroken {
+        /// Who.
+        who: Cid,
+        /// The power.
+        ability: String,
+        /// Round of the next turn.
+        next_round: u32,
+        /// Segment of the next turn.
+        next_segment: u32,
+    },
+    /// A Material component was consumed (SG-15).
+    ComponentConsumed {
+        /// Who.
+        who: Cid,
+        /// The item.
+        item: String,
+    },
     /// The surprise round begins: only the aware act (P1-26/27).
     SurpriseRound {
         /// The aware combatants, in initiative order.
@@ -666,6 +723,12 @@ impl CombatEvent {
         "ExpiredBeforeCount",
         "InitiativeMoved",
         "AwarenessSet",
+        "CastAnnounced",
+        "CastHeld",
+        "HoldAccrued",
+        "CastReleased",
+        "ConcentrationBroken",
+        "ComponentConsumed",
     ];
 
     /// The variant name, used by scenario expectations.
@@ -715,6 +778,12 @@ impl CombatEvent {
             | DelayLapsed { who }
             | ReadyNotUsed { who, .. }
             | ExpiredBeforeCount { who, .. }
+            | CastAnnounced { who, .. }
+            | CastHeld { who, .. }
+            | HoldAccrued { who, .. }
+            | CastReleased { who, .. }
+            | ConcentrationBroken { who, .. }
+            | ComponentConsumed { who, .. }
             | InitiativeMoved { who, .. }
             | AwarenessSet { who, .. }
             | ConditionUnchanged { who, .. }

@@ -16,6 +16,7 @@ pub mod log;
 pub mod movement;
 pub mod phases;
 pub mod ruleset;
+pub mod segments;
 pub mod setup;
 pub mod state;
 pub mod timeline;

@@ -312,6 +312,13 @@ pub enum FlatFootedEnds {
 pub enum DisruptionPolicy {
     /// Nothing is disrupted.
     None,
+    /// Concentration during casts, focus and holding (SG-17, SG-25, SG-28, G-SG-07/08): a
+    /// disrupted cast has no effect and the next turn comes this many segments later; a held
+    /// power is lost with its energy.
+    Concentration {
+        /// Segments until the next turn after a disrupted cast or focus (1).
+        next_turn_after: u32,
+    },
     /// Damage while casting calls for a concentration check: d20 + stat against base + damage +
     /// spell level; a failure loses the spell (G-P1-09).
     ConcentrationCheck {
@@ -350,6 +357,11 @@ pub enum ReorderPolicy {
         /// Being hit this way loses every held action (HB-51).
         lost_on_hit: Vec<HitKind>,
     },
+    /// Delay and Ready on a segment clock (SG-34..38, G-SG-11/12): a delaying creature leaves
+    /// the schedule and takes its turn later among those due in that segment, by initiative; a
+    /// readied action costs no time, interrupts when its trigger holds, and its recovery time
+    /// counts from then. Initiative never changes.
+    DelayReadyInTimeline,
     /// Delay (leave the order, return after another creature's turn) and Ready (an action kept
     /// for a trigger) (G-P2-10/11).
     DelayAndReady {
@@ -501,6 +513,22 @@ pub struct AbilityDef {
     /// Casting time in rounds, for abilities that span turns (G-P1-10).
     #[serde(default)]
     pub casting_rounds: Option<u8>,
+    /// Casting Time in segments: a Cast Action (SG-08..15).
+    #[serde(default)]
+    pub cast_time: Option<u32>,
+    /// Focus Time in segments: a Focus Action (SG-26..29).
+    #[serde(default)]
+    pub focus_time: Option<u32>,
+    /// Components a Cast Action needs (SG-15).
+    #[serde(default)]
+    pub components: Vec<CastComponent>,
+    /// Allowed while holding a cast, with this much added to its recovery time (SG-21); none =
+    /// forbidden while holding (SG-22).
+    #[serde(default)]
+    pub hold_surcharge: Option<u32>,
+    /// Usable even while prevented from acting (the Recovery Action, SG-32).
+    #[serde(default)]
+    pub usable_when_prevented: bool,
     /// Spell level, for concentration checks (G-P1-09).
     #[serde(default)]
     pub level: i32,
@@ -538,6 +566,19 @@ pub enum ActionType {
     Free,
     /// A 5-foot step: only if you make no other movement this turn.
     FiveFootStep,
+}
+
+/// A component of a Cast Action (SG-15).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CastComponent {
+    /// Speak a word or incantation.
+    Verbal,
+    /// Make gestures.
+    Somatic,
+    /// A physical object, consumed when the effect occurs.
+    Material(String),
+    /// An object the power is cast through, not consumed.
+    Focus(String),
 }
 
 /// Triggers for triggered free actions and reactions.
@@ -644,6 +685,13 @@ pub enum Effect {
     },
     /// Move up to your speed; provokes from every engaged creature (HB-18/19).
     Move,
+    /// Move with a given movement mode (segments: Shift, Skirmish, Sprint, SG-06).
+    MoveAs {
+        /// The movement mode.
+        mode: String,
+    },
+    /// The Recovery Action: a saving throw against one condition a save can end (SG-30).
+    RecoverySave,
     /// Move a little without provoking; protects your next Move from the targets (HB-16/17).
     Disengage,
     /// Grant an ally a bonus on its next attack, save or skill roll (HB-10..15).
@@ -784,6 +832,15 @@ pub struct ConditionDef {
     /// Creatures with any of these traits never get it (Uncanny Dodge, P1-20).
     #[serde(default)]
     pub immune_traits: Vec<String>,
+    /// Added to every recovery time while it lasts (Slowed, Haste, an injury, G-SG-05).
+    #[serde(default)]
+    pub rt_add: i32,
+    /// A saving throw can end it: the Recovery Action's target (an SE effect, SG-30).
+    #[serde(default)]
+    pub save_ends: Option<SaveDef>,
+    /// Cast components it makes impossible (silenced: Verbal; bound: Somatic).
+    #[serde(default)]
+    pub blocks_components: Vec<String>,
 }
 
 /// A saving throw described in data.

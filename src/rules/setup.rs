@@ -51,6 +51,9 @@ pub struct CombatantSpec {
     /// but not all are.
     #[serde(default = "yes")]
     pub aware: bool,
+    /// Items carried: Material and Focus components (SG-15).
+    #[serde(default)]
+    pub items: BTreeMap<String, u32>,
 }
 
 fn yes() -> bool {
@@ -147,6 +150,7 @@ pub fn setup_world(world: &mut World, ruleset: Ruleset, seed: u64, specs: &[Comb
                 created: CreatedEffects::default(),
                 traits: Traits(s.traits.clone()),
                 aware: Aware(s.aware),
+                items: Inventory(s.items.clone()),
             })
             .id();
         roster.entities.push(e);

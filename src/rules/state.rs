@@ -77,6 +77,9 @@ pub struct TurnState {
     pub next_seq: u64,
     /// Surprise-round turns still to come, in initiative order.
     pub surprise_slots: Vec<super::timeline::TurnKey>,
+    /// Creatures that leave the schedule when their turn ends (segments Delay and Ready, a
+    /// cast still held, G-SG-09/11/12).
+    pub off_schedule: BTreeSet<Cid>,
 }
 
 /// What the engine is waiting for, for drivers and the HUD.
@@ -191,6 +194,13 @@ pub enum Work {
         /// Whose turn.
         who: Cid,
     },
+    /// A completed cast: release it now, or hold it (SG-19).
+    CastDone {
+        /// The caster.
+        who: Cid,
+        /// Hold instead of releasing.
+        hold: bool,
+    },
     /// Initiative, once the players have ordered their ties (G-P2-01).
     FinishInitiative {
         /// The order so far.
@@ -253,6 +263,11 @@ pub enum DecisionKind {
     },
     /// Gaining and losing actions at once: which to lose first (P2-13).
     ActionLoss,
+    /// A cast is complete: hold it or release it (SG-19).
+    CastComplete {
+        /// The power.
+        ability: String,
+    },
     /// Order creatures tied on initiative (G-P2-01).
     InitiativeTie {
         /// The tied creatures, in roster order.
@@ -272,6 +287,7 @@ impl DecisionKind {
             DecisionKind::Triggered { .. } => "Triggered",
             DecisionKind::ActionLoss => "ActionLoss",
             DecisionKind::InitiativeTie { .. } => "InitiativeTie",
+            DecisionKind::CastComplete { .. } => "CastComplete",
         }
     }
 }
@@ -337,6 +353,8 @@ pub struct CombatantData {
     pub traits: &'static Traits,
     /// Awareness at combat start.
     pub aware: &'static mut Aware,
+    /// Items carried.
+    pub items: &'static mut Inventory,
 }
 
 /// The rules' view of the world: one system param shared by every rules system.

@@ -284,7 +284,12 @@ impl Rules<'_, '_> {
                 // G-P2-10, G-P1-03: the delayed turn is lost; the slot is unchanged.
                 self.emit(CombatEvent::DelayLapsed { who });
             }
-            if !phased && self.cannot_act(who) {
+            if self.c(who).casting.0.as_ref().is_some_and(|a| a.effect_at == Some(key.time) && !a.holding) {
+                // SG-13, G-SG-13: the cast's effect segment, at the caster's initiative place.
+                self.complete_cast(who);
+                return true;
+            }
+            if !phased && self.cannot_act(who) && !self.can_recover(who) {
                 // G-HB-19, P1-22: a creature unable to act takes no actions; it keeps its slot.
                 self.emit(CombatEvent::TurnSkipped { who, reason: "cannot act".into() });
                 if !surprise {
@@ -404,8 +409,12 @@ impl Rules<'_, '_> {
     /// Whether the active turn is over: asked to end, out of actions, down or unable to act
     /// (G-HB-04, P2-18, G-P2-15).
     pub fn turn_is_over(&self, who: Cid) -> bool {
-        if self.turn.end_requested || self.is_down(who) || self.cannot_act(who) {
+        if self.turn.end_requested || self.is_down(who) || (self.cannot_act(who) && !self.can_recover(who)) {
             return true;
+        }
+        if self.holding(who) {
+            // SG-20/42: holding, the creature acts on in this segment until it releases or stops.
+            return false;
         }
         let c = self.c(who);
         match self.ruleset.budget {
@@ -449,7 +458,8 @@ impl Rules<'_, '_> {
         // A delaying creature keeps its next slot: reaching it still delaying loses the turn.
         // A surprise-round turn leaves the round-1 slot as it is.
         let surprise_turn = self.turn.surprise_round;
-        if !self.is_down(who) && !surprise_turn {
+        let off = self.turn.off_schedule.contains(&who);
+        if !self.is_down(who) && !surprise_turn && !off {
             let t = self.timeline.next_time(now, self.turn.last_recovery);
             let rank = self.rank(who);
             self.timeline.schedule(TurnKey { time: t, rank, who });

@@ -106,6 +106,10 @@ pub enum Step {
     LoseFirst(String, ActionLoss),
     /// The GM (the players) order creatures tied on initiative (G-P2-01).
     InitiativeOrder(Vec<String>),
+    /// A caster whose cast completed holds it (`true`) or releases it (`false`) (SG-19).
+    HoldCast(String, bool),
+    /// A caster releases its held cast (SG-20).
+    Release(String),
     /// A GM input.
     Gm(GmStep),
     /// The built-in AI plays every creature for up to this many commands.
@@ -196,6 +200,14 @@ pub enum Expect {
     Reactions(String, u8),
     /// Rounds or turns left on a condition with such a duration.
     Left(String, String, u32),
+    /// The next turns as they stand now: (creature, round, segment), as many as listed.
+    Forecast(Vec<(String, u32, u32)>),
+    /// If this creature took this ability now, its next turn's (round, segment).
+    NextTurnIf(String, String, (u32, u32)),
+    /// The cast being held and the recovery time owed, or none.
+    Holding(String, Option<(String, u32)>),
+    /// Items carried.
+    Items(String, String, u32),
 }
 
 /// Matches one log event.

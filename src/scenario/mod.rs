@@ -18,8 +18,16 @@ use crate::rules::state::{EngineStatus, Pending};
 use format::{EventPattern, Expect, GmStep, Scenario, Step};
 
 /// The decision kinds `Expect(Pending(..))` may name.
-pub const DECISION_KINDS: &[&str] =
-    &["Defense", "Opportunity", "Opening", "AssistApproval", "Triggered", "ActionLoss", "InitiativeTie"];
+pub const DECISION_KINDS: &[&str] = &[
+    "Defense",
+    "Opportunity",
+    "Opening",
+    "AssistApproval",
+    "Triggered",
+    "ActionLoss",
+    "InitiativeTie",
+    "CastComplete",
+];
 
 /// A scenario with its ruleset, both checked.
 #[derive(Debug, Clone)]
@@ -178,7 +186,9 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataE
             | Step::Defend(n, _)
             | Step::Delay(n)
             | Step::ReturnFromDelay(n)
-            | Step::LoseFirst(n, _) => who(n, "creature")?,
+            | Step::LoseFirst(n, _)
+            | Step::HoldCast(n, _)
+            | Step::Release(n) => who(n, "creature")?,
             Step::Triggered(n, a) => {
                 who(n, "creature")?;
                 if let Some(a) = a {
@@ -228,6 +238,16 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataE
                 | Expect::Activity(n, _)
                 | Expect::AssistBonus(n, _)
                 | Expect::Reactions(n, _) => who(n, "expectation")?,
+                Expect::Holding(n, _) | Expect::Items(n, _, _) => who(n, "expectation")?,
+                Expect::NextTurnIf(n, a, _) => {
+                    who(n, "expectation")?;
+                    ability(a)?;
+                }
+                Expect::Forecast(v) => {
+                    for (n, _, _) in v {
+                        who(n, "Forecast")?;
+                    }
+                }
                 Expect::ConditionValue(n, c, _) | Expect::Left(n, c, _) => {
                     who(n, "expectation")?;
                     condition(c)?;
@@ -332,7 +352,7 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
         let n = i + 1;
         let cmd = match step {
             Step::Expect(e) => {
-                let failure = expect(&combat, e, step_log_start);
+                let failure = expect(&mut combat, e, step_log_start);
                 if let Expect::Rejected(_) | Expect::Accepted = e {
                     last_rejection = None;
                 }
@@ -387,6 +407,10 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
             Step::LoseFirst(w, l) => {
                 Command::Decide { by: Decider::Creature(cid(&combat, w)), choice: Choice::LoseFirst(*l) }
             }
+            Step::HoldCast(w, h) => {
+                Command::Decide { by: Decider::Creature(cid(&combat, w)), choice: Choice::HoldCast(*h) }
+            }
+            Step::Release(w) => Command::Release { actor: cid(&combat, w) },
             Step::InitiativeOrder(v) => {
                 Command::Decide { by: Decider::Gm, choice: Choice::Order(v.iter().map(|n| cid(&combat, n)).collect()) }
             }
@@ -490,7 +514,21 @@ fn in_order(c: &Combat, pats: &[EventPattern], from: usize) -> Option<String> {
 }
 
 /// Check one expectation; `None` if it holds.
-fn expect(c: &Combat, e: &Expect, step_log_start: usize) -> Option<String> {
+fn expect(c: &mut Combat, e: &Expect, step_log_start: usize) -> Option<String> {
+    match e {
+        Expect::Forecast(want) => {
+            let got: Vec<(String, u32, u32)> =
+                c.forecast(want.len()).into_iter().map(|t| (c.name(t.who), t.round, t.segment)).collect();
+            return if got == *want { None } else { Some(format!("forecast: expected {want:?}, got {got:?}")) };
+        }
+        Expect::NextTurnIf(n, a, want) => {
+            let who = c.cid(n).expect("checked");
+            let got = c.next_turn_if(who, a);
+            return if got == Some(*want) { None } else { Some(format!("next turn: expected {want:?}, got {got:?}")) };
+        }
+        _ => {}
+    }
+    let c: &Combat = c;
     let id = |n: &str| c.cid(n).expect("checked");
     let eq = |what: &str, got: String, want: String| {
         if got == want { None } else { Some(format!("{what}: expected {want}, got {got}")) }
@@ -591,6 +629,18 @@ fn expect(c: &Combat, e: &Expect, step_log_start: usize) -> Option<String> {
             let got = c.get::<Conditions>(id(n)).and_then(|x| x.0.get(k).and_then(|s| s.left));
             eq("left", format!("{got:?}"), format!("{:?}", Some(*v)))
         }
+        Expect::Holding(n, want) => {
+            let got = c
+                .get::<Casting>(id(n))
+                .and_then(|x| x.0.as_ref().filter(|a| a.holding).map(|a| (a.ability.clone(), a.accrued)));
+            eq("holding", format!("{got:?}"), format!("{want:?}"))
+        }
+        Expect::Items(n, item, k) => {
+            let got =
+                c.get::<crate::rules::components::Inventory>(id(n)).map_or(0, |i| i.0.get(item).copied().unwrap_or(0));
+            eq("items", got.to_string(), k.to_string())
+        }
+        Expect::Forecast(_) | Expect::NextTurnIf(..) => unreachable!("handled above"),
         Expect::Reactions(n, k) => {
             eq("reactions left", c.get::<ActionPool>(id(n)).map_or(0, |p| p.reactions_left).to_string(), k.to_string())
         }

@@ -32,6 +32,7 @@ pub fn who(name: &str, side: &str, init: i32, at: (i32, i32)) -> CombatantSpec {
         conditions: vec![],
         traits: vec![],
         aware: true,
+        items: Default::default(),
     }
 }
 
@@ -337,5 +338,48 @@ impl Fight {
     /// Start a pf1e combat.
     pub fn pf1e(specs: Vec<CombatantSpec>) -> Self {
         Self::with_ruleset(pf1e(), specs)
+    }
+}
+
+/// The shipped segments ruleset.
+pub fn segments() -> Ruleset {
+    Ruleset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/segments.ron"))
+        .expect("shipped ruleset loads")
+}
+
+/// A segments combatant: AC 10, 30 hp, Shift 1, Skirmish 3, Sprint 6 squares.
+pub fn sg(name: &str, side: &str, init: i32, at: (i32, i32)) -> CombatantSpec {
+    let mut s = who(name, side, init, at).stat("AC", 10).hp(30);
+    s.movement = [("shift".to_string(), 1), ("skirmish".to_string(), 3), ("sprint".to_string(), 6)].into();
+    s
+}
+
+impl Fight {
+    /// Start a segments combat.
+    pub fn segments(specs: Vec<CombatantSpec>) -> Self {
+        Self::with_ruleset(segments(), specs)
+    }
+
+    /// (round, segment) of the clock now.
+    pub fn clock(&self) -> (u32, u32) {
+        let tl = self.0.world.resource::<skirmish::rules::timeline::Timeline>();
+        tl.round_and_segment(tl.now)
+    }
+
+    /// The forecast as (name, round, segment).
+    pub fn forecast(&mut self, k: usize) -> Vec<(String, u32, u32)> {
+        self.0.forecast(k).into_iter().map(|t| (self.0.name(t.who), t.round, t.segment)).collect()
+    }
+
+    /// Answer a completed cast: hold or release.
+    pub fn hold_cast(&mut self, who: &str, hold: bool) -> Result<(), Rejection> {
+        let by = Decider::Creature(self.id(who));
+        self.0.submit(Command::Decide { by, choice: Choice::HoldCast(hold) })
+    }
+
+    /// Release a held cast.
+    pub fn release(&mut self, who: &str) -> Result<(), Rejection> {
+        let a = self.id(who);
+        self.0.submit(Command::Release { actor: a })
     }
 }

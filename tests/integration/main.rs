@@ -14,3 +14,4 @@ mod hb_rules;
 mod p1_rules;
 mod p2_rules;
 mod scenarios;
+mod sg_rules;
