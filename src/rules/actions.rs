@@ -292,6 +292,47 @@ impl Rules<'_, '_> {
         Err(Rejection::NotEnoughActions { needed: def.cost, available })
     }
 
+    /// An immediate action under typed slots may be taken outside your turn (G-P1-01).
+    fn is_off_turn_immediate(&self, i: &ActIntent) -> bool {
+        matches!(self.ruleset.budget, ActionBudget::TypedSlots { .. })
+            && self.ruleset.ability(&i.ability).is_some_and(|d| d.action == ActionType::Immediate)
+    }
+
+    /// G-P1-01, G-P1-11: an immediate action outside your turn uses up your next swift action;
+    /// not while flat-footed, and not twice before that turn.
+    fn act_immediate_off_turn(&mut self, i: &ActIntent) -> Result<(), Rejection> {
+        if self.turn.active.is_none() {
+            return Err(Rejection::NotYourTurn { actor: i.actor, active: None });
+        }
+        let def = self.check_use(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Reaction)?;
+        if self.c(i.actor).pool.swift_owed {
+            return Err(Rejection::NoActionOfType("your next swift action is already used".into()));
+        }
+        if self.flat_footed_no_aoo(i.actor) {
+            return Err(Rejection::NoActionOfType("no immediate action while flat-footed".into()));
+        }
+        self.cm(i.actor).pool.swift_owed = true;
+        self.emit(CombatEvent::AbilityUsed {
+            who: i.actor,
+            ability: i.ability.clone(),
+            cost: 0,
+            targets: i.targets.clone(),
+            via: Via::Reaction,
+        });
+        let mut items = self.held_triggers(i.actor, &def);
+        items.push(Work::Effect {
+            who: i.actor,
+            ability: i.ability.clone(),
+            targets: i.targets.clone(),
+            to: i.to,
+            mode: i.mode.clone(),
+            via: Via::Reaction,
+            surprise: i.surprise,
+        });
+        self.push_front_all(items);
+        Ok(())
+    }
+
     /// G-P1-01, P1-27: whether the action type is still available this turn.
     fn typed_payment(&self, who: Cid, def: &AbilityDef) -> Result<Payment, Rejection> {
         let p = &self.c(who).pool;
@@ -324,6 +365,9 @@ impl Rules<'_, '_> {
     fn act(&mut self, i: &ActIntent) -> Result<(), Rejection> {
         self.check_exists(i.actor)?;
         if self.turn.active != Some(i.actor) {
+            if self.is_off_turn_immediate(i) {
+                return self.act_immediate_off_turn(i);
+            }
             return Err(Rejection::NotYourTurn { actor: i.actor, active: self.turn.active });
         }
         let def = self.check_use(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Turn)?;

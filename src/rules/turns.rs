@@ -306,6 +306,12 @@ impl Rules<'_, '_> {
             self.refill_at_turn_start(who, surprise);
             self.emit(CombatEvent::TurnStarted { who, round, time: key.time });
             self.end_flat_footed(who, surprise);
+            let ready_lapses = matches!(self.ruleset.reorder, super::ruleset::ReorderPolicy::DelayAndReady { .. })
+                && !self.ruleset.turn_phases.start.contains(&super::ruleset::TurnStep::StartOther);
+            if ready_lapses {
+                // G-P1-04: a readied action is lost when your next turn comes first.
+                self.lapse_held(who);
+            }
             if !resuming {
                 let steps: Vec<Work> =
                     self.ruleset.turn_phases.start.iter().map(|s| Work::Step { who, step: *s }).collect();

@@ -507,3 +507,37 @@ fn g_p1_09_damage_while_casting_calls_for_a_concentration_check() {
     assert!(!f.has("Wizard", "summoning_done"));
     let _ = Cid(0);
 }
+
+#[test]
+fn g_p1_01_an_immediate_action_off_turn_uses_the_next_swift_action() {
+    let mut f = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 15, (6, 0))]);
+    f.end("A");
+    // B is flat-footed: no immediate action yet (G-P1-11).
+    f.end("B");
+    f.end("A");
+    f.act("A", "feather_fall", &[]).unwrap();
+    assert!(f.saw(0, "AbilityUsed", "who: A, ability: \"feather_fall\", cost: 0, targets: [], via: Reaction"));
+    assert_eq!(
+        f.act("A", "feather_fall", &[]),
+        Err(Rejection::NoActionOfType("your next swift action is already used".into()))
+    );
+    f.end("B");
+    assert_eq!(f.act("A", "quicken", &[]), Err(Rejection::NoActionOfType("no swift action left this turn".into())));
+}
+
+#[test]
+fn g_p1_04_a_readied_action_is_lost_when_your_next_turn_comes_first() {
+    let mut f =
+        Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)).with(&["ranged_attack"]), p1("B", "monsters", 15, (6, 0))]);
+    let (a, b) = (f.id("A"), f.id("B"));
+    f.0.submit(Command::Hold {
+        actor: a,
+        ability: "ranged_attack".into(),
+        targets: vec![b],
+        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Attacks },
+    })
+    .unwrap();
+    f.end("A");
+    f.end("B");
+    assert!(f.saw(0, "HeldActionsLapsed", "who: A, count: 1"));
+}
