@@ -312,24 +312,7 @@ impl Rules<'_, '_> {
             return Err(Rejection::NoActionOfType("no immediate action while flat-footed".into()));
         }
         self.cm(i.actor).pool.swift_owed = true;
-        self.emit(CombatEvent::AbilityUsed {
-            who: i.actor,
-            ability: i.ability.clone(),
-            cost: 0,
-            targets: i.targets.clone(),
-            via: Via::Reaction,
-        });
-        let mut items = self.held_triggers(i.actor, &def);
-        items.push(Work::Effect {
-            who: i.actor,
-            ability: i.ability.clone(),
-            targets: i.targets.clone(),
-            to: i.to,
-            mode: i.mode.clone(),
-            via: Via::Reaction,
-            surprise: i.surprise,
-        });
-        self.push_front_all(items);
+        self.queue_use(i, &def, 0, Via::Reaction);
         Ok(())
     }
 
@@ -373,25 +356,8 @@ impl Rules<'_, '_> {
         let def = self.check_use(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Turn)?;
         if self.holding(i.actor) {
             // SG-21/23: while holding, allowed actions add to the recovery owed; no turn ends.
-            self.emit(CombatEvent::AbilityUsed {
-                who: i.actor,
-                ability: i.ability.clone(),
-                cost: 0,
-                targets: i.targets.clone(),
-                via: Via::Turn,
-            });
             self.accrue_while_holding(i.actor, &def);
-            let mut items = self.held_triggers(i.actor, &def);
-            items.push(Work::Effect {
-                who: i.actor,
-                ability: i.ability.clone(),
-                targets: i.targets.clone(),
-                to: i.to,
-                mode: i.mode.clone(),
-                via: Via::Turn,
-                surprise: i.surprise,
-            });
-            self.push_front_all(items);
+            self.queue_use(i, &def, 0, Via::Turn);
             return Ok(());
         }
         let pay = self.payment(i.actor, &def, Via::Turn)?;
@@ -417,28 +383,17 @@ impl Rules<'_, '_> {
         match pay {
             Payment::Full(cost) => {
                 self.cm(i.actor).pool.spend(&i.ability, cost);
-                self.emit(CombatEvent::AbilityUsed {
-                    who: i.actor,
-                    ability: i.ability.clone(),
-                    cost,
-                    targets: i.targets.clone(),
-                    via: Via::Turn,
-                });
-                let mut items = self.held_triggers(i.actor, &def);
-                items.push(Work::Effect {
-                    who: i.actor,
-                    ability: i.ability.clone(),
-                    targets: i.targets.clone(),
-                    to: i.to,
-                    mode: i.mode.clone(),
-                    via: Via::Turn,
-                    surprise: i.surprise,
-                });
-                self.push_front_all(items);
+                self.queue_use(i, &def, cost, Via::Turn);
             }
-            Payment::Typed { action, rounds } => {
+            Payment::Typed { action, rounds: None } => {
                 let movement = matches!(def.effect, Effect::Move | Effect::Charge { .. });
                 spend_typed(&mut self.cm(i.actor).pool, action, movement);
+                self.queue_use(i, &def, 0, Via::Turn);
+            }
+            Payment::Typed { action, rounds: Some(rounds) } => {
+                // G-P1-10: a casting time of a round or more: it takes effect that many rounds
+                // later, at the start of your turn.
+                spend_typed(&mut self.cm(i.actor).pool, action, false);
                 self.emit(CombatEvent::AbilityUsed {
                     who: i.actor,
                     ability: i.ability.clone(),
@@ -446,59 +401,48 @@ impl Rules<'_, '_> {
                     targets: i.targets.clone(),
                     via: Via::Turn,
                 });
-                let mut items = self.held_triggers(i.actor, &def);
-                if let Some(rounds) = rounds {
-                    // G-P1-10: a casting time of a round or more: it takes effect that many
-                    // rounds later, at the start of your turn.
-                    self.cm(i.actor).casting.0 = Some(Activity {
-                        ability: i.ability.clone(),
-                        targets: i.targets.clone(),
-                        dest: i.to,
-                        mode: i.mode.clone(),
-                        cost: rounds,
-                        paid: 0,
-                        effect_at: None,
-                        holding: false,
-                        accrued: 0,
-                    });
-                    self.emit(CombatEvent::ActivityStarted {
-                        who: i.actor,
-                        ability: i.ability.clone(),
-                        cost: rounds,
-                        paid: 0,
-                    });
-                } else {
-                    items.push(Work::Effect {
-                        who: i.actor,
-                        ability: i.ability.clone(),
-                        targets: i.targets.clone(),
-                        to: i.to,
-                        mode: i.mode.clone(),
-                        via: Via::Turn,
-                        surprise: i.surprise,
-                    });
-                }
+                let items = self.held_triggers(i.actor, &def);
                 self.push_front_all(items);
+                self.cm(i.actor).casting.0 = Some(Activity::spread(i, rounds, 0));
+                self.emit(CombatEvent::ActivityStarted {
+                    who: i.actor,
+                    ability: i.ability.clone(),
+                    cost: rounds,
+                    paid: 0,
+                });
             }
             Payment::Spread { now, cost } => {
                 // HB-26: the cost is spread over later turns; the effect waits for the last action.
                 let mut c = self.cm(i.actor);
                 c.pool.spent += now;
-                c.casting.0 = Some(Activity {
-                    ability: i.ability.clone(),
-                    targets: i.targets.clone(),
-                    dest: i.to,
-                    mode: i.mode.clone(),
-                    cost,
-                    paid: now,
-                    effect_at: None,
-                    holding: false,
-                    accrued: 0,
-                });
+                c.casting.0 = Some(Activity::spread(i, cost, now));
                 self.emit(CombatEvent::ActivityStarted { who: i.actor, ability: i.ability.clone(), cost, paid: now });
             }
         }
         Ok(())
+    }
+
+    /// Log a paid use, let the held actions it triggers resolve first (HB-50, G-P1-04, SG-38),
+    /// then queue its effect.
+    fn queue_use(&mut self, i: &ActIntent, def: &AbilityDef, cost: u8, via: Via) {
+        self.emit(CombatEvent::AbilityUsed {
+            who: i.actor,
+            ability: i.ability.clone(),
+            cost,
+            targets: i.targets.clone(),
+            via,
+        });
+        let mut items = self.held_triggers(i.actor, def);
+        items.push(Work::Effect {
+            who: i.actor,
+            ability: i.ability.clone(),
+            targets: i.targets.clone(),
+            to: i.to,
+            mode: i.mode.clone(),
+            via,
+            surprise: i.surprise,
+        });
+        self.push_front_all(items);
     }
 
     /// Held actions of enemies that this use triggers: they resolve first (HB-50).
@@ -805,18 +749,19 @@ impl Rules<'_, '_> {
             return Err(Rejection::NotEnoughActions { needed: def.cost, available });
         };
         self.cm(who).pool.spend(&u.ability, cost);
-        self.emit(CombatEvent::AbilityUsed { who, ability: u.ability.clone(), cost, targets: u.targets.clone(), via });
-        let mut items = self.held_triggers(who, &def);
-        items.push(Work::Effect {
-            who,
+        // The opening's own continuation is queued after these by the caller.
+        let intent = ActIntent {
+            actor: who,
             ability: u.ability.clone(),
             targets: u.targets.clone(),
             to: u.to,
             mode: u.mode.clone(),
-            via,
             surprise: false,
-        });
-        Ok(items)
+        };
+        let queued = self.work.0.len();
+        self.queue_use(&intent, &def, cost, via);
+        let new = self.work.0.len() - queued;
+        Ok(self.work.0.drain(..new).collect())
     }
 
     /// Delay (G-P2-10): only as your turn begins, before acting. Negative end-of-turn effects

@@ -223,6 +223,36 @@ pub struct Activity {
     pub accrued: u32,
 }
 
+impl Activity {
+    /// An activity paid over turns (HB-26) or cast over rounds (G-P1-10).
+    pub fn spread(i: &super::command::ActIntent, cost: u8, paid: u8) -> Self {
+        Self {
+            ability: i.ability.clone(),
+            targets: i.targets.clone(),
+            dest: i.to,
+            mode: i.mode.clone(),
+            cost,
+            paid,
+            effect_at: None,
+            holding: false,
+            accrued: 0,
+        }
+    }
+
+    /// The effect this activity has once it completes.
+    pub fn effect(self, who: Cid) -> super::state::Work {
+        super::state::Work::Effect {
+            who,
+            ability: self.ability,
+            targets: self.targets,
+            to: self.dest,
+            mode: self.mode,
+            via: super::log::Via::Turn,
+            surprise: false,
+        }
+    }
+}
+
 /// What the creature is in the middle of, if anything.
 #[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Casting(pub Option<Activity>);

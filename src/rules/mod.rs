@@ -38,16 +38,24 @@ pub struct RulesSchedule;
 pub enum TurnSystems {
     /// Take command messages into the queue.
     Intake,
-    /// Roll initiative (HB-04/05, G-HB-01/02), cross round boundaries (HB-07, G-HB-03/04/17)
-    /// and start the next turn off the timeline, paying spread activities first (HB-26/27).
+    /// Roll and sort initiative (HB-04/05, G-HB-01/02, P1-13..17, G-P2-01, G-SG-01/02), run the
+    /// surprise round first (P1-26..29), cross round boundaries (HB-07, G-HB-03/04/17, P1-06),
+    /// expire timeline-point effects (P1-12, G-SG-10), resolve casts whose segment has come
+    /// (SG-13) and start the next turn off the timeline (SG-05, SG-43), paying spread activities
+    /// first (HB-26/27) and queueing pf2e's Step 1 (P2-04..13).
     TurnStart,
-    /// Apply one command: spend actions (HB-06/08, HB-28, HB-31, HB-34/35), hold (HB-49),
-    /// answer decisions, take GM inputs (HB-11, HB-15, HB-23, HB-29, HB-51, G-HB-09).
+    /// Apply one command: spend actions (HB-06/08, HB-28, HB-31, HB-34/35, P2-14..19, G-P1-01,
+    /// P1-27, SG-03..05), hold or ready (HB-49, G-P2-11, G-P1-04, SG-37), delay (G-P2-10,
+    /// G-P1-03, SG-34..36), announce casts (SG-08..15, SG-26), answer decisions and take GM inputs
+    /// (HB-11, HB-15, HB-23, HB-29, HB-51, G-HB-09, G-P2-12, P1-25, SG-18).
     Spend,
-    /// Resolve effects, openings (HB-29..33) and reactions: defensive rolls (HB-38..44),
-    /// attacks of opportunity (HB-45..48), held actions first (HB-50), saves (HB-52/53).
+    /// Resolve effects, turn steps (P2-04..13, P2-20..26), openings (HB-29..33) and reactions:
+    /// defensive rolls (HB-38..44), attacks of opportunity (HB-45..48, P1-21, G-P1-02, G-P2-17),
+    /// held and readied actions first (HB-50, G-P1-04, SG-38), saves (HB-52/53), concentration
+    /// (G-P1-09, SG-17, SG-25, SG-28).
     Reactions,
-    /// End the turn when it is spent or declared done (G-HB-04) and schedule the next.
+    /// End the turn when it is spent or declared done (G-HB-04, P2-18/19) and schedule the next
+    /// (fixed cycle, or now + recovery time: SG-05, SG-14, SG-23).
     TurnEnd,
     /// Publish what the engine waits for.
     Advance,

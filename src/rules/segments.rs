@@ -5,7 +5,7 @@
 
 use super::command::{Decider, Rejection};
 use super::components::Cid;
-use super::log::{CombatEvent, EndReason, Via};
+use super::log::{CombatEvent, EndReason};
 use super::ruleset::{AbilityDef, CastComponent, DisruptionPolicy, Effect};
 use super::state::{DecisionKind, Rules, Work};
 use super::timeline::TurnKey;
@@ -191,15 +191,7 @@ impl Rules<'_, '_> {
         let (next_round, next_segment) = self.timeline.round_and_segment(next);
         self.emit(CombatEvent::CastReleased { who, ability: act.ability.clone(), next_round, next_segment });
         self.reschedule_caster(who, owed);
-        self.work.0.push_back(Work::Effect {
-            who,
-            ability: act.ability,
-            targets: act.targets,
-            to: act.dest,
-            mode: act.mode,
-            via: Via::Turn,
-            surprise: false,
-        });
+        self.work.0.push_back(act.effect(who));
     }
 
     /// Put the caster back on the timeline `after` segments from now: at the end of its holding

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use super::command::Decider;
 use super::components::{Cid, InitiativeSetup};
-use super::log::{CombatEvent, EndReason, Via};
+use super::log::{CombatEvent, EndReason};
 use super::ruleset::{ActionBudget, DurationClock, Lasts, TieBreaker, TurnModel};
 use super::state::{DecisionKind, Rules, Work};
 use super::timeline::TurnKey;
@@ -377,15 +377,7 @@ impl Rules<'_, '_> {
             }
             self.cm(who).casting.0 = None;
             self.emit(CombatEvent::ActivityCompleted { who, ability: act.ability.clone() });
-            self.work.0.push_back(Work::Effect {
-                who,
-                ability: act.ability,
-                targets: act.targets,
-                to: act.dest,
-                mode: act.mode,
-                via: Via::Turn,
-                surprise: false,
-            });
+            self.work.0.push_back(act.effect(who));
             return;
         }
         let available = self.c(who).pool.available();
@@ -398,15 +390,7 @@ impl Rules<'_, '_> {
             // HB-26: it takes effect when the last action of its cost is spent.
             self.cm(who).casting.0 = None;
             self.emit(CombatEvent::ActivityCompleted { who, ability: act.ability.clone() });
-            self.work.0.push_back(Work::Effect {
-                who,
-                ability: act.ability,
-                targets: act.targets,
-                to: act.dest,
-                mode: act.mode,
-                via: Via::Turn,
-                surprise: false,
-            });
+            self.work.0.push_back(act.effect(who));
         } else {
             self.cm(who).casting.0 = Some(act);
         }
