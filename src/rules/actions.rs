@@ -772,16 +772,16 @@ impl Rules<'_, '_> {
         if !matches!(self.ruleset.reorder, ReorderPolicy::DelayAndReady { .. }) && !in_timeline {
             return Err(Rejection::DelayDisabled);
         }
-        if in_timeline {
-            // G-SG-11: a delaying creature has no next turn until it takes one.
-            self.turn.off_schedule.insert(actor);
-        }
         if self.turn.active != Some(actor) {
             return Err(Rejection::NotYourTurn { actor, active: self.turn.active });
         }
         let c = self.c(actor);
         if !c.pool.uses_this_turn.is_empty() || c.pool.spent > 0 || self.turn.resuming {
             return Err(Rejection::CannotDelayNow);
+        }
+        if in_timeline {
+            // G-SG-11: a delaying creature has no next turn until it takes one.
+            self.turn.off_schedule.insert(actor);
         }
         self.turn.delayed.insert(actor);
         self.emit(CombatEvent::Delayed { who: actor });

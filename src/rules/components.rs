@@ -272,7 +272,7 @@ pub enum TriggerOn {
     /// Any ability.
     #[default]
     AnyAction,
-    /// A Move or Disengage.
+    /// Any movement: Move, Disengage, Step, a charge, a move with a given mode.
     Moves,
     /// An attack.
     Attacks,

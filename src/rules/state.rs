@@ -277,7 +277,7 @@ pub enum DecisionKind {
 
 impl DecisionKind {
     /// A short name: `Defense`, `Opportunity`, `Opening`, `AssistApproval`, `Triggered`,
-    /// `ActionLoss`, `InitiativeTie`.
+    /// `ActionLoss`, `InitiativeTie`, `CastComplete`.
     pub fn name(&self) -> &'static str {
         match self {
             DecisionKind::Defense { .. } => "Defense",

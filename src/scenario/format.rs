@@ -144,6 +144,8 @@ pub enum GmStep {
     PermanentWound(String),
     /// The creature's assisted attack counts as an area attack.
     AreaAssist(String),
+    /// Whether a creature is aware of its opponents (pf1e P1-25).
+    SetAware(String, bool),
 }
 
 /// A check on the state after a step.
@@ -171,8 +173,9 @@ pub enum Expect {
     Accepted,
     /// The last command was rejected with this reason (the variant name, e.g. `NotEnoughActions`).
     Rejected(String),
-    /// A decision of this kind (`Defense`, `Opportunity`, `Opening`, `AssistApproval`) is pending
-    /// for this creature (or `GM`).
+    /// A decision of this kind (`Defense`, `Opportunity`, `Opening`, `AssistApproval`,
+    /// `Triggered`, `ActionLoss`, `InitiativeTie`, `CastComplete`) is pending for this creature
+    /// (or `GM`).
     Pending(String, String),
     /// No decision is pending.
     NoPending,

@@ -221,9 +221,11 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataE
                         who(n, "Opening")?;
                     }
                 }
-                GmStep::Interrupt(n) | GmStep::HitBy(n, _) | GmStep::PermanentWound(n) | GmStep::AreaAssist(n) => {
-                    who(n, "creature")?
-                }
+                GmStep::Interrupt(n)
+                | GmStep::HitBy(n, _)
+                | GmStep::PermanentWound(n)
+                | GmStep::AreaAssist(n)
+                | GmStep::SetAware(n, _) => who(n, "creature")?,
                 GmStep::Condition { who: n, condition: c, .. } => {
                     who(n, "who")?;
                     condition(c)?;
@@ -426,6 +428,7 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
                 },
                 GmStep::PermanentWound(w) => GmInput::PermanentWound { who: cid(&combat, w) },
                 GmStep::AreaAssist(w) => GmInput::AreaAssist { who: cid(&combat, w) },
+                GmStep::SetAware(w, aware) => GmInput::SetAware { who: cid(&combat, w), aware: *aware },
             }),
         };
         if let Some((at, why)) = last_rejection.take() {
@@ -517,8 +520,9 @@ fn in_order(c: &Combat, pats: &[EventPattern], from: usize) -> Option<String> {
 fn expect(c: &mut Combat, e: &Expect, step_log_start: usize) -> Option<String> {
     match e {
         Expect::Forecast(want) => {
+            // An empty list checks that nothing is scheduled.
             let got: Vec<(String, u32, u32)> =
-                c.forecast(want.len()).into_iter().map(|t| (c.name(t.who), t.round, t.segment)).collect();
+                c.forecast(want.len().max(1)).into_iter().map(|t| (c.name(t.who), t.round, t.segment)).collect();
             return if got == *want { None } else { Some(format!("forecast: expected {want:?}, got {got:?}")) };
         }
         Expect::NextTurnIf(n, a, want) => {
@@ -545,11 +549,7 @@ fn expect(c: &mut Combat, e: &Expect, step_log_start: usize) -> Option<String> {
             };
             eq("clock", format!("({gr}, {gs})"), format!("({r}, {s})"))
         }
-        Expect::Order(v) => eq(
-            "order",
-            format!("{:?}", c.turn().order.iter().map(|x| c.name(*x)).collect::<Vec<_>>()),
-            format!("{v:?}"),
-        ),
+        Expect::Order(v) => eq("order", format!("{:?}", current_order(c)), format!("{v:?}")),
         Expect::Actions(n, k) => {
             eq("actions left", c.get::<ActionPool>(id(n)).map_or(0, ActionPool::available).to_string(), k.to_string())
         }
@@ -686,6 +686,14 @@ pub fn check_file(path: &Path) -> Result<String, DataError> {
         let ls = load_str(path, &text)?;
         Ok(format!("{file}: ok (scenario `{}`, {} steps)", ls.scenario.name, ls.scenario.steps.len()))
     }
+}
+
+/// The initiative order as it stands now, by name: Delay and Ready may have moved creatures
+/// since combat began (G-P2-10, G-P1-03/04).
+pub fn current_order(c: &Combat) -> Vec<String> {
+    let mut order = c.turn().order.clone();
+    order.sort_by_key(|x| (c.get::<crate::rules::components::Initiative>(*x).map_or(0, |i| i.rank), *x));
+    order.iter().map(|x| c.name(*x)).collect()
 }
 
 /// The ids of the creatures, for callers that need them.

@@ -590,3 +590,17 @@ fn g_p2_04_damage_while_dying_raises_dying_by_one() {
     assert_eq!(f.value("B", "dying"), Some(2));
     assert_eq!(f.text().iter().filter(|e| e.starts_with("Downed")).count(), 1, "down once");
 }
+
+#[test]
+fn g_p2_10_the_order_shows_where_a_returning_creature_now_stands() {
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)),
+        pc("B", "monsters", 15, (5, 0)),
+        pc("C", "heroes", 10, (0, 5)),
+    ]);
+    f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
+    f.0.submit(Command::ReturnFromDelay { actor: f.id("A") }).unwrap();
+    f.end("B");
+    let order = skirmish::scenario::current_order(&f.0);
+    assert_eq!(order, ["B", "A", "C"]);
+}

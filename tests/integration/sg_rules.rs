@@ -586,3 +586,13 @@ fn g_sg_05_global_modifiers_change_every_recovery_time() {
     assert_eq!(f.0.next_turn_if(f.id("C"), "skirmish"), Some((1, 4)));
     let _ = Ruleset::load;
 }
+
+#[test]
+fn a_rejected_delay_changes_nothing() {
+    let mut f = pair();
+    let before = f.snapshot();
+    assert!(matches!(f.0.submit(Command::Delay { actor: f.id("O") }), Err(Rejection::NotYourTurn { .. })));
+    assert_eq!(f.snapshot(), before);
+    f.act("C", "draw_weapon", &[]).unwrap();
+    assert_eq!(f.active().as_deref(), Some("O"), "O keeps its turn");
+}
