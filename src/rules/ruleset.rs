@@ -62,6 +62,16 @@ pub fn locate(text: &str, needle: &str) -> Option<(usize, usize)> {
     Some((line, col))
 }
 
+/// Read a data file; an unreadable file is a `file:1:1` error.
+pub fn read_data_file(path: &Path) -> Result<String, DataError> {
+    std::fs::read_to_string(path).map_err(|e| DataError {
+        file: path.display().to_string(),
+        line: 1,
+        col: 1,
+        message: format!("cannot read: {e}"),
+    })
+}
+
 /// Parse RON text with the options every data file uses.
 pub fn parse_ron<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result<T, DataError> {
     // Implicit `Some` keeps data readable: `to: (1, 0)` rather than `to: Some((1, 0))`.
@@ -893,12 +903,7 @@ impl Ruleset {
     /// Load and validate a ruleset file.
     pub fn load(path: &Path) -> Result<Self, DataError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| DataError {
-            file: file.clone(),
-            line: 1,
-            col: 1,
-            message: format!("cannot read: {e}"),
-        })?;
+        let text = read_data_file(path)?;
         Self::from_ron_str(&file, &text)
     }
 

@@ -12,7 +12,7 @@ use crate::rules::components::{
 };
 use crate::rules::driver::Combat;
 use crate::rules::log::{CombatEvent, CommandOutcomes};
-use crate::rules::ruleset::{DataError, Ruleset, locate, parse_ron};
+use crate::rules::ruleset::{DataError, Ruleset, locate, parse_ron, read_data_file};
 use crate::rules::setup;
 use crate::rules::state::{EngineStatus, Pending};
 use format::{EventPattern, Expect, GmStep, Scenario, Step};
@@ -65,13 +65,7 @@ pub fn resolve_ruleset(scenario_file: &Path, name: &str) -> PathBuf {
 
 /// Load and check a scenario file and the ruleset it names. Every error is `file:line:col: msg`.
 pub fn load(path: &Path) -> Result<LoadedScenario, DataError> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| DataError {
-        file: file.clone(),
-        line: 1,
-        col: 1,
-        message: format!("cannot read: {e}"),
-    })?;
+    let text = read_data_file(path)?;
     load_str(path, &text)
 }
 
@@ -668,12 +662,7 @@ pub fn is_ruleset_file(text: &str) -> bool {
 /// Check a data file (ruleset or scenario) without running anything.
 pub fn check_file(path: &Path) -> Result<String, DataError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| DataError {
-        file: file.clone(),
-        line: 1,
-        col: 1,
-        message: format!("cannot read: {e}"),
-    })?;
+    let text = read_data_file(path)?;
     if is_ruleset_file(&text) {
         let rs = Ruleset::from_ron_str(&file, &text)?;
         Ok(format!(
