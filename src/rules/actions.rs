@@ -59,7 +59,16 @@ impl Rules<'_, '_> {
                 if !self.holding(*actor) {
                     return Err(Rejection::NotHolding);
                 }
-                self.release(*actor);
+                match self.turn.active {
+                    // G-SG-09: released between turns, never interrupting: after this turn.
+                    Some(a) if a != *actor => {
+                        if self.turn.releasing.is_some() {
+                            return Err(Rejection::NotYourTurn { actor: *actor, active: Some(a) });
+                        }
+                        self.turn.releasing = Some(*actor);
+                    }
+                    _ => self.release(*actor),
+                }
                 Ok(())
             }
             Command::ReturnFromDelay { actor } => self.return_from_delay(*actor),
@@ -119,7 +128,8 @@ impl Rules<'_, '_> {
         if !self.knows(who, ability) {
             return Err(Rejection::AbilityNotKnown(ability.into()));
         }
-        if def.timing == Timing::Reaction {
+        if def.timing == Timing::Reaction || def.trigger.is_some() {
+            // G-P2-16: a reaction or a triggered free action is used when its trigger happens.
             return Err(Rejection::ReactionOnly(ability.into()));
         }
         if via == Via::Turn
@@ -128,8 +138,15 @@ impl Rules<'_, '_> {
         {
             return Err(Rejection::LimitReached(ability.into()));
         }
-        // A held action with no named target waits for whoever triggers it (G-HB-12).
-        if !(via == Via::Held && targets.is_empty()) {
+        if via == Via::Held
+            && matches!(def.effect, Effect::Move | Effect::MoveAs { .. } | Effect::Step | Effect::Charge { .. })
+        {
+            return Err(Rejection::NotHoldable(format!("{ability} (a move has no destination to hold)")));
+        }
+        // A held attack with no named target waits for whoever triggers it (G-HB-12); anything
+        // else held must name what it needs now.
+        let open_attack = via == Via::Held && targets.is_empty() && matches!(def.effect, Effect::Attack { .. });
+        if !open_attack {
             self.check_targets(who, &def, targets, to, mode, via)?;
         }
         Ok(def)
@@ -308,7 +325,14 @@ impl Rules<'_, '_> {
         if self.c(i.actor).pool.swift_owed {
             return Err(Rejection::NoActionOfType("your next swift action is already used".into()));
         }
-        if self.flat_footed_no_aoo(i.actor) {
+        if self.turn.surprise_round && !self.c(i.actor).aware.0 {
+            // P1-29: the unaware cannot act in the surprise round.
+            return Err(Rejection::UnableToAct);
+        }
+        let barred =
+            self.c(i.actor).conditions.0.keys().filter_map(|id| self.ruleset.condition(id)).any(|d| d.blocks_immediate);
+        if barred {
+            // G-P1-11: no immediate action while flat-footed, Combat Reflexes or not.
             return Err(Rejection::NoActionOfType("no immediate action while flat-footed".into()));
         }
         self.cm(i.actor).pool.swift_owed = true;
@@ -337,6 +361,7 @@ impl Rules<'_, '_> {
                 no("a full-round action needs the whole turn")
             }
             ActionType::Swift | ActionType::Immediate if p.swift == 0 => no("no swift action left this turn"),
+            ActionType::FiveFootStep if p.one_of => no("only one standard or one move action in the surprise round"),
             ActionType::FiveFootStep if p.moved || p.stepped => {
                 no("a 5-foot step only when you make no other movement")
             }
@@ -401,7 +426,7 @@ impl Rules<'_, '_> {
                     targets: i.targets.clone(),
                     via: Via::Turn,
                 });
-                let items = self.held_triggers(i.actor, &def);
+                let items = self.held_triggers(i.actor, &def, i.to);
                 self.push_front_all(items);
                 self.cm(i.actor).casting.0 = Some(Activity::spread(i, rounds, 0));
                 self.emit(CombatEvent::ActivityStarted {
@@ -432,7 +457,7 @@ impl Rules<'_, '_> {
             targets: i.targets.clone(),
             via,
         });
-        let mut items = self.held_triggers(i.actor, def);
+        let mut items = self.held_triggers(i.actor, def, i.to);
         items.push(Work::Effect {
             who: i.actor,
             ability: i.ability.clone(),
@@ -446,11 +471,18 @@ impl Rules<'_, '_> {
     }
 
     /// Held actions of enemies that this use triggers: they resolve first (HB-50).
-    fn held_triggers(&mut self, actor: Cid, def: &AbilityDef) -> Vec<Work> {
+    fn held_triggers(&mut self, actor: Cid, def: &AbilityDef, to: Option<GridPos>) -> Vec<Work> {
         let mut out = Vec::new();
         let holders: Vec<(u32, Cid)> = self.turn.holders.iter().copied().collect();
         for (rank, holder) in holders {
-            if holder == actor || !self.hostile(holder, actor) || self.is_down(holder) {
+            // A creature that cannot act, or is paying for an activity, cannot take its held or
+            // readied action (P1-22, SG-04, HB-27).
+            if holder == actor
+                || !self.hostile(holder, actor)
+                || self.is_down(holder)
+                || self.cannot_act(holder)
+                || self.busy_with(holder).is_some()
+            {
                 continue;
             }
             let held = std::mem::take(&mut self.cm(holder).held.0);
@@ -474,6 +506,11 @@ impl Rules<'_, '_> {
             }
             self.cm(holder).held.0 = keep;
             for h in fire {
+                if !self.held_in_reach(holder, &h, actor, to) {
+                    // A held melee attack needs the enemy in reach, now or where it is moving to.
+                    self.emit(CombatEvent::ReadyNotUsed { who: holder, ability: h.ability.clone() });
+                    continue;
+                }
                 if h.uses_reaction {
                     // G-P2-11: a readied action is used as the holder's reaction.
                     let can = !self.cannot_act(holder)
@@ -510,6 +547,28 @@ impl Rules<'_, '_> {
             }
         }
         out
+    }
+
+    /// Whether a held melee attack can reach the enemy that triggered it: where it stands, or where
+    /// its move will take it (HB-50: the attack resolves first, as the enemy comes in).
+    fn held_in_reach(&self, holder: Cid, h: &Held, actor: Cid, to: Option<GridPos>) -> bool {
+        let melee = matches!(
+            self.ruleset.ability(&h.ability).map(|d| &d.effect),
+            Some(Effect::Attack { kind: AttackKind::Melee, .. })
+        );
+        if !melee {
+            return true;
+        }
+        let reach = self.ruleset.engagement.melee_reach;
+        let target = h.targets.first().copied().unwrap_or(actor);
+        let here = *self.c(holder).pos;
+        let mut places = vec![*self.c(target).pos];
+        if target == actor
+            && let Some(dest) = to
+        {
+            places.push(dest);
+        }
+        places.iter().any(|p| here.distance(*p) <= reach)
     }
 
     /// G-P1-04: a readied action moves the holder's initiative to just before the creature that
@@ -550,7 +609,14 @@ impl Rules<'_, '_> {
         if let Some(by) = trigger.by {
             self.check_exists(by)?;
         }
+        if self.holding(actor) {
+            return Err(Rejection::NotWhileHolding("Ready".into()));
+        }
         let def = self.check_use(actor, ability, targets, None, None, Via::Held)?;
+        if def.cast_time.is_some() || def.focus_time.is_some() {
+            // A cast or focus has its own casting time and concentration (SG-09..12): announce it.
+            return Err(Rejection::NotHoldable(format!("{ability} (casts and focus cannot be readied)")));
+        }
         if self.ruleset.reorder == ReorderPolicy::DelayReadyInTimeline {
             // SG-37, G-SG-12: readying costs no time; the creature leaves the schedule.
             let rank = self.rank(actor);
@@ -584,7 +650,10 @@ impl Rules<'_, '_> {
         if typed && self.c(actor).pool.standard == 0 {
             return Err(Rejection::NoActionOfType("Ready takes a standard action".into()));
         }
-        let available = self.c(actor).pool.available();
+        // Ready itself is paid, not the readied ability: restricted actions (quickened's) do not
+        // pay for it (P2-12).
+        let payer = if ready_cost.is_some() { READY } else { ability };
+        let available = self.c(actor).pool.available_for(payer);
         if cost > available {
             return Err(Rejection::NotEnoughActions { needed: cost, available });
         }
@@ -594,7 +663,7 @@ impl Rules<'_, '_> {
             if typed {
                 spend_typed(&mut c.pool, ActionType::Standard, false);
             }
-            c.pool.spend(ability, cost);
+            c.pool.spend(payer, cost);
             c.held.0.push(Held { ability: ability.into(), targets: targets.to_vec(), trigger, cost, uses_reaction });
         }
         self.turn.holders.insert((rank, actor));
@@ -776,7 +845,8 @@ impl Rules<'_, '_> {
             return Err(Rejection::NotYourTurn { actor, active: self.turn.active });
         }
         let c = self.c(actor);
-        if !c.pool.uses_this_turn.is_empty() || c.pool.spent > 0 || self.turn.resuming {
+        // P1-27: the surprise round offers one action, not a later turn.
+        if !c.pool.uses_this_turn.is_empty() || c.pool.spent > 0 || self.turn.resuming || self.turn.surprise_round {
             return Err(Rejection::CannotDelayNow);
         }
         if in_timeline {
@@ -785,8 +855,7 @@ impl Rules<'_, '_> {
         }
         self.turn.delayed.insert(actor);
         self.emit(CombatEvent::Delayed { who: actor });
-        use super::ruleset::TurnStep as S;
-        let negative = [S::PersistentDamage, S::PersistentFlatChecks, S::AfflictionSaves];
+        let negative = super::turns::DELAY_STEPS;
         let mut items: Vec<Work> = self
             .ruleset
             .turn_phases
@@ -810,10 +879,16 @@ impl Rules<'_, '_> {
         if !self.turn.delayed.contains(&actor) && !readied {
             return Err(Rejection::NotDelayed);
         }
-        if self.turn.active.is_none() || self.turn.active == Some(actor) || self.turn.returning.is_some() {
+        let timeline_policy = self.ruleset.reorder == ReorderPolicy::DelayReadyInTimeline;
+        // On a segment clock it may also come back when no turn runs at all (G-SG-11).
+        let no_turn_ok = timeline_policy && self.turn.active.is_none();
+        if (self.turn.active.is_none() && !no_turn_ok)
+            || self.turn.active == Some(actor)
+            || self.turn.returning.is_some()
+        {
             return Err(Rejection::NotYourTurn { actor, active: self.turn.active });
         }
-        if self.ruleset.reorder == ReorderPolicy::DelayReadyInTimeline {
+        if timeline_policy {
             // SG-35/36, G-SG-11: it takes its turn after the current one, among those still due
             // in this segment by initiative; it cannot interrupt.
             self.turn.delayed.remove(&actor);
@@ -877,6 +952,9 @@ impl Rules<'_, '_> {
         }
     }
 }
+
+/// The name Ready's own cost is paid under (no restricted action is for it).
+const READY: &str = "(ready)";
 
 /// Spend a typed action (G-P1-01): a move action may take the standard action's place; in the
 /// surprise round the one action is all there is (P1-27).

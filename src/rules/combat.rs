@@ -365,7 +365,10 @@ impl Rules<'_, '_> {
     /// Damage from an attack, then what a hit does (G-HB-09, HB-51).
     fn deal_damage(&mut self, ctx: AttackCtx, half: bool) {
         let s = self.c(ctx.attacker).stats.clone();
-        let mut amount = (self.dice.roll_expr(&ctx.damage, |k| s.get(k)) + ctx.damage_bonus).max(0);
+        // HB-14: the Assist's damage bonus comes "after hitting"; a blocked area attack (HB-15)
+        // deals half of its plain damage.
+        let bonus = if half { 0 } else { ctx.damage_bonus };
+        let mut amount = (self.dice.roll_expr(&ctx.damage, |k| s.get(k)) + bonus).max(0);
         if half {
             amount /= 2;
         }
@@ -467,6 +470,16 @@ impl Rules<'_, '_> {
     }
 
     fn remove_from_fight(&mut self, who: Cid, count: bool) {
+        // G-P2-18: effects it created keep counting down, at their owners' start of turn.
+        // Sustained ones end: nobody can sustain them (G-P2-09).
+        for (owner, cond) in std::mem::take(&mut self.cm(who).created.0) {
+            let sustained = self.c(owner).conditions.0.get(&cond).is_some_and(|s| s.lasts == Some(Lasts::Sustained));
+            if sustained {
+                self.end_condition(owner, &cond, EndReason::Expired);
+            } else if let Some(st) = self.cm(owner).conditions.0.get_mut(&cond) {
+                st.creator = None;
+            }
+        }
         let id = self.ruleset.defeated_condition.clone();
         let rank = self.rank(who);
         let (pos, side) = {
@@ -519,6 +532,28 @@ impl Rules<'_, '_> {
                 Some(v) if v > st.value => self.set_condition_value(who, id, v),
                 _ => self.emit(CombatEvent::ConditionUnchanged { who, condition: id.into() }),
             }
+            if let Some(lasts) = nc.lasts
+                && st.lasts != Some(lasts)
+            {
+                // A new duration replaces the old one.
+                let left = match lasts {
+                    Lasts::Rounds(n) | Lasts::OwnerTurns(n) => Some(n),
+                    _ => None,
+                };
+                if let Some(s) = self.cm(who).conditions.0.get_mut(id) {
+                    s.lasts = Some(lasts);
+                    s.left = left;
+                }
+                if self.ruleset.durations == DurationClock::TimelinePoint
+                    && let Lasts::Rounds(n) = lasts
+                {
+                    self.schedule_expiry(who, id, n);
+                }
+            }
+            if def.negative {
+                // HB-23, G-HB-09: suffering a negative effect again still counts.
+                self.negative_status_consequences(who, id);
+            }
             return;
         }
         let value = nc.value.unwrap_or(1);
@@ -557,14 +592,20 @@ impl Rules<'_, '_> {
         }
         self.emit(CombatEvent::ConditionApplied { who, condition: id.into(), value, lasts: nc.lasts });
         if def.negative {
-            self.end_conditions_on(who, EndTrigger::NegativeStatus, Some(id));
-            if let DisruptionPolicy::ActivityFails { on_negative_status: true, .. } = self.ruleset.disruption {
-                self.interrupt(who);
-            }
+            self.negative_status_consequences(who, id);
         }
         if def.debilitating {
             // G-HB-10: the enemies engaged with the afflicted creature are the default opening.
             self.turn.opening_hint = self.engaged_enemies(who);
+        }
+    }
+
+    /// A negative status effect ends conditions that end on one (HB-23) and interrupts an
+    /// activity (G-HB-09).
+    fn negative_status_consequences(&mut self, who: Cid, id: &str) {
+        self.end_conditions_on(who, EndTrigger::NegativeStatus, Some(id));
+        if let DisruptionPolicy::ActivityFails { on_negative_status: true, .. } = self.ruleset.disruption {
+            self.interrupt(who);
         }
     }
 

@@ -265,7 +265,7 @@ pub enum Rejection {
     NotHoldable(String),
     /// Unknown condition id.
     UnknownCondition(String),
-    /// A reaction is used when its trigger happens, not as an action.
+    /// A reaction or a triggered free action is used when its trigger happens, not as an action.
     ReactionOnly(String),
     /// The ruleset has no Delay.
     DelayDisabled,
@@ -391,7 +391,7 @@ impl fmt::Display for Rejection {
             Rejection::HoldingDisabled => write!(f, "this ruleset does not hold actions"),
             Rejection::NotHoldable(a) => write!(f, "`{a}` costs no actions and cannot be held"),
             Rejection::UnknownCondition(c) => write!(f, "the ruleset has no condition `{c}`"),
-            Rejection::ReactionOnly(a) => write!(f, "`{a}` is a reaction: it is used when its trigger happens"),
+            Rejection::ReactionOnly(a) => write!(f, "`{a}` is used only when its trigger happens"),
             Rejection::DelayDisabled => write!(f, "this ruleset has no Delay"),
             Rejection::CannotDelayNow => write!(f, "Delay only as your turn begins, before acting"),
             Rejection::NotDelayed => write!(f, "the creature is not delaying"),

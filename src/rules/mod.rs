@@ -169,6 +169,7 @@ fn publish_status(
     pending: Res<Pending>,
     work: Res<WorkQueue>,
     queue: Res<CommandQueue>,
+    timeline: Res<timeline::Timeline>,
     mut status: ResMut<EngineStatus>,
 ) {
     let s = if turn.ended {
@@ -179,6 +180,10 @@ fn publish_status(
         EngineStatus::Busy
     } else if let Some(a) = turn.active {
         EngineStatus::AwaitingCommand(a)
+    } else if timeline.is_empty() && turn.surprise_slots.is_empty() {
+        // Everyone still standing is delaying, readying or holding a cast (segments): nothing
+        // happens until one of them returns or releases.
+        EngineStatus::AwaitingReturn
     } else {
         EngineStatus::Busy
     };

@@ -842,6 +842,9 @@ pub struct ConditionDef {
     /// Creatures with any of these traits never get it (Uncanny Dodge, P1-20).
     #[serde(default)]
     pub immune_traits: Vec<String>,
+    /// No immediate actions while it lasts (flat-footed, G-P1-11).
+    #[serde(default)]
+    pub blocks_immediate: bool,
     /// Added to every recovery time while it lasts (Slowed, Haste, an injury, G-SG-05).
     #[serde(default)]
     pub rt_add: i32,

@@ -67,6 +67,8 @@ pub struct TurnState {
     pub delayed: BTreeSet<Cid>,
     /// A delayed creature returning after the current turn.
     pub returning: Option<Cid>,
+    /// A held cast to release once the current turn ends (G-SG-09: between turns).
+    pub releasing: Option<Cid>,
     /// The active turn resumes a delayed turn (Step 1 was already done).
     pub resuming: bool,
     /// The surprise round (round 0) is running (P1-26).
@@ -94,6 +96,9 @@ pub enum EngineStatus {
     AwaitingCommand(Cid),
     /// A decision must be answered.
     AwaitingDecision(Decider),
+    /// No turn is scheduled: a delaying or readying creature must return, or a held cast be
+    /// released (G-SG-09/11/12).
+    AwaitingReturn,
     /// The combat is over.
     Ended,
 }

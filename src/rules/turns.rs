@@ -14,6 +14,16 @@ use super::ruleset::{ActionBudget, DurationClock, Lasts, TieBreaker, TurnModel};
 use super::state::{DecisionKind, Rules, Work};
 use super::timeline::TurnKey;
 
+/// End-of-turn steps that happen at once when a creature Delays (G-P2-10): persistent damage and
+/// other negative effects, and effects that would end during its turn. The resumed turn does not
+/// run them again.
+pub const DELAY_STEPS: [super::ruleset::TurnStep; 4] = [
+    super::ruleset::TurnStep::EndUntilEndOfTurn,
+    super::ruleset::TurnStep::PersistentDamage,
+    super::ruleset::TurnStep::PersistentFlatChecks,
+    super::ruleset::TurnStep::AfflictionSaves,
+];
+
 /// Initiative ranks are spaced out so a creature can be moved between two others (G-P2-10).
 pub const RANK_SPACING: u32 = 1 << 16;
 
@@ -72,7 +82,8 @@ impl Rules<'_, '_> {
         };
         let mut alive: BTreeMap<String, u32> = BTreeMap::new();
         for (i, who) in order.iter().enumerate() {
-            let rank = i as u32 * RANK_SPACING;
+            // Ranks start one spacing up, so a creature can be moved in front of the first.
+            let rank = (i as u32 + 1) * RANK_SPACING;
             let down = self.is_down(*who);
             let aoo = self.opportunities_per_round(*who);
             {
@@ -140,9 +151,11 @@ impl Rules<'_, '_> {
             _ => rounds,
         };
         let now = if self.turn.started { self.timeline.now } else { 0 };
-        let (rank, count) = match self.turn.active {
-            Some(a) => (self.rank(a), self.c(a).initiative.total),
-            None => (0, 0),
+        let (rank, count) = match (self.timeline.model, self.turn.active) {
+            // G-SG-10: on a segment clock it ends before any turn in its last segment.
+            (Some(TurnModel::RecoveryTime { .. }), _) | (_, None) => (0, 0),
+            // P1-12: just before the initiative count it began on.
+            (_, Some(a)) => (self.rank(a), self.c(a).initiative.total),
         };
         let seq = self.turn.next_seq;
         self.turn.next_seq += 1;
@@ -165,19 +178,13 @@ impl Rules<'_, '_> {
         }
     }
 
-    /// The GM sets awareness (P1-25); during the surprise round a creature made aware whose count
-    /// has not passed gets its surprise turn.
+    /// The GM sets awareness (P1-25), as after a Perception check.
     pub fn set_aware(&mut self, who: Cid, aware: bool) {
+        // P1-27/29: only creatures aware at the start act in the surprise round, so making one
+        // aware now grants no surprise turn; one found to be unaware loses its surprise turn (the
+        // slot is skipped when it comes up).
         self.cm(who).aware.0 = aware;
         self.emit(CombatEvent::AwarenessSet { who, aware });
-        if aware && self.turn.surprise_round {
-            let rank = self.rank(who);
-            let passed = self.turn.active.is_some_and(|a| self.rank(a) >= rank);
-            if !passed && !self.turn.surprise_slots.iter().any(|k| k.who == who) {
-                self.turn.surprise_slots.push(TurnKey { time: 0, rank, who });
-                self.turn.surprise_slots.sort();
-            }
-        }
     }
 
     fn round_seconds(&self) -> u32 {
@@ -421,7 +428,15 @@ impl Rules<'_, '_> {
             return;
         }
         self.turn.ending = true;
-        let mut steps: Vec<Work> = self.ruleset.turn_phases.end.iter().map(|s| Work::Step { who, step: *s }).collect();
+        let resuming = self.turn.resuming;
+        let mut steps: Vec<Work> = self
+            .ruleset
+            .turn_phases
+            .end
+            .iter()
+            .filter(|s| !(resuming && DELAY_STEPS.contains(s)))
+            .map(|s| Work::Step { who, step: *s })
+            .collect();
         steps.push(Work::FinishTurn { who });
         self.push_front_all(steps);
     }
@@ -456,6 +471,10 @@ impl Rules<'_, '_> {
         }
         if let Some(back) = self.turn.returning {
             self.slot_in_after(back, who, now);
+        }
+        if let Some(caster) = self.turn.releasing.take() {
+            // G-SG-09: a held cast released between turns.
+            self.release(caster);
         }
     }
 

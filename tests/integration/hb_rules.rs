@@ -329,8 +329,8 @@ fn hb_15_a_gm_area_assist_still_deals_half_damage_on_a_block() {
     f.act("F", "sword", &["E"]).unwrap();
     f.defend("E", Dodge).unwrap();
     assert!(f.saw(m, "AttackBlocked", "attacker: F"), "{:?}", f.since(m));
-    // 1d8 = 7 + 2 (same-type assist) = 9, halved = 4.
-    assert!(f.saw(m, "Damaged", "who: E, amount: 4"), "{:?}", f.since(m));
+    // 1d8 = 7, halved = 3; the same-type +2 comes only after a hit (HB-14).
+    assert!(f.saw(m, "Damaged", "who: E, amount: 3"), "{:?}", f.since(m));
     assert_eq!(
         f.gm(GmInput::AreaAssist { who: f.id("F") }),
         Err(Rejection::InvalidTarget("#1 has no Assist waiting".into()))
@@ -497,7 +497,6 @@ fn hb_27_no_other_action_while_an_activity_is_being_paid() {
         who("B", "m", 10, (1, 0)).with(&["sword"]),
     ]);
     f.act("A", "shout", &[]).unwrap();
-    f.act("A", "move", &[]).unwrap_err();
     f.act("A", "ritual", &[]).unwrap();
     assert_eq!(f.active().as_deref(), Some("B"), "all 3 actions went into the ritual");
     // Not even a bonus action in an opening, and no attack of opportunity.
@@ -1086,4 +1085,45 @@ fn every_rejected_command_leaves_state_untouched() {
     );
     assert_eq!(f.snapshot(), before);
     let _ = CombatEvent::RoundEnded { round: 0 };
+}
+
+#[test]
+fn g_hb_12_a_held_action_names_what_it_needs_and_fires_only_in_reach() {
+    let mut f = Fight::new(vec![
+        who("A", "h", 20, (0, 0)).stat("STR", 1).with(&["sword"]),
+        who("P", "h", 18, (0, 2)).with(&["sword"]),
+        who("E", "m", 10, (6, 0)),
+    ]);
+    let a = f.id("A");
+    let hold = |f: &mut Fight, ability: &str| {
+        f.0.submit(skirmish::rules::command::Command::Hold {
+            actor: a,
+            ability: ability.into(),
+            targets: vec![],
+            trigger: Default::default(),
+        })
+    };
+    // An Assist or a Move held with nothing named is refused: it would help the enemy, or go nowhere.
+    assert!(matches!(hold(&mut f, "assist"), Err(Rejection::InvalidTarget(_))));
+    assert!(matches!(hold(&mut f, "move"), Err(Rejection::NotHoldable(_))));
+    hold(&mut f, "sword").unwrap();
+    f.end("A");
+    f.end("P");
+    // E moves further away: out of reach, the held attack does not fire.
+    f.move_to("E", (9, 0)).unwrap();
+    assert!(f.saw(0, "ReadyNotUsed", "who: A, ability: \"sword\""));
+    assert!(!f.saw(0, "AttackRolled", "attacker: A"));
+}
+
+#[test]
+fn hb_23_suffering_a_negative_effect_again_still_ends_defensive_position() {
+    let mut f = duel();
+    f.gm(GmInput::ApplyCondition { who: f.id("A"), condition: "poisoned".into(), rounds: None, value: None }).unwrap();
+    f.act("A", "defend", &[]).unwrap();
+    assert!(f.has("A", "defensive_position"));
+    f.gm(GmInput::ApplyCondition { who: f.id("A"), condition: "poisoned".into(), rounds: Some(2), value: None })
+        .unwrap();
+    assert!(!f.has("A", "defensive_position"));
+    let left = f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().0["poisoned"].left;
+    assert_eq!(left, Some(2), "the new duration replaces the old");
 }

@@ -290,6 +290,69 @@ fn p1_20_uncanny_dodge_is_never_flat_footed() {
     ]);
     assert!(!f.has("Rogue", "flat_footed"));
     assert!(!f.saw(0, "ConditionApplied", "who: Rogue, condition: \"flat_footed\""));
+    // It keeps its Dex bonus to AC (15 with Dex 2 in it) and can make an attack of opportunity.
+    let mut g = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)).stat("MELEE", 0),
+        p1("Rogue", "monsters", 10, (1, 0)).stat("DEX", 2).stat("MELEE", 1).with_trait("uncanny_dodge"),
+    ]);
+    g.force(&[13]);
+    g.act("A", "melee_attack", &["Rogue"]).unwrap();
+    assert!(g.saw(0, "AttackMissed", "target: Rogue, ac: 15"));
+    g.act_to("A", "move", &[], (-3, 0), None).unwrap();
+    assert!(g.saw(0, "OpportunityProvoked", "from: Rogue"));
+}
+
+#[test]
+fn p1_27_no_delay_and_no_five_foot_step_in_the_surprise_round() {
+    let mut f =
+        Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)).stat("MELEE", 2), p1("B", "monsters", 15, (1, 0)).unaware()]);
+    assert_eq!(f.0.submit(Command::Delay { actor: f.id("A") }), Err(Rejection::CannotDelayNow));
+    f.force(&[2]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert_eq!(
+        f.act_to("A", "five_foot_step", &[], (0, 1), None),
+        Err(Rejection::NoActionOfType("only one standard or one move action in the surprise round".into()))
+    );
+}
+
+#[test]
+fn g_p1_04_a_readied_action_gets_ahead_of_the_first_in_order() {
+    let mut f = Fight::pf1e(vec![
+        p1("T", "monsters", 25, (4, 0)),
+        p1("H", "heroes", 10, (0, 0)).stat("RANGED", 5).with(&["ranged_attack"]),
+    ]);
+    f.end("T");
+    let (h, t) = (f.id("H"), f.id("T"));
+    f.0.submit(Command::Hold {
+        actor: h,
+        ability: "ranged_attack".into(),
+        targets: vec![t],
+        trigger: HeldTrigger { by: Some(t), on: TriggerOn::Moves },
+    })
+    .unwrap();
+    f.end("H");
+    f.force(&[15, 2]);
+    f.act_to("T", "move", &[], (5, 0), None).unwrap();
+    assert!(f.saw(0, "InitiativeMoved", "who: H, before: T"));
+    assert_eq!(skirmish::scenario::current_order(&f.0), ["H", "T"]);
+}
+
+#[test]
+fn p1_22_a_creature_that_cannot_act_takes_no_readied_action() {
+    let mut f =
+        Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)).with(&["ranged_attack"]), p1("B", "monsters", 15, (6, 0))]);
+    let (a, b) = (f.id("A"), f.id("B"));
+    f.0.submit(Command::Hold {
+        actor: a,
+        ability: "ranged_attack".into(),
+        targets: vec![b],
+        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Moves },
+    })
+    .unwrap();
+    f.end("A");
+    f.gm(GmInput::ApplyCondition { who: a, condition: "paralyzed".into(), rounds: None, value: None }).unwrap();
+    f.act_to("B", "move", &[], (5, 0), None).unwrap();
+    assert!(!f.saw(0, "HeldActionTriggered", ""));
 }
 
 #[test]
@@ -361,11 +424,21 @@ fn p1_25_the_gm_may_set_awareness() {
         p1("B", "monsters", 15, (6, 0)).unaware(),
         p1("C", "monsters", 10, (6, 2)).unaware(),
     ]);
-    // A Perception check made during the surprise round: C notices in time.
+    // P1-27/29: only creatures aware at the start act in the surprise round. C noticing now gets
+    // no surprise turn; B, found unaware after all, loses its own.
+    let mut g = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)),
+        p1("B", "heroes", 15, (0, 2)),
+        p1("C", "monsters", 10, (6, 2)).unaware(),
+    ]);
+    g.gm(GmInput::SetAware { who: g.id("B"), aware: false }).unwrap();
+    g.end("A");
+    assert!(!g.saw(0, "TurnStarted", "who: B, round: 0"));
     f.gm(GmInput::SetAware { who: f.id("C"), aware: true }).unwrap();
     f.end("A");
-    assert_eq!(f.active().as_deref(), Some("C"));
     assert!(f.saw(0, "AwarenessSet", "who: C, aware: true"));
+    assert!(!f.saw(0, "TurnStarted", "who: C, round: 0"));
+    assert_eq!(f.0.turn().round, 1);
 }
 
 #[test]
@@ -510,9 +583,14 @@ fn g_p1_09_damage_while_casting_calls_for_a_concentration_check() {
 
 #[test]
 fn g_p1_01_an_immediate_action_off_turn_uses_the_next_swift_action() {
-    let mut f = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 15, (6, 0))]);
+    let mut f =
+        Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 15, (6, 0)).with_trait("combat_reflexes")]);
+    // B is flat-footed: no immediate action yet, Combat Reflexes or not (G-P1-11).
+    assert_eq!(
+        f.act("B", "feather_fall", &[]),
+        Err(Rejection::NoActionOfType("no immediate action while flat-footed".into()))
+    );
     f.end("A");
-    // B is flat-footed: no immediate action yet (G-P1-11).
     f.end("B");
     f.end("A");
     f.act("A", "feather_fall", &[]).unwrap();

@@ -94,11 +94,13 @@ fn p2_05_your_own_round_effects_tick_at_your_start_of_turn() {
     assert_eq!(left(&f), Some(3), "B's start of turn does not tick A's effect");
     f.end("B");
     assert_eq!(left(&f), Some(2));
-    // An effect created by another creature ticks at that creature's start of turn (G-P2-18).
     f.end("A");
-    let w = f.id("B");
-    let a = f.id("A");
-    let _ = (w, a);
+    f.end("B");
+    assert_eq!(left(&f), Some(1));
+    f.end("A");
+    f.end("B");
+    assert!(!f.has("A", "flying"), "it ends at 0, at A's own start of turn");
+    assert!(f.saw(0, "ConditionEnded", "who: A, condition: \"flying\", reason: Expired"));
 }
 
 #[test]
@@ -323,14 +325,20 @@ fn p2_15_basic_actions_are_available_to_everyone() {
 
 #[test]
 fn p2_16_unable_to_act_means_no_actions_reactions_or_free_actions() {
-    let mut f = duel();
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).stat("STR", 3).with(&["reactive_strike", "battle_cry", "draw_breath"]),
+        pc("B", "monsters", 10, (1, 0)),
+    ]);
+    f.triggered("A", None).unwrap();
     f.end("A");
     f.put("A", "paralyzed", None, None);
     f.act_to("B", "stride", &[], (5, 0), None).unwrap();
     assert!(f.saw(0, "NoOpportunity", "from: A, reason: Incapacitated"));
     f.end("B");
-    assert!(!f.saw(0, "DecisionRequested", "Creature(A)"), "no Battle Cry offer either");
+    let offers = f.text().iter().filter(|e| e.starts_with("DecisionRequested { by: Creature(A)")).count();
+    assert_eq!(offers, 1, "only the round-1 Battle Cry offer, none while paralyzed");
     assert_eq!(f.active().as_deref(), Some("B"));
+    assert!(matches!(f.act("A", "draw_breath", &[]), Err(Rejection::NotYourTurn { .. })));
 }
 
 #[test]
@@ -384,7 +392,10 @@ fn p2_21_until_end_of_turn_effects_and_unsustained_spells_end() {
     f.act("B", "taunt", &["A"]).unwrap();
     assert!(f.has("A", "taunted"));
     f.end("B");
+    // A's turn: the taunt lasts until the end of it.
+    assert!(f.has("A", "taunted"));
     f.end("A");
+    assert!(!f.has("A", "taunted"), "until-end-of-turn effects end in Step 3");
     assert!(!f.has("A", "sphere"), "not sustained on A's second turn: it ends");
     assert!(f.saw(0, "ConditionEnded", "who: A, condition: \"sphere\""));
 }
@@ -524,7 +535,6 @@ fn g_p2_10_delay_moves_your_initiative_for_good() {
     f.end("B");
     assert_eq!(f.active().as_deref(), Some("A"));
     // Delay only before acting.
-    f.act("A", "draw_breath", &[]).unwrap_err();
     f.act_to("A", "stride", &[], (0, 1), None).unwrap();
     assert_eq!(f.0.submit(Command::Delay { actor: f.id("A") }), Err(Rejection::CannotDelayNow));
 }
@@ -603,4 +613,52 @@ fn g_p2_10_the_order_shows_where_a_returning_creature_now_stands() {
     f.end("B");
     let order = skirmish::scenario::current_order(&f.0);
     assert_eq!(order, ["B", "A", "C"]);
+}
+
+#[test]
+fn g_p2_16_a_triggered_free_action_waits_for_its_trigger() {
+    let mut f = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)).with(&["battle_cry"]), pc("B", "monsters", 10, (5, 0))]);
+    f.triggered("A", None).unwrap();
+    assert_eq!(f.act("A", "battle_cry", &[]), Err(Rejection::ReactionOnly("battle_cry".into())));
+}
+
+#[test]
+fn g_p2_11_ready_is_not_paid_with_quickened_actions() {
+    let mut f = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)).with(&["high_jump"]), pc("B", "monsters", 10, (5, 0))]);
+    f.end("A");
+    f.put("A", "quickened", None, None);
+    f.end("B");
+    f.act("A", "high_jump", &[]).unwrap();
+    // One ordinary action and the Strike/Stride-only quickened action are left: Ready needs two.
+    let (a, b) = (f.id("A"), f.id("B"));
+    let r = f.0.submit(Command::Hold {
+        actor: a,
+        ability: "strike".into(),
+        targets: vec![b],
+        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Moves },
+    });
+    assert_eq!(r, Err(Rejection::NotEnoughActions { needed: 2, available: 1 }));
+}
+
+#[test]
+fn g_p2_18_a_dead_creators_effects_keep_counting_down() {
+    let mut f = Fight::pf2e(vec![
+        pc("Caster", "monsters", 20, (5, 0)).with(&["slow"]).hp(1),
+        pc("Hero", "heroes", 10, (0, 0)),
+        pc("Ally", "monsters", 5, (9, 9)),
+    ]);
+    f.act("Caster", "slow", &["Hero"]).unwrap();
+    f.end("Caster");
+    f.put("Caster", "dying", Some(3), None);
+    f.force(&[2]);
+    f.end("Hero");
+    f.end("Ally");
+    assert!(f.has("Caster", "dead"));
+    let left = |f: &Fight| {
+        f.0.get::<skirmish::rules::components::Conditions>(f.id("Hero")).unwrap().0.get("slowed").and_then(|c| c.left)
+    };
+    let before = left(&f);
+    f.end("Hero");
+    f.end("Ally");
+    assert!(left(&f) < before, "it ticks at Hero's own start of turn now");
 }

@@ -173,6 +173,10 @@ fn sg_15_components_v_s_m_f() {
     f.put("C", "silenced", None, None);
     assert_eq!(f.act("C", "magic_missile", &["O"]), Err(Rejection::MissingComponent("Verbal".into())));
     f.put("C", "bound", None, None);
+    let mut h =
+        Fight::segments(vec![sg("C", "heroes", 18, (0, 0)).with(&["magic_missile"]), sg("O", "monsters", 12, (9, 0))]);
+    h.put("C", "bound", None, None);
+    assert_eq!(h.act("C", "magic_missile", &["O"]), Err(Rejection::MissingComponent("Somatic".into())));
     let mut g = Fight::segments(vec![
         {
             let mut s = sg("C", "heroes", 18, (0, 0)).with(&["stoneskin", "arcane_sight"]);
@@ -476,11 +480,15 @@ fn sg_38_a_readied_action_interrupts_only_when_triggered() {
     .unwrap();
     f.act_to("O", "skirmish", &[], (7, 0), None).unwrap();
     assert!(!f.saw(0, "HeldActionTriggered", ""), "a move is not the trigger");
-    f.force(&[12, 3]);
+    assert!(f.forecast(3).iter().all(|(n, _, _)| n != "C"), "C waits off the schedule");
+    // O closes in, then attacks: C's shot interrupts first.
+    f.act_to("O", "sprint", &[], (1, 0), None).unwrap();
+    f.force(&[12, 3, 2, 1]);
     let m = f.mark();
-    f.act("O", "draw_weapon", &[]).unwrap_or(());
-    let _ = m;
-    assert!(f.forecast(3).iter().all(|(n, _, _)| n != "C"));
+    f.act("O", "longsword", &["C"]).unwrap();
+    let shot = f.find(m, "AttackRolled", "attacker: C").expect("the readied shot");
+    let blow = f.find(m, "AttackRolled", "attacker: O").expect("O's attack");
+    assert!(shot < blow);
 }
 
 #[test]
@@ -595,4 +603,51 @@ fn a_rejected_delay_changes_nothing() {
     assert_eq!(f.snapshot(), before);
     f.act("C", "draw_weapon", &[]).unwrap();
     assert_eq!(f.active().as_deref(), Some("O"), "O keeps its turn");
+}
+
+#[test]
+fn g_sg_11_a_delaying_creature_can_return_when_nothing_else_is_scheduled() {
+    let mut f = pair();
+    f.0.submit(Command::Delay { actor: f.id("C") }).unwrap();
+    let (c, o) = (f.id("C"), f.id("O"));
+    f.0.submit(Command::Hold {
+        actor: o,
+        ability: "dagger".into(),
+        targets: vec![c],
+        trigger: HeldTrigger { by: Some(c), on: TriggerOn::Attacks },
+    })
+    .unwrap();
+    assert_eq!(f.0.status(), skirmish::rules::state::EngineStatus::AwaitingReturn);
+    f.0.submit(Command::ReturnFromDelay { actor: c }).unwrap();
+    assert_eq!(f.active().as_deref(), Some("C"));
+}
+
+#[test]
+fn g_sg_09_a_release_waits_for_the_turn_in_progress_to_end() {
+    let mut f = pair();
+    f.act("C", "shield_spell", &[]).unwrap();
+    f.act("O", "draw_weapon", &[]).unwrap();
+    f.hold_cast("C", true).unwrap();
+    f.end("C");
+    assert_eq!(f.active().as_deref(), Some("O"));
+    f.release("C").unwrap();
+    assert!(!f.saw(0, "CastReleased", ""), "not in the middle of O's turn");
+    f.act("O", "draw_weapon", &[]).unwrap();
+    let ended = f.find(0, "TurnEnded", "who: O, actions_left: 0").unwrap();
+    assert!(f.find(ended, "CastReleased", "who: C").is_some());
+}
+
+#[test]
+fn sg_09_a_cast_cannot_be_readied_to_skip_its_casting_time() {
+    let mut s = sg("C", "heroes", 18, (0, 0)).with(&["stoneskin"]);
+    s.items = [("diamond_dust".to_string(), 1)].into();
+    let mut f = Fight::segments(vec![s, sg("O", "monsters", 12, (9, 0))]);
+    let (c, o) = (f.id("C"), f.id("O"));
+    let r = f.0.submit(Command::Hold {
+        actor: c,
+        ability: "stoneskin".into(),
+        targets: vec![],
+        trigger: HeldTrigger { by: Some(o), on: TriggerOn::Moves },
+    });
+    assert!(matches!(r, Err(Rejection::NotHoldable(_))));
 }
