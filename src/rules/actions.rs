@@ -812,10 +812,18 @@ impl Rules<'_, '_> {
     fn use_in_opening(&mut self, who: Cid, id: u32, u: &OpeningUse) -> Result<Vec<Work>, Rejection> {
         let via = Via::Opening(id);
         let def = self.check_use(who, &u.ability, &u.targets, u.to, u.mode.as_deref(), via)?;
-        // Openings pay in full from the pool: `payment` never spreads a cost outside your turn.
-        let Payment::Full(cost) = self.payment(who, &def, via)? else {
-            let available = self.c(who).pool.available();
-            return Err(Rejection::NotEnoughActions { needed: def.cost, available });
+        // Openings pay in full from the pool (HB-31): `payment` never spreads a cost outside your
+        // turn. A ruleset whose openings are not paid from the pool makes them free.
+        let paid =
+            matches!(self.ruleset.openings, super::ruleset::Openings::OneAbilityPerOpening { paid_from_pool: true });
+        let cost = if paid {
+            let Payment::Full(cost) = self.payment(who, &def, via)? else {
+                let available = self.c(who).pool.available();
+                return Err(Rejection::NotEnoughActions { needed: def.cost, available });
+            };
+            cost
+        } else {
+            0
         };
         self.cm(who).pool.spend(&u.ability, cost);
         // The opening's own continuation is queued after these by the caller.

@@ -655,9 +655,25 @@ impl Rules<'_, '_> {
 
     /// Interrupt: a spread activity fails and its spent actions are lost (G-HB-09).
     pub fn interrupt(&mut self, who: Cid) {
-        let DisruptionPolicy::ActivityFails { .. } = self.ruleset.disruption else { return };
+        let DisruptionPolicy::ActivityFails { spent_lost, .. } = self.ruleset.disruption else { return };
+        // A spread activity that does not fail on interruption (SpreadCost) carries on.
+        if let super::ruleset::MultiTurnActivities::SpreadCost { fails_on_interrupt: false, .. } =
+            self.ruleset.multi_turn
+            && self.c(who).casting.0.as_ref().is_some_and(|a| a.effect_at.is_none())
+        {
+            return;
+        }
         if let Some(act) = self.cm(who).casting.0.take() {
-            self.emit(CombatEvent::ActivityInterrupted { who, ability: act.ability, actions_lost: act.paid });
+            let lost = if spent_lost {
+                act.paid
+            } else {
+                // Not lost: what was paid this round comes back to the pool.
+                let mut c = self.cm(who);
+                let back = act.paid.min(c.pool.spent);
+                c.pool.spent -= back;
+                act.paid - back
+            };
+            self.emit(CombatEvent::ActivityInterrupted { who, ability: act.ability, actions_lost: lost });
         }
     }
 

@@ -78,6 +78,15 @@ impl Combat {
         self.world.resource::<EngineStatus>().clone()
     }
 
+    /// The clock now: (round, segment), the segment 0 in a fixed cycle of rounds.
+    pub fn clock(&self) -> (u32, u32) {
+        let tl = self.world.resource::<super::timeline::Timeline>();
+        match tl.model {
+            Some(super::ruleset::TurnModel::RecoveryTime { .. }) => tl.round_and_segment(tl.now),
+            _ => (self.turn().round, 0),
+        }
+    }
+
     /// The combat log.
     pub fn log(&self) -> &CombatLog {
         self.world.resource::<CombatLog>()

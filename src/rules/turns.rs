@@ -484,7 +484,12 @@ impl Rules<'_, '_> {
         if let Some(k) = self.timeline.scheduled(back) {
             self.timeline.unschedule(&k);
         }
-        let rank = self.rank(after) + 1 + back.0 % (RANK_SPACING / 2);
+        let moves = matches!(
+            self.ruleset.reorder,
+            super::ruleset::ReorderPolicy::DelayAndReady { delay_changes_initiative: true, .. }
+        );
+        // With `delay_changes_initiative: false` it acts now but keeps its place for later rounds.
+        let rank = if moves { self.rank(after) + 1 + back.0 % (RANK_SPACING / 2) } else { self.rank(back) };
         self.cm(back).initiative.rank = rank;
         self.turn.delayed.remove(&back);
         self.timeline.schedule(TurnKey { time: now, rank, who: back });
@@ -532,9 +537,7 @@ impl Rules<'_, '_> {
     pub fn lapse_held(&mut self, who: Cid) {
         let held = std::mem::take(&mut self.cm(who).held.0);
         if !held.is_empty() {
-            let rank = self.rank(who);
             self.turn.holders.retain(|(_, c)| *c != who);
-            let _ = rank;
             self.emit(CombatEvent::HeldActionsLapsed { who, count: held.len() as u32 });
         }
     }
@@ -578,14 +581,6 @@ impl Rules<'_, '_> {
             self.pending.0 = None;
             self.work.0.clear();
             self.emit(CombatEvent::CombatEnded { winner });
-        }
-    }
-
-    /// The round and segment a time stands for (segment 0 in a fixed cycle).
-    pub fn clock(&self) -> (u32, u32) {
-        match self.timeline.model {
-            Some(TurnModel::RecoveryTime { .. }) => self.timeline.round_and_segment(self.timeline.now),
-            _ => (self.turn.round, 0),
         }
     }
 }

@@ -535,14 +535,7 @@ fn expect(c: &mut Combat, e: &Expect, step_log_start: usize) -> Option<String> {
         Expect::Turn(n) => eq("turn", format!("{:?}", c.turn().active.map(|a| c.name(a))), format!("{:?}", Some(n))),
         Expect::NoTurn => eq("turn", format!("{:?}", c.turn().active.map(|a| c.name(a))), "None".into()),
         Expect::Round(r) => eq("round", c.turn().round.to_string(), r.to_string()),
-        Expect::Clock(r, s) => {
-            let tl = c.world.resource::<crate::rules::timeline::Timeline>();
-            let (gr, gs) = match tl.model {
-                Some(crate::rules::ruleset::TurnModel::RecoveryTime { .. }) => tl.round_and_segment(tl.now),
-                _ => (c.turn().round, 0),
-            };
-            eq("clock", format!("({gr}, {gs})"), format!("({r}, {s})"))
-        }
+        Expect::Clock(r, s) => eq("clock", format!("{:?}", c.clock()), format!("{:?}", (*r, *s))),
         Expect::Order(v) => eq("order", format!("{:?}", current_order(c)), format!("{v:?}")),
         Expect::Actions(n, k) => {
             eq("actions left", c.get::<ActionPool>(id(n)).map_or(0, ActionPool::available).to_string(), k.to_string())
@@ -683,9 +676,4 @@ pub fn current_order(c: &Combat) -> Vec<String> {
     let mut order = c.turn().order.clone();
     order.sort_by_key(|x| (c.get::<crate::rules::components::Initiative>(*x).map_or(0, |i| i.rank), *x));
     order.iter().map(|x| c.name(*x)).collect()
-}
-
-/// The ids of the creatures, for callers that need them.
-pub fn cid_of(c: &Combat, name: &str) -> Option<Cid> {
-    c.cid(name)
 }

@@ -362,8 +362,7 @@ impl Fight {
 
     /// (round, segment) of the clock now.
     pub fn clock(&self) -> (u32, u32) {
-        let tl = self.0.world.resource::<skirmish::rules::timeline::Timeline>();
-        tl.round_and_segment(tl.now)
+        self.0.clock()
     }
 
     /// The forecast as (name, round, segment).

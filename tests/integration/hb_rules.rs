@@ -1127,3 +1127,42 @@ fn hb_23_suffering_a_negative_effect_again_still_ends_defensive_position() {
     let left = f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().0["poisoned"].left;
     assert_eq!(left, Some(2), "the new duration replaces the old");
 }
+
+#[test]
+fn strategy_fields_change_behaviour_without_code() {
+    use skirmish::rules::ruleset::{DisruptionPolicy, MultiTurnActivities, Openings};
+    // Openings not paid from the pool are free.
+    let mut rs = homebrew();
+    rs.openings = Openings::OneAbilityPerOpening { paid_from_pool: false };
+    let mut f = Fight::with_ruleset(
+        rs,
+        vec![
+            who("A", "h", 20, (0, 0)).stat("STR", 2).with(&["sword"]),
+            who("B", "m", 10, (1, 0)).stat("STR", 2).with(&["sword"]),
+        ],
+    );
+    f.end("A");
+    f.gm(GmInput::Opening { eligible: vec![f.id("A")] }).unwrap();
+    f.force(&[1]);
+    f.opening("A", Some("sword"), &["B"]).unwrap();
+    f.defend("B", NoDefense).unwrap_or(());
+    assert_eq!(f.actions("A"), 3);
+    // An activity that does not fail on interruption carries on.
+    let mut rs = homebrew();
+    rs.multi_turn = MultiTurnActivities::SpreadCost { exclusive: true, fails_on_interrupt: false };
+    let mut g = Fight::with_ruleset(rs, vec![who("A", "h", 20, (0, 0)).with(&["ritual"]), who("B", "m", 10, (5, 0))]);
+    g.act("A", "ritual", &[]).unwrap();
+    g.gm(GmInput::Interrupt { who: g.id("A") }).unwrap();
+    assert!(g.0.get::<Casting>(g.id("A")).unwrap().0.is_some());
+    // Spent actions not lost on interruption come back to the pool.
+    let mut rs = homebrew();
+    rs.disruption = DisruptionPolicy::ActivityFails { spent_lost: false, on_hit: true, on_negative_status: true };
+    let mut h = Fight::with_ruleset(
+        rs,
+        vec![who("A", "h", 20, (0, 0)).with(&["ritual", "shout"]), who("B", "m", 10, (5, 0)), who("C", "h", 5, (0, 5))],
+    );
+    h.act("A", "ritual", &[]).unwrap();
+    h.gm(GmInput::Interrupt { who: h.id("A") }).unwrap();
+    assert!(h.saw(0, "ActivityInterrupted", "actions_lost: 0"));
+    assert_eq!(h.actions("A"), 3, "usable in openings for the rest of the round");
+}

@@ -662,3 +662,24 @@ fn g_p2_18_a_dead_creators_effects_keep_counting_down() {
     f.end("Ally");
     assert!(left(&f) < before, "it ticks at Hero's own start of turn now");
 }
+
+#[test]
+fn g_p2_10_a_delay_that_does_not_move_initiative_keeps_the_slot() {
+    let mut rs = pf2e();
+    rs.reorder = skirmish::rules::ruleset::ReorderPolicy::DelayAndReady {
+        delay_changes_initiative: false,
+        ready_cost: 2,
+        ready_uses_reaction: true,
+        ready_changes_initiative: false,
+        ready_ends_turn: true,
+    };
+    let mut f = Fight::with_ruleset(
+        rs,
+        vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 15, (5, 0)), pc("C", "heroes", 10, (0, 5))],
+    );
+    f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
+    f.0.submit(Command::ReturnFromDelay { actor: f.id("A") }).unwrap();
+    f.end("B");
+    assert_eq!(f.active().as_deref(), Some("A"), "it acts after B now");
+    assert_eq!(skirmish::scenario::current_order(&f.0), ["A", "B", "C"], "but keeps its place");
+}
