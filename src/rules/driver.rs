@@ -142,6 +142,9 @@ impl Combat {
 
     /// If `who` took `ability` now, the round and segment of its next turn (SG forecast).
     pub fn next_turn_if(&mut self, who: Cid, ability: &str) -> Option<(u32, u32)> {
+        if who.0 as usize >= self.len() {
+            return None;
+        }
         let def = self.ruleset().ability(ability).cloned()?;
         let mut state = SystemState::<Rules>::new(&mut self.world);
         let rules = state.get_mut(&mut self.world).expect("rules resources exist");
