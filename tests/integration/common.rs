@@ -113,6 +113,19 @@ impl Fight {
         self.0.submit(Command::EndTurn { actor: a }).expect("end turn");
     }
 
+    /// Hold (or Ready) an ability until `by` does an action of kind `on`.
+    pub fn hold(
+        &mut self,
+        actor: Cid,
+        ability: &str,
+        targets: Vec<Cid>,
+        by: Option<Cid>,
+        on: TriggerOn,
+    ) -> Result<(), Rejection> {
+        let trigger = HeldTrigger { by, on };
+        self.0.submit(Command::Hold { actor, ability: ability.into(), targets, trigger })
+    }
+
     /// Answer a defence decision.
     pub fn defend(&mut self, who: &str, m: DefenseMethod) -> Result<(), Rejection> {
         let by = Decider::Creature(self.id(who));

@@ -3,7 +3,7 @@
 
 use skirmish::rules::command::DefenseMethod::{Dodge, NoDefense, Parry};
 use skirmish::rules::command::{GmInput, Rejection};
-use skirmish::rules::components::{Casting, HeldActions, InitiativeSetup};
+use skirmish::rules::components::{Casting, HeldActions, InitiativeSetup, TriggerOn};
 use skirmish::rules::driver::Combat;
 use skirmish::rules::log::CombatEvent;
 use skirmish::rules::ruleset::HitKind;
@@ -856,12 +856,8 @@ fn hb_48_no_attack_of_opportunity_from_a_flanked_enemy() {
 fn hb_49_a_held_action_can_be_used_as_an_attack_of_opportunity() {
     let mut f =
         Fight::new(vec![who("A", "h", 20, (0, 0)).stat("STR", 1).with(&["sword"]), who("E", "m", 10, (3, 0)).hp(30)]);
-    let r = f.0.submit(skirmish::rules::command::Command::Hold {
-        actor: f.id("A"),
-        ability: "shout".into(),
-        targets: vec![],
-        trigger: Default::default(),
-    });
+    let a = f.id("A");
+    let r = f.hold(a, "shout", vec![], None, TriggerOn::AnyAction);
     assert_eq!(r, Err(Rejection::AbilityNotKnown("shout".into())));
     hold(&mut f, "A", "sword", Some("E"));
     assert_eq!(f.actions("A"), 2, "holding reserves the cost (G-HB-12)");
@@ -873,13 +869,8 @@ fn hb_49_a_held_action_can_be_used_as_an_attack_of_opportunity() {
 }
 
 fn hold(f: &mut Fight, actor: &str, ability: &str, by: Option<&str>) {
-    let trigger = skirmish::rules::components::HeldTrigger {
-        by: by.map(|b| f.id(b)),
-        on: skirmish::rules::components::TriggerOn::AnyAction,
-    };
-    let a = f.id(actor);
-    f.0.submit(skirmish::rules::command::Command::Hold { actor: a, ability: ability.into(), targets: vec![], trigger })
-        .expect("hold");
+    let (a, by) = (f.id(actor), by.map(|b| f.id(b)));
+    f.hold(a, ability, vec![], by, TriggerOn::AnyAction).expect("hold");
 }
 
 #[test]
@@ -908,25 +899,9 @@ fn hb_51_a_ranged_or_surprise_hit_loses_all_held_actions() {
         who("A", "h", 20, (0, 0)).with(&["sword"]).hp(50),
         who("E", "m", 10, (4, 0)).stat("DEX", 2).with(&["bow"]),
     ]);
-    let trig = skirmish::rules::components::HeldTrigger {
-        by: Some(g.id("E")),
-        on: skirmish::rules::components::TriggerOn::Moves,
-    };
-    let a = g.id("A");
-    g.0.submit(skirmish::rules::command::Command::Hold {
-        actor: a,
-        ability: "sword".into(),
-        targets: vec![],
-        trigger: trig.clone(),
-    })
-    .unwrap();
-    g.0.submit(skirmish::rules::command::Command::Hold {
-        actor: a,
-        ability: "sword".into(),
-        targets: vec![],
-        trigger: trig,
-    })
-    .unwrap();
+    let (a, e) = (g.id("A"), g.id("E"));
+    g.hold(a, "sword", vec![], Some(e), TriggerOn::Moves).unwrap();
+    g.hold(a, "sword", vec![], Some(e), TriggerOn::Moves).unwrap();
     g.end("A");
     g.force(&[15, 1, 2]);
     // A has DEX 0: no Dodge against the arrow, so it hits.
@@ -938,18 +913,8 @@ fn hb_51_a_ranged_or_surprise_hit_loses_all_held_actions() {
         who("A", "h", 20, (0, 0)).with(&["sword"]).hp(50),
         who("E", "m", 10, (1, 0)).stat("STR", 2).with(&["sword"]),
     ]);
-    let a = h.id("A");
-    let trig = skirmish::rules::components::HeldTrigger {
-        by: Some(h.id("E")),
-        on: skirmish::rules::components::TriggerOn::Moves,
-    };
-    h.0.submit(skirmish::rules::command::Command::Hold {
-        actor: a,
-        ability: "sword".into(),
-        targets: vec![],
-        trigger: trig,
-    })
-    .unwrap();
+    let (a, e) = (h.id("A"), h.id("E"));
+    h.hold(a, "sword", vec![], Some(e), TriggerOn::Moves).unwrap();
     h.end("A");
     h.force(&[15, 1]);
     h.act("E", "sword", &["A"]).unwrap();
@@ -1095,14 +1060,7 @@ fn g_hb_12_a_held_action_names_what_it_needs_and_fires_only_in_reach() {
         who("E", "m", 10, (6, 0)),
     ]);
     let a = f.id("A");
-    let hold = |f: &mut Fight, ability: &str| {
-        f.0.submit(skirmish::rules::command::Command::Hold {
-            actor: a,
-            ability: ability.into(),
-            targets: vec![],
-            trigger: Default::default(),
-        })
-    };
+    let hold = |f: &mut Fight, ability: &str| f.hold(a, ability, vec![], None, TriggerOn::AnyAction);
     // An Assist or a Move held with nothing named is refused: it would help the enemy, or go nowhere.
     assert!(matches!(hold(&mut f, "assist"), Err(Rejection::InvalidTarget(_))));
     assert!(matches!(hold(&mut f, "move"), Err(Rejection::NotHoldable(_))));

@@ -2,7 +2,7 @@
 //! (G-P1-nn) the engine implements.
 
 use skirmish::rules::command::{Command, GmInput, Rejection};
-use skirmish::rules::components::{Cid, HeldTrigger, InitiativeSetup, TriggerOn};
+use skirmish::rules::components::{Cid, InitiativeSetup, TriggerOn};
 use skirmish::rules::driver::Combat;
 use skirmish::rules::ruleset::Ruleset;
 
@@ -323,13 +323,7 @@ fn g_p1_04_a_readied_action_gets_ahead_of_the_first_in_order() {
     ]);
     f.end("T");
     let (h, t) = (f.id("H"), f.id("T"));
-    f.0.submit(Command::Hold {
-        actor: h,
-        ability: "ranged_attack".into(),
-        targets: vec![t],
-        trigger: HeldTrigger { by: Some(t), on: TriggerOn::Moves },
-    })
-    .unwrap();
+    f.hold(h, "ranged_attack", vec![t], Some(t), TriggerOn::Moves).unwrap();
     f.end("H");
     f.force(&[15, 2]);
     f.act_to("T", "move", &[], (5, 0), None).unwrap();
@@ -342,13 +336,7 @@ fn p1_22_a_creature_that_cannot_act_takes_no_readied_action() {
     let mut f =
         Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)).with(&["ranged_attack"]), p1("B", "monsters", 15, (6, 0))]);
     let (a, b) = (f.id("A"), f.id("B"));
-    f.0.submit(Command::Hold {
-        actor: a,
-        ability: "ranged_attack".into(),
-        targets: vec![b],
-        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Moves },
-    })
-    .unwrap();
+    f.hold(a, "ranged_attack", vec![b], Some(b), TriggerOn::Moves).unwrap();
     f.end("A");
     f.gm(GmInput::ApplyCondition { who: a, condition: "paralyzed".into(), rounds: None, value: None }).unwrap();
     f.act_to("B", "move", &[], (5, 0), None).unwrap();
@@ -533,13 +521,7 @@ fn g_p1_04_a_readied_action_interrupts_and_moves_initiative_before_the_trigger()
         p1("C", "monsters", 10, (6, 6)),
     ]);
     let (a, b) = (f.id("A"), f.id("B"));
-    f.0.submit(Command::Hold {
-        actor: a,
-        ability: "ranged_attack".into(),
-        targets: vec![b],
-        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Moves },
-    })
-    .unwrap();
+    f.hold(a, "ranged_attack", vec![b], Some(b), TriggerOn::Moves).unwrap();
     assert_eq!(
         f.act("A", "total_defense", &[]),
         Err(Rejection::NoActionOfType("no standard action left this turn".into()))
@@ -608,13 +590,7 @@ fn g_p1_04_a_readied_action_is_lost_when_your_next_turn_comes_first() {
     let mut f =
         Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)).with(&["ranged_attack"]), p1("B", "monsters", 15, (6, 0))]);
     let (a, b) = (f.id("A"), f.id("B"));
-    f.0.submit(Command::Hold {
-        actor: a,
-        ability: "ranged_attack".into(),
-        targets: vec![b],
-        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Attacks },
-    })
-    .unwrap();
+    f.hold(a, "ranged_attack", vec![b], Some(b), TriggerOn::Attacks).unwrap();
     f.end("A");
     f.end("B");
     assert!(f.saw(0, "HeldActionsLapsed", "who: A, count: 1"));

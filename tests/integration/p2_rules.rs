@@ -2,7 +2,7 @@
 //! (G-P2-nn) the engine implements.
 
 use skirmish::rules::command::{ActionLoss, Choice, Command, Decider, GmInput, Rejection};
-use skirmish::rules::components::{Cid, HeldTrigger, TriggerOn};
+use skirmish::rules::components::{Cid, TriggerOn};
 use skirmish::rules::ruleset::Ruleset;
 
 use crate::common::*;
@@ -201,13 +201,7 @@ fn p2_08_everything_else_at_the_start_of_turn_has_its_own_step() {
     let mut f = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)).with(&["shortbow"]), pc("B", "monsters", 10, (5, 0))]);
     let a = f.id("A");
     let b = f.id("B");
-    f.0.submit(Command::Hold {
-        actor: a,
-        ability: "shortbow".into(),
-        targets: vec![b],
-        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Attacks },
-    })
-    .unwrap();
+    f.hold(a, "shortbow", vec![b], Some(b), TriggerOn::Attacks).unwrap();
     f.end("B");
     // A readied action lapses at the start of A's next turn, in the "everything else" step.
     let other = f.find(0, "TurnStepBegan", "who: A, step: StartOther").unwrap();
@@ -556,13 +550,7 @@ fn g_p2_11_ready_costs_two_ends_the_turn_and_uses_the_reaction() {
         pc("B", "monsters", 15, (5, 0)).stat("STR", 1),
     ]);
     let (a, b) = (f.id("A"), f.id("B"));
-    f.0.submit(Command::Hold {
-        actor: a,
-        ability: "shortbow".into(),
-        targets: vec![b],
-        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Moves },
-    })
-    .unwrap();
+    f.hold(a, "shortbow", vec![b], Some(b), TriggerOn::Moves).unwrap();
     assert!(f.saw(0, "ActionHeld", "who: A, ability: \"shortbow\", cost: 2"));
     assert_eq!(f.active().as_deref(), Some("B"), "Ready ends the turn");
     f.force(&[18, 3]);
@@ -631,12 +619,7 @@ fn g_p2_11_ready_is_not_paid_with_quickened_actions() {
     f.act("A", "high_jump", &[]).unwrap();
     // One ordinary action and the Strike/Stride-only quickened action are left: Ready needs two.
     let (a, b) = (f.id("A"), f.id("B"));
-    let r = f.0.submit(Command::Hold {
-        actor: a,
-        ability: "strike".into(),
-        targets: vec![b],
-        trigger: HeldTrigger { by: Some(b), on: TriggerOn::Moves },
-    });
+    let r = f.hold(a, "strike", vec![b], Some(b), TriggerOn::Moves);
     assert_eq!(r, Err(Rejection::NotEnoughActions { needed: 2, available: 1 }));
 }
 

@@ -2,7 +2,7 @@
 //! (G-SG-nn) the engine implements.
 
 use skirmish::rules::command::{Command, GmInput, Rejection};
-use skirmish::rules::components::{HeldTrigger, TriggerOn};
+use skirmish::rules::components::TriggerOn;
 use skirmish::rules::ruleset::Ruleset;
 
 use crate::common::*;
@@ -24,6 +24,15 @@ fn pair() -> Fight {
         ]),
         sg("O", "monsters", 12, (9, 0)).stat("MELEE", 2).with(&["longsword", "dagger"]),
     ])
+}
+
+/// The pair, with C holding a completed Shield in segment 2.
+fn holding_shield() -> Fight {
+    let mut f = pair();
+    f.act("C", "shield_spell", &[]).unwrap();
+    f.act("O", "draw_weapon", &[]).unwrap();
+    f.hold_cast("C", true).unwrap();
+    f
 }
 
 #[test]
@@ -231,20 +240,14 @@ fn sg_18_disruption_is_a_caller_event() {
 
 #[test]
 fn sg_19_a_completed_cast_may_be_held() {
-    let mut f = pair();
-    f.act("C", "shield_spell", &[]).unwrap();
-    f.act("O", "draw_weapon", &[]).unwrap();
-    f.hold_cast("C", true).unwrap();
+    let f = holding_shield();
     assert!(f.saw(0, "CastHeld", "who: C, ability: \"shield_spell\""));
     assert_eq!(f.active().as_deref(), Some("C"));
 }
 
 #[test]
 fn sg_20_while_held_the_rt_waits_and_release_is_free() {
-    let mut f = pair();
-    f.act("C", "shield_spell", &[]).unwrap();
-    f.act("O", "draw_weapon", &[]).unwrap();
-    f.hold_cast("C", true).unwrap();
+    let mut f = holding_shield();
     assert_eq!(f.forecast(2), [("O".to_string(), 1, 3)], "no next turn for C while it holds");
     assert_eq!(f.clock(), (1, 2));
     f.release("C").unwrap();
@@ -254,10 +257,7 @@ fn sg_20_while_held_the_rt_waits_and_release_is_free() {
 
 #[test]
 fn sg_21_while_holding_shift_adds_one_and_skirmish_or_simple_actions_add_two() {
-    let mut f = pair();
-    f.act("C", "shield_spell", &[]).unwrap();
-    f.act("O", "draw_weapon", &[]).unwrap();
-    f.hold_cast("C", true).unwrap();
+    let mut f = holding_shield();
     f.act_to("C", "shift", &[], (1, 0), None).unwrap();
     f.act_to("C", "skirmish", &[], (4, 0), None).unwrap();
     f.act("C", "draw_weapon", &[]).unwrap();
@@ -270,10 +270,7 @@ fn sg_21_while_holding_shift_adds_one_and_skirmish_or_simple_actions_add_two() {
 
 #[test]
 fn sg_22_holding_forbids_sprint_attacks_new_casts_and_reactions() {
-    let mut f = pair();
-    f.act("C", "shield_spell", &[]).unwrap();
-    f.act("O", "draw_weapon", &[]).unwrap();
-    f.hold_cast("C", true).unwrap();
+    let mut f = holding_shield();
     for (a, t) in [("sprint", vec![]), ("bow", vec!["O"]), ("magic_missile", vec!["O"]), ("parry", vec![])] {
         assert_eq!(f.act("C", a, &t), Err(Rejection::NotWhileHolding(a.into())), "{a}");
     }
@@ -281,10 +278,7 @@ fn sg_22_holding_forbids_sprint_attacks_new_casts_and_reactions() {
 
 #[test]
 fn sg_23_release_adds_the_power_rt_and_everything_owed() {
-    let mut f = pair();
-    f.act("C", "shield_spell", &[]).unwrap();
-    f.act("O", "draw_weapon", &[]).unwrap();
-    f.hold_cast("C", true).unwrap();
+    let mut f = holding_shield();
     f.act_to("C", "skirmish", &[], (3, 0), None).unwrap();
     assert_eq!(f.0.next_turn_if(f.id("C"), "speak"), Some((2, 1)));
     f.release("C").unwrap();
@@ -294,10 +288,7 @@ fn sg_23_release_adds_the_power_rt_and_everything_owed() {
 
 #[test]
 fn sg_24_concentration_still_holds_while_holding() {
-    let mut f = pair();
-    f.act("C", "shield_spell", &[]).unwrap();
-    f.act("O", "draw_weapon", &[]).unwrap();
-    f.hold_cast("C", true).unwrap();
+    let mut f = holding_shield();
     f.gm(GmInput::Interrupt { who: f.id("C") }).unwrap();
     assert!(f.saw(0, "ConcentrationBroken", "who: C, ability: \"shield_spell\""));
     assert!(!f.has("C", "shielded"));
@@ -454,13 +445,7 @@ fn sg_36_to_respond_it_waits_for_the_turn_to_end_and_for_higher_initiative() {
 fn sg_37_ready_an_action_with_a_condition() {
     let mut f = pair();
     let (c, o) = (f.id("C"), f.id("O"));
-    f.0.submit(Command::Hold {
-        actor: c,
-        ability: "bow".into(),
-        targets: vec![o],
-        trigger: HeldTrigger { by: Some(o), on: TriggerOn::Moves },
-    })
-    .unwrap();
+    f.hold(c, "bow", vec![o], Some(o), TriggerOn::Moves).unwrap();
     assert!(f.saw(0, "ActionHeld", "who: C, ability: \"bow\", cost: 0"));
     f.force(&[12, 3]);
     f.act_to("O", "skirmish", &[], (7, 0), None).unwrap();
@@ -471,13 +456,7 @@ fn sg_37_ready_an_action_with_a_condition() {
 fn sg_38_a_readied_action_interrupts_only_when_triggered() {
     let mut f = pair();
     let (c, o) = (f.id("C"), f.id("O"));
-    f.0.submit(Command::Hold {
-        actor: c,
-        ability: "bow".into(),
-        targets: vec![o],
-        trigger: HeldTrigger { by: Some(o), on: TriggerOn::Attacks },
-    })
-    .unwrap();
+    f.hold(c, "bow", vec![o], Some(o), TriggerOn::Attacks).unwrap();
     f.act_to("O", "skirmish", &[], (7, 0), None).unwrap();
     assert!(!f.saw(0, "HeldActionTriggered", ""), "a move is not the trigger");
     assert!(f.forecast(3).iter().all(|(n, _, _)| n != "C"), "C waits off the schedule");
@@ -528,10 +507,7 @@ fn sg_41_a_fifteen_foot_skirmish_move_has_rt_3() {
 
 #[test]
 fn sg_42_actions_while_holding_do_not_advance_the_clock() {
-    let mut f = pair();
-    f.act("C", "shield_spell", &[]).unwrap();
-    f.act("O", "draw_weapon", &[]).unwrap();
-    f.hold_cast("C", true).unwrap();
+    let mut f = holding_shield();
     let t = f.clock();
     f.act_to("C", "skirmish", &[], (3, 0), None).unwrap();
     f.act_to("C", "shift", &[], (4, 0), None).unwrap();
@@ -610,13 +586,7 @@ fn g_sg_11_a_delaying_creature_can_return_when_nothing_else_is_scheduled() {
     let mut f = pair();
     f.0.submit(Command::Delay { actor: f.id("C") }).unwrap();
     let (c, o) = (f.id("C"), f.id("O"));
-    f.0.submit(Command::Hold {
-        actor: o,
-        ability: "dagger".into(),
-        targets: vec![c],
-        trigger: HeldTrigger { by: Some(c), on: TriggerOn::Attacks },
-    })
-    .unwrap();
+    f.hold(o, "dagger", vec![c], Some(c), TriggerOn::Attacks).unwrap();
     assert_eq!(f.0.status(), skirmish::rules::state::EngineStatus::AwaitingReturn);
     f.0.submit(Command::ReturnFromDelay { actor: c }).unwrap();
     assert_eq!(f.active().as_deref(), Some("C"));
@@ -624,10 +594,7 @@ fn g_sg_11_a_delaying_creature_can_return_when_nothing_else_is_scheduled() {
 
 #[test]
 fn g_sg_09_a_release_waits_for_the_turn_in_progress_to_end() {
-    let mut f = pair();
-    f.act("C", "shield_spell", &[]).unwrap();
-    f.act("O", "draw_weapon", &[]).unwrap();
-    f.hold_cast("C", true).unwrap();
+    let mut f = holding_shield();
     f.end("C");
     assert_eq!(f.active().as_deref(), Some("O"));
     f.release("C").unwrap();
@@ -643,11 +610,6 @@ fn sg_09_a_cast_cannot_be_readied_to_skip_its_casting_time() {
     s.items = [("diamond_dust".to_string(), 1)].into();
     let mut f = Fight::segments(vec![s, sg("O", "monsters", 12, (9, 0))]);
     let (c, o) = (f.id("C"), f.id("O"));
-    let r = f.0.submit(Command::Hold {
-        actor: c,
-        ability: "stoneskin".into(),
-        targets: vec![],
-        trigger: HeldTrigger { by: Some(o), on: TriggerOn::Moves },
-    });
+    let r = f.hold(c, "stoneskin", vec![], Some(o), TriggerOn::Moves);
     assert!(matches!(r, Err(Rejection::NotHoldable(_))));
 }
