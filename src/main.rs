@@ -11,6 +11,14 @@ use std::process::ExitCode;
 
 use skirmish::scenario;
 
+/// Print a line to stdout. A closed pipe (`skirmish | head -1`) ends the program quietly
+/// instead of panicking as `println!` would.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        write_line(format_args!($($arg)*))
+    };
+}
+
 const USAGE: &str = "usage:
   skirmish                           run every shipped scenario under tests/scenarios/
   skirmish scenario [--seed N] [--log] FILE...
@@ -51,7 +59,7 @@ fn main() -> ExitCode {
             let mut ok = true;
             for f in &args[1..] {
                 match scenario::check_file(Path::new(f)) {
-                    Ok(msg) => println!("{msg}"),
+                    Ok(msg) => say!("{msg}"),
                     Err(e) => {
                         ok = false;
                         eprintln!("{e}");
@@ -61,10 +69,22 @@ fn main() -> ExitCode {
             if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
         }
         Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
+            say!("{USAGE}");
             ExitCode::SUCCESS
         }
         Some(other) => usage_error(&format!("unknown command `{other}`")),
+    }
+}
+
+fn write_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.write_all(b"\n")) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("skirmish: cannot write to stdout: {e}");
+        std::process::exit(1);
     }
 }
 
@@ -105,28 +125,28 @@ fn run_scenarios(files: &[PathBuf], seed: Option<u64>, show_log: bool) -> ExitCo
             }
         };
         let report = scenario::run(&ls, seed);
-        println!("{} — {}", f.display(), report.name);
+        say!("{} — {}", f.display(), report.name);
         if !ls.scenario.description.is_empty() {
-            println!("  {}", ls.scenario.description);
+            say!("  {}", ls.scenario.description);
         }
         if show_log {
             for line in &report.log_text {
-                println!("    | {line}");
+                say!("    | {line}");
             }
         }
         for c in &report.checks {
             match &c.failure {
                 None => {
                     passed += 1;
-                    println!("  PASS step {}: {}", c.step, c.what);
+                    say!("  PASS step {}: {}", c.step, c.what);
                 }
                 Some(why) => {
                     failed += 1;
-                    println!("  FAIL step {}: {} — {why}", c.step, c.what);
+                    say!("  FAIL step {}: {} — {why}", c.step, c.what);
                 }
             }
         }
     }
-    println!("{passed} passed, {failed} failed ({} files, {broken} could not be loaded)", files.len());
+    say!("{passed} passed, {failed} failed ({} files, {broken} could not be loaded)", files.len());
     if failed == 0 && broken == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }

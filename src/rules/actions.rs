@@ -106,8 +106,11 @@ impl Rules<'_, '_> {
         via: Via,
     ) -> Result<AbilityDef, Rejection> {
         self.check_exists(who)?;
-        for t in targets {
+        for (i, t) in targets.iter().enumerate() {
             self.check_exists(*t)?;
+            if targets[..i].contains(t) {
+                return Err(Rejection::InvalidTarget(format!("{} is named twice", self.name_of(*t))));
+            }
         }
         let def0 = self.ruleset.ability(ability).cloned().ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
         // SG-32: the Recovery Action works even while prevented from acting.
@@ -163,7 +166,11 @@ impl Rules<'_, '_> {
         via: Via,
     ) -> Result<(), Rejection> {
         let standing = |t: &Cid| -> Result<(), Rejection> {
-            if self.is_down(*t) { Err(Rejection::InvalidTarget(format!("#{} is down", t.0))) } else { Ok(()) }
+            if self.is_down(*t) {
+                Err(Rejection::InvalidTarget(format!("{} is down", self.name_of(*t))))
+            } else {
+                Ok(())
+            }
         };
         match &def.effect {
             Effect::Attack { kind, .. } => {
@@ -172,7 +179,7 @@ impl Rules<'_, '_> {
                 };
                 standing(t)?;
                 if !self.hostile(who, *t) {
-                    return Err(Rejection::InvalidTarget(format!("#{} is not an enemy", t.0)));
+                    return Err(Rejection::InvalidTarget(format!("{} is not an enemy", self.name_of(*t))));
                 }
                 // A held attack fires when its trigger says the enemy is in reach (G-HB-12).
                 if *kind == AttackKind::Melee && via != Via::Held {
@@ -189,14 +196,14 @@ impl Rules<'_, '_> {
                 };
                 standing(t)?;
                 if !self.hostile(who, *t) {
-                    return Err(Rejection::InvalidTarget(format!("#{} is not an enemy", t.0)));
+                    return Err(Rejection::InvalidTarget(format!("{} is not an enemy", self.name_of(*t))));
                 }
                 let to = to.ok_or_else(|| Rejection::InvalidTarget("a charge needs a destination".into()))?;
                 let speed = self.movement_speed(who, mode)?;
                 self.check_destination(who, to, speed * 2)?;
                 let reach = self.ruleset.engagement.melee_reach;
                 if to.distance(*self.c(*t).pos) > reach {
-                    return Err(Rejection::InvalidTarget(format!("the charge must end next to #{}", t.0)));
+                    return Err(Rejection::InvalidTarget(format!("the charge must end next to {}", self.name_of(*t))));
                 }
             }
             Effect::Move => {
@@ -213,7 +220,7 @@ impl Rules<'_, '_> {
                 for t in targets {
                     standing(t)?;
                     if !self.engaged_enemies(who).contains(t) {
-                        return Err(Rejection::InvalidTarget(format!("not engaged with #{}", t.0)));
+                        return Err(Rejection::InvalidTarget(format!("not engaged with {}", self.name_of(*t))));
                     }
                 }
                 if let Some(to) = to {
@@ -226,7 +233,7 @@ impl Rules<'_, '_> {
                 };
                 standing(t)?;
                 if *t == who || self.hostile(who, *t) {
-                    return Err(Rejection::InvalidTarget(format!("#{} is not an ally", t.0)));
+                    return Err(Rejection::InvalidTarget(format!("{} is not an ally", self.name_of(*t))));
                 }
             }
             Effect::Save { .. } => {
@@ -273,6 +280,14 @@ impl Rules<'_, '_> {
 
     fn check_destination(&self, who: Cid, to: GridPos, max: u32) -> Result<(), Rejection> {
         let d = self.c(who).pos.distance(to);
+        if d == 0 {
+            return Err(Rejection::InvalidTarget(format!(
+                "{} is already on ({}, {}): a move needs another square",
+                self.name_of(who),
+                to.x,
+                to.y
+            )));
+        }
         if d > max {
             return Err(Rejection::OutOfRange { distance: d, max });
         }
@@ -470,9 +485,11 @@ impl Rules<'_, '_> {
         self.push_front_all(items);
     }
 
-    /// Held actions of enemies that this use triggers: they resolve first (HB-50).
+    /// Held actions of enemies that this use triggers: they resolve first (HB-50), one after the
+    /// other (see [`Rules::fire_held`]).
     fn held_triggers(&mut self, actor: Cid, def: &AbilityDef, to: Option<GridPos>) -> Vec<Work> {
         let mut out = Vec::new();
+        let movement = super::movement::is_move(&def.effect);
         let holders: Vec<(u32, Cid)> = self.turn.holders.iter().copied().collect();
         for (rank, holder) in holders {
             // A creature that cannot act, or is paying for an activity, cannot take its held or
@@ -490,14 +507,7 @@ impl Rules<'_, '_> {
                 h.trigger.by.is_none_or(|b| b == actor)
                     && match h.trigger.on {
                         TriggerOn::AnyAction => true,
-                        TriggerOn::Moves => matches!(
-                            def.effect,
-                            Effect::Move
-                                | Effect::MoveAs { .. }
-                                | Effect::Disengage
-                                | Effect::Step
-                                | Effect::Charge { .. }
-                        ),
+                        TriggerOn::Moves => movement,
                         TriggerOn::Attacks => matches!(def.effect, Effect::Attack { .. }),
                     }
             });
@@ -505,48 +515,64 @@ impl Rules<'_, '_> {
                 self.turn.holders.remove(&(rank, holder));
             }
             self.cm(holder).held.0 = keep;
-            for h in fire {
-                if !self.held_in_reach(holder, &h, actor, to) {
-                    // A held melee attack needs the enemy in reach, now or where it is moving to.
-                    self.emit(CombatEvent::ReadyNotUsed { who: holder, ability: h.ability.clone() });
-                    continue;
-                }
-                if h.uses_reaction {
-                    // G-P2-11: a readied action is used as the holder's reaction.
-                    let can = !self.cannot_act(holder)
-                        && !self.turn.delayed.contains(&holder)
-                        && self.c(holder).pool.reactions_left > 0;
-                    if !can {
-                        self.emit(CombatEvent::ReadyNotUsed { who: holder, ability: h.ability.clone() });
-                        continue;
-                    }
-                    self.cm(holder).pool.reactions_left -= 1;
-                }
-                self.emit(CombatEvent::HeldActionTriggered { who: holder, ability: h.ability.clone(), by: actor });
-                if let ReorderPolicy::DelayAndReady { ready_changes_initiative: true, .. } = self.ruleset.reorder {
-                    self.move_before(holder, actor);
-                }
-                if self.ruleset.reorder == ReorderPolicy::DelayReadyInTimeline {
-                    // SG-38, G-SG-12: it interrupts now; its recovery counts from this segment.
-                    let rt = self.ruleset.ability(&h.ability).and_then(|d| d.recovery).unwrap_or(1);
-                    let time = self.timeline.now + self.effective_rt(holder, rt);
-                    let rank = self.rank(holder);
-                    self.turn.off_schedule.remove(&holder);
-                    self.timeline.schedule(super::timeline::TurnKey { time, rank, who: holder });
-                }
-                let targets = if h.targets.is_empty() { vec![actor] } else { h.targets };
-                out.push(Work::Effect {
-                    who: holder,
-                    ability: h.ability,
-                    targets,
-                    to: None,
-                    mode: None,
-                    via: Via::Held,
-                    surprise: false,
-                });
+            for held in fire {
+                out.push(Work::HeldTrigger { holder, held, actor, to, movement });
             }
         }
         out
+    }
+
+    /// Fire one held or readied action set off by `actor` (HB-50, G-P1-04, G-P2-11, SG-38): it
+    /// resolves next, before the action that set it off.
+    pub fn fire_held(&mut self, holder: Cid, h: Held, actor: Cid, to: Option<GridPos>, movement: bool) {
+        if movement && (self.is_down(actor) || self.cannot_act(actor)) {
+            // G-X-01: a reaction resolved before this one stopped the move: this one does not
+            // happen, and the holder keeps its held action.
+            if !self.is_down(holder) {
+                let rank = self.rank(holder);
+                self.cm(holder).held.0.push(h);
+                self.turn.holders.insert((rank, holder));
+            }
+            return;
+        }
+        if !self.held_in_reach(holder, &h, actor, to) {
+            // A held melee attack needs the enemy in reach, now or where it is moving to.
+            self.emit(CombatEvent::ReadyNotUsed { who: holder, ability: h.ability.clone() });
+            return;
+        }
+        if h.uses_reaction {
+            // G-P2-11: a readied action is used as the holder's reaction.
+            let can = !self.cannot_act(holder)
+                && !self.turn.delayed.contains(&holder)
+                && self.c(holder).pool.reactions_left > 0;
+            if !can {
+                self.emit(CombatEvent::ReadyNotUsed { who: holder, ability: h.ability.clone() });
+                return;
+            }
+            self.cm(holder).pool.reactions_left -= 1;
+        }
+        self.emit(CombatEvent::HeldActionTriggered { who: holder, ability: h.ability.clone(), by: actor });
+        if let ReorderPolicy::DelayAndReady { ready_changes_initiative: true, .. } = self.ruleset.reorder {
+            self.move_before(holder, actor);
+        }
+        if self.ruleset.reorder == ReorderPolicy::DelayReadyInTimeline {
+            // SG-38, G-SG-12: it interrupts now; its recovery counts from this segment.
+            let rt = self.ruleset.ability(&h.ability).and_then(|d| d.recovery).unwrap_or(1);
+            let time = self.timeline.now + self.effective_rt(holder, rt);
+            let rank = self.rank(holder);
+            self.turn.off_schedule.remove(&holder);
+            self.timeline.schedule(super::timeline::TurnKey { time, rank, who: holder });
+        }
+        let targets = if h.targets.is_empty() { vec![actor] } else { h.targets };
+        self.work.0.push_front(Work::Effect {
+            who: holder,
+            ability: h.ability,
+            targets,
+            to: None,
+            mode: None,
+            via: Via::Held,
+            surprise: false,
+        });
     }
 
     /// Whether a held melee attack can reach the enemy that triggered it: where it stands, or where
@@ -608,6 +634,12 @@ impl Rules<'_, '_> {
         }
         if let Some(by) = trigger.by {
             self.check_exists(by)?;
+            if by == actor {
+                return Err(Rejection::InvalidTarget(format!(
+                    "{} cannot hold an action for its own move or action",
+                    self.name_of(actor)
+                )));
+            }
         }
         if self.holding(actor) {
             return Err(Rejection::NotWhileHolding("Ready".into()));
@@ -862,6 +894,8 @@ impl Rules<'_, '_> {
             self.turn.off_schedule.insert(actor);
         }
         self.turn.delayed.insert(actor);
+        // G-X-04: only this Delay's effects count for the returned turn (a lapsed one's do not).
+        self.turn.delay_resolved.retain(|(w, ..)| *w != actor);
         self.emit(CombatEvent::Delayed { who: actor });
         let negative = super::turns::DELAY_STEPS;
         let mut items: Vec<Work> = self
@@ -911,45 +945,63 @@ impl Rules<'_, '_> {
         Ok(())
     }
 
+    /// A GM input aimed at a creature: it must exist and still be in the fight.
+    fn check_gm_target(&self, who: Cid) -> Result<(), Rejection> {
+        self.check_exists(who)?;
+        if self.is_down(who) {
+            return Err(Rejection::InvalidTarget(format!("{} is down", self.name_of(who))));
+        }
+        Ok(())
+    }
+
     /// Game-master inputs.
     fn gm(&mut self, g: &GmInput) -> Result<(), Rejection> {
         match g {
             GmInput::Opening { eligible } => self.open_opening(eligible),
             GmInput::Interrupt { who } => {
-                self.check_exists(*who)?;
+                self.check_gm_target(*who)?;
                 self.disrupt(*who);
                 Ok(())
             }
             GmInput::HitBy { who, kind } => {
-                self.check_exists(*who)?;
+                self.check_gm_target(*who)?;
                 self.lose_held_on_hit(*who, *kind);
                 self.interrupt_on_hit(*who);
                 Ok(())
             }
             GmInput::ApplyCondition { who, condition, rounds, value } => {
-                self.check_exists(*who)?;
+                self.check_gm_target(*who)?;
                 if self.ruleset.condition(condition).is_none() {
                     return Err(Rejection::UnknownCondition(condition.clone()));
+                }
+                let limits = super::limits::MAX_VALUE;
+                if value.is_some_and(|v| !(-limits..=limits).contains(&v))
+                    || rounds.is_some_and(|r| r > super::limits::MAX_ROUNDS)
+                {
+                    return Err(Rejection::InvalidChoice(format!(
+                        "a condition's value must be within ±{limits} and its rounds at most {}",
+                        super::limits::MAX_ROUNDS
+                    )));
                 }
                 let lasts = rounds.map(super::ruleset::Lasts::Rounds);
                 self.apply_condition(*who, condition, NewCondition { lasts, value: *value, creator: None });
                 Ok(())
             }
             GmInput::PermanentWound { who } => {
-                self.check_exists(*who)?;
+                self.check_gm_target(*who)?;
                 self.emit(CombatEvent::PermanentWound { who: *who });
                 self.end_conditions_on(*who, super::ruleset::EndTrigger::PermanentWound, None);
                 Ok(())
             }
             GmInput::SetAware { who, aware } => {
-                self.check_exists(*who)?;
+                self.check_gm_target(*who)?;
                 self.set_aware(*who, *aware);
                 Ok(())
             }
             GmInput::AreaAssist { who } => {
-                self.check_exists(*who)?;
+                self.check_gm_target(*who)?;
                 if self.c(*who).assists.0.is_empty() {
-                    return Err(Rejection::InvalidTarget(format!("#{} has no Assist waiting", who.0)));
+                    return Err(Rejection::InvalidTarget(format!("{} has no Assist waiting", self.name_of(*who))));
                 }
                 for a in self.cm(*who).assists.0.iter_mut() {
                     a.area = true;

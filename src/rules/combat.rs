@@ -39,6 +39,9 @@ impl Rules<'_, '_> {
                 Work::Defense(ctx, m) => self.roll_defense(ctx, m),
                 Work::Damage(ctx, half) => self.deal_damage(ctx, half),
                 Work::Move { who, to, mode, provokers } => self.resolve_move(who, to, mode, provokers),
+                Work::HeldTrigger { holder, held, actor, to, movement } => {
+                    self.fire_held(holder, held, actor, to, movement)
+                }
                 Work::Opening { id, queue } => self.offer_opening(id, queue),
                 Work::Assist { from, to, bonus, same_type_damage, approved } => {
                     self.resolve_assist(from, to, bonus, same_type_damage, approved)
@@ -76,12 +79,17 @@ impl Rules<'_, '_> {
         _via: Via,
         surprise: bool,
     ) {
-        if self.is_down(who) {
-            return;
-        }
         let Some(def) = self.ruleset.ability(ability).cloned() else {
             return;
         };
+        // G-X-01: a held or readied action set off by this move resolved first and left the mover
+        // down or unable to act.
+        if super::movement::is_move(&def.effect) && self.stop_blocked_move(who) {
+            return;
+        }
+        if self.is_down(who) {
+            return;
+        }
         match def.effect {
             Effect::Attack { kind, stat, damage, iterative } => {
                 // One attack per target, then the iterative attacks of a full attack, in order.
@@ -182,7 +190,7 @@ impl Rules<'_, '_> {
                     let n = self.dice.roll_expr(&amount, |k| s.get(k)).max(0);
                     let hp = {
                         let mut c = self.cm(t);
-                        c.health.hp = (c.health.hp + n).min(c.health.max);
+                        c.health.hp = c.health.hp.saturating_add(n).min(c.health.max);
                         c.health.hp
                     };
                     self.emit(CombatEvent::Healed { who: t, amount: n, hp });
@@ -242,16 +250,16 @@ impl Rules<'_, '_> {
             }
         };
         let roll = self.dice.roll_expr(&attack_dice, |_| 0);
-        let mut bonus = self.stat(ctx.attacker, &ctx.stat) + ctx.modifier;
+        let mut bonus = self.stat(ctx.attacker, &ctx.stat).saturating_add(ctx.modifier);
         if ctx.kind == AttackKind::Melee && self.is_flanked(ctx.target) {
-            bonus += self.ruleset.engagement.flanking_attack_bonus;
+            bonus = bonus.saturating_add(self.ruleset.engagement.flanking_attack_bonus);
         }
         // HB-12: Assist stacks with flanking.
         let (assist, dmg, area) = self.consume_assists(ctx.attacker, Some(ctx.kind));
-        bonus += assist;
-        ctx.damage_bonus += dmg;
+        bonus = bonus.saturating_add(assist);
+        ctx.damage_bonus = ctx.damage_bonus.saturating_add(dmg);
         ctx.area_assist |= area;
-        ctx.total = roll + bonus;
+        ctx.total = roll.saturating_add(bonus);
         self.emit(CombatEvent::AttackRolled {
             attacker: ctx.attacker,
             target: ctx.target,
@@ -327,7 +335,7 @@ impl Rules<'_, '_> {
         }
         let best = *rolls.iter().max().expect("at least one roll");
         let bonus = self.stat(t, &stat);
-        let total = best + bonus;
+        let total = best.saturating_add(bonus);
         self.emit(CombatEvent::DefenseRolled { who: t, method, rolls, bonus, total });
         let blocked = if defender_wins_ties { total >= ctx.total } else { total > ctx.total };
         if blocked {
@@ -368,7 +376,7 @@ impl Rules<'_, '_> {
         // HB-14: the Assist's damage bonus comes "after hitting"; a blocked area attack (HB-15)
         // deals half of its plain damage.
         let bonus = if half { 0 } else { ctx.damage_bonus };
-        let mut amount = (self.dice.roll_expr(&ctx.damage, |k| s.get(k)) + bonus).max(0);
+        let mut amount = self.dice.roll_expr(&ctx.damage, |k| s.get(k)).saturating_add(bonus).max(0);
         if half {
             amount /= 2;
         }
@@ -390,7 +398,7 @@ impl Rules<'_, '_> {
         let (before, hp) = {
             let mut c = self.cm(who);
             let before = c.health.hp;
-            c.health.hp -= amount;
+            c.health.hp = c.health.hp.saturating_sub(amount);
             (before, c.health.hp)
         };
         self.emit(CombatEvent::Damaged { who, amount, hp });
@@ -404,7 +412,7 @@ impl Rules<'_, '_> {
             self.knock_down(who);
         } else if let Some((cond, _)) = self.ruleset.at_zero_hp.clone() {
             // Already at 0 and dying: damage makes it worse by one (pf2e dying).
-            let value = self.c(who).conditions.0.get(&cond).map_or(1, |s| s.value + 1);
+            let value = self.c(who).conditions.0.get(&cond).map_or(1, |s| s.value.saturating_add(1));
             self.apply_condition(who, &cond, NewCondition { lasts: None, value: Some(value), creator: None });
             let death = self.ruleset.condition(&cond).and_then(|d| d.recovery.clone()).map(|r| r.death_at);
             if death.is_some_and(|d| value >= d) {
@@ -509,8 +517,8 @@ impl Rules<'_, '_> {
             roll = roll.max(self.dice.roll_expr(&rule.dice, |_| 0));
         }
         let (assist, _, _) = self.consume_assists(who, None);
-        let bonus = self.stat(who, stat) + assist;
-        let total = roll + bonus;
+        let bonus = self.stat(who, stat).saturating_add(assist);
+        let total = roll.saturating_add(bonus);
         let success = if rule.saver_wins_ties { total >= dc } else { total > dc };
         self.emit(CombatEvent::SaveRolled { who, stat: stat.into(), roll, bonus, total, dc, success });
         success
@@ -572,7 +580,7 @@ impl Rules<'_, '_> {
                 // A sustained effect lasts through the turn it was created in.
                 sustained: nc.lasts == Some(Lasts::Sustained),
             });
-            e.stacks += 1;
+            e.stacks = e.stacks.saturating_add(1);
             e.lasts = nc.lasts;
             e.left = left;
         }
@@ -612,6 +620,8 @@ impl Rules<'_, '_> {
     /// Remove a condition and log why.
     pub fn end_condition(&mut self, who: Cid, id: &str, reason: EndReason) {
         let Some(st) = self.cm(who).conditions.0.remove(id) else { return };
+        // G-X-04: gained again after a Delay, it is a new effect for the returned turn's end.
+        self.turn.delay_resolved.retain(|(_, _, on, c)| !(*on == who && c == id));
         if let Some(creator) = st.creator {
             self.cm(creator).created.0.retain(|(o, i)| !(*o == who && i == id));
         }

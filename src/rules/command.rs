@@ -357,17 +357,44 @@ impl Rejection {
 
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, &|c: Cid| format!("#{}", c.0))
+    }
+}
+
+impl Decider {
+    /// Who decides, in words: the creature's name (through `name`) or "the GM".
+    pub fn describe(&self, name: &dyn Fn(Cid) -> String) -> String {
+        match self {
+            Decider::Creature(c) => name(*c),
+            Decider::Gm => "the GM".into(),
+        }
+    }
+}
+
+impl Rejection {
+    /// The reason in words, naming creatures through `name` (the log's names).
+    pub fn describe(&self, name: &dyn Fn(Cid) -> String) -> String {
+        struct With<'a>(&'a Rejection, &'a dyn Fn(Cid) -> String);
+        impl fmt::Display for With<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write(f, self.1)
+            }
+        }
+        With(self, name).to_string()
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>, name: &dyn Fn(Cid) -> String) -> fmt::Result {
         match self {
             Rejection::CombatOver => write!(f, "the combat is over"),
             Rejection::UnknownCombatant(c) => write!(f, "no combatant #{}", c.0),
             Rejection::NotYourTurn { actor, active } => match active {
-                Some(a) => write!(f, "#{} cannot act: it is #{}'s turn", actor.0, a.0),
-                None => write!(f, "#{} cannot act: no turn is running", actor.0),
+                Some(a) => write!(f, "{} cannot act: it is {}'s turn", name(*actor), name(*a)),
+                None => write!(f, "{} cannot act: no turn is running", name(*actor)),
             },
-            Rejection::AwaitingDecision { by } => write!(f, "a decision by {by:?} is pending"),
+            Rejection::AwaitingDecision { by } => write!(f, "a decision by {} is pending", by.describe(name)),
             Rejection::NoDecisionPending => write!(f, "no decision is pending"),
             Rejection::WrongDecider { expected } => {
-                write!(f, "this decision belongs to {expected:?}")
+                write!(f, "this decision belongs to {}", expected.describe(name))
             }
             Rejection::InvalidChoice(why) => write!(f, "invalid choice: {why}"),
             Rejection::UnknownAbility(a) => write!(f, "the ruleset has no ability `{a}`"),

@@ -55,8 +55,11 @@ pub struct GridPos {
 
 impl GridPos {
     /// Squares between two positions, diagonals counting 1 (Chebyshev distance).
+    /// Computed in 64 bits, so positions far apart never wrap around.
     pub fn distance(self, o: GridPos) -> u32 {
-        (self.x - o.x).unsigned_abs().max((self.y - o.y).unsigned_abs())
+        let dx = (i64::from(self.x) - i64::from(o.x)).unsigned_abs();
+        let dy = (i64::from(self.y) - i64::from(o.y)).unsigned_abs();
+        u32::try_from(dx.max(dy)).unwrap_or(u32::MAX)
     }
 }
 
@@ -87,9 +90,9 @@ pub enum InitiativeSetup {
     #[default]
     Rolled,
     /// The die shows this value; the stat is still added.
-    Roll(i32),
+    Roll(#[serde(deserialize_with = "super::limits::stat")] i32),
     /// The total is fixed.
-    Total(i32),
+    Total(#[serde(deserialize_with = "super::limits::stat")] i32),
 }
 
 /// Initiative, rolled once at combat start (HB-04, G-HB-02).

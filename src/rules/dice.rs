@@ -12,6 +12,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use super::limits::{MAX_DICE, MAX_FLAT, MAX_SIDES, MAX_TERMS};
+
 /// The rules' only source of randomness.
 #[derive(Resource)]
 pub struct Dice {
@@ -32,30 +34,42 @@ impl Dice {
         self.forced.extend(values);
     }
 
+    /// Where the dice stream stands: the RNG's word position and the forced results still
+    /// queued (part of the state hash).
+    pub fn position(&self) -> (u128, Vec<i32>) {
+        (self.rng.get_word_pos(), self.forced.iter().copied().collect())
+    }
+
     /// How many forced results are still queued.
     pub fn forced_left(&self) -> usize {
         self.forced.len()
     }
 
-    /// Roll one die with `sides` faces (1..=sides).
+    /// Roll one die with `sides` faces (1..=sides; a die of no sides shows 0). Sides beyond
+    /// [`MAX_SIDES`] count as that many.
     pub fn roll(&mut self, sides: u32) -> i32 {
+        let sides = sides.min(MAX_SIDES) as i32;
         if let Some(v) = self.forced.pop_front() {
-            if v < 1 || v > sides as i32 {
+            if v < 1 || v > sides {
                 self.forced_errors.push(format!("forced die result {v} does not fit a d{sides}"));
             }
             return v;
         }
-        self.rng.random_range(1..=sides as i32)
+        if sides == 0 {
+            return 0;
+        }
+        self.rng.random_range(1..=sides)
     }
 
-    /// Roll an expression: every die, then the flat parts; stats are looked up by `stat`.
+    /// Roll an expression: every die, then the flat parts; stats are looked up by `stat`. The
+    /// sum saturates (it cannot wrap around).
     pub fn roll_expr(&mut self, expr: &DiceExpr, stat: impl Fn(&str) -> i32) -> i32 {
         let mut total = expr.flat;
-        for _ in 0..expr.count {
-            total += self.roll(expr.sides);
+        for _ in 0..expr.count.min(MAX_DICE) {
+            total = total.saturating_add(self.roll(expr.sides));
         }
         for (sign, name) in &expr.stats {
-            total += sign * stat(name);
+            total = total.saturating_add(sign.saturating_mul(stat(name)));
         }
         total
     }
@@ -130,6 +144,9 @@ impl DiceExpr {
                 c => term.push(c),
             }
         }
+        if terms.len() > MAX_TERMS {
+            return Err(format!("dice expression `{text}` has {} terms: at most {MAX_TERMS}", terms.len()));
+        }
         for (sign, t) in terms {
             if let Some((n, m)) = t.split_once(['d', 'D']).filter(|(n, m)| {
                 n.chars().all(|c| c.is_ascii_digit()) && !m.is_empty() && m.chars().all(|c| c.is_ascii_digit())
@@ -139,12 +156,22 @@ impl DiceExpr {
                 }
                 out.count =
                     if n.is_empty() { 1 } else { n.parse().map_err(|_| format!("bad dice count in `{text}`"))? };
-                out.sides = m.parse().map_err(|_| format!("bad die size in `{text}`"))?;
-                if out.sides == 0 || out.count == 0 || out.count > 100 {
-                    return Err(format!("dice term `{t}` in `{text}` is out of range"));
+                out.sides = m.parse().map_err(|_| format!("die size in `{text}` is out of range 1..={MAX_SIDES}"))?;
+                if out.sides == 0 || out.sides > MAX_SIDES || out.count == 0 || out.count > MAX_DICE {
+                    return Err(format!(
+                        "dice term `{t}` in `{text}` is out of range: 1..={MAX_DICE} dice of 1..={MAX_SIDES} sides"
+                    ));
                 }
-            } else if let Ok(v) = t.parse::<i32>() {
+            } else if t.chars().all(|c| c.is_ascii_digit()) {
+                let v = t
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|v| *v <= MAX_FLAT)
+                    .ok_or_else(|| format!("number `{t}` in `{text}` is out of range 0..={MAX_FLAT}"))?;
                 out.flat += sign * v;
+                if out.flat.abs() > MAX_FLAT {
+                    return Err(format!("the numbers in `{text}` add up beyond ±{MAX_FLAT}"));
+                }
             } else if t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
                 && t.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
             {

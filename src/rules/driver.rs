@@ -7,15 +7,33 @@ use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 
 use super::command::{Command, Rejection};
-use super::components::{Cid, CombatantName, Controller};
+use super::components::*;
 use super::dice::Dice;
-use super::log::{CombatLog, CommandOutcomes};
+use super::log::{CombatLog, CommandOutcomes, DrawReason};
 use super::ruleset::Ruleset;
 use super::setup::{CombatantSpec, SetupError, setup_world};
 use super::state::{CommandQueue, EngineStatus, Roster, Rules, TurnState};
 
 /// Schedule runs allowed before the driver gives up waiting for the engine to settle.
 pub const MAX_RUNS_PER_SETTLE: usize = 100_000;
+
+/// Run the rules schedule (through `run`) until the engine waits for input. Should it still be
+/// busy after [`MAX_RUNS_PER_SETTLE`] runs, the combat ends as a draw
+/// ([`DrawReason::WorkLimit`]) rather than spin: a safety net that data within the load-time
+/// limits never reaches (the round cap and the stalemate rule end combats first).
+pub fn settle_with(world: &mut World, mut run: impl FnMut(&mut World)) {
+    for _ in 0..MAX_RUNS_PER_SETTLE {
+        run(world);
+        if settled(world) {
+            return;
+        }
+    }
+    let mut state = SystemState::<Rules>::new(world);
+    state.get_mut(world).expect("rules resources exist").draw(DrawReason::WorkLimit);
+    state.apply(world);
+    world.resource_mut::<CommandQueue>().0.clear();
+    run(world);
+}
 
 /// Whether the engine waits for input (or has ended) with no command left to apply.
 pub fn settled(world: &World) -> bool {
@@ -28,6 +46,19 @@ pub struct Combat {
     /// The world holding the combatants and the rules resources.
     pub world: World,
     schedule: Schedule,
+    runs: u64,
+}
+
+/// FNV-1a, 64 bits: a hash that is the same on every platform and in every process.
+struct Fnv(u64);
+
+impl std::fmt::Write for Fnv {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        for b in s.bytes() {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        Ok(())
+    }
 }
 
 impl Combat {
@@ -46,19 +77,81 @@ impl Combat {
         let mut world = World::new();
         setup_world(&mut world, ruleset, seed, specs)?;
         world.resource_mut::<Dice>().force(dice.iter().copied());
-        let mut c = Self { world, schedule: super::rules_schedule() };
+        let mut c = Self { world, schedule: super::rules_schedule(), runs: 0 };
         c.settle();
         Ok(c)
     }
 
     /// Run the schedule until the engine waits for input.
     pub fn settle(&mut self) {
-        for _ in 0..MAX_RUNS_PER_SETTLE {
-            self.schedule.run(&mut self.world);
-            if settled(&self.world) {
-                return;
-            }
+        let schedule = &mut self.schedule;
+        let runs = &mut self.runs;
+        settle_with(&mut self.world, |w| {
+            *runs += 1;
+            schedule.run(w);
+        });
+    }
+
+    /// Schedule runs so far.
+    pub fn runs(&self) -> u64 {
+        self.runs
+    }
+
+    /// A stable hash of the whole rules state, the same across runs, processes and platforms:
+    /// every combatant's components (by id), the turn state, the timeline, the pending decision,
+    /// the queued work and commands, who stands where, the engine status, the dice stream's
+    /// position and forced dice, and the log's length. The ruleset (static input) is not in it.
+    pub fn state_hash(&self) -> u64 {
+        use std::fmt::Write;
+        let w = &self.world;
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        let roster = w.resource::<Roster>();
+        for e in &roster.entities {
+            let Ok(c) = w.get_entity(*e) else { continue };
+            let _ = write!(
+                h,
+                "{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}",
+                c.get::<Cid>(),
+                c.get::<CombatantName>(),
+                c.get::<Side>(),
+                c.get::<Stats>(),
+                c.get::<Health>(),
+                c.get::<GridPos>(),
+                c.get::<Movement>(),
+                c.get::<Abilities>(),
+                c.get::<Controller>(),
+                c.get::<InitiativeSetup>(),
+                c.get::<Initiative>(),
+            );
+            let _ = write!(
+                h,
+                "{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}",
+                c.get::<ActionPool>(),
+                c.get::<Conditions>(),
+                c.get::<Casting>(),
+                c.get::<HeldActions>(),
+                c.get::<AssistBonuses>(),
+                c.get::<DisengagedFrom>(),
+                c.get::<CreatedEffects>(),
+                c.get::<Traits>(),
+                c.get::<Aware>(),
+                c.get::<Inventory>(),
+            );
         }
+        let _ = write!(
+            h,
+            "{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{}",
+            w.resource::<TurnState>(),
+            w.resource::<super::timeline::Timeline>(),
+            w.resource::<super::state::Pending>(),
+            w.resource::<super::state::WorkQueue>(),
+            w.resource::<CommandQueue>().0,
+            roster.occupied,
+            w.resource::<EngineStatus>(),
+            w.resource::<Dice>().position(),
+            w.resource::<CombatLog>().events.len(),
+        );
+        h.0
     }
 
     /// Send a command and run until the engine waits again; returns the command's outcome.
@@ -115,6 +208,11 @@ impl Combat {
     /// A combatant's name.
     pub fn name(&self, c: Cid) -> String {
         self.get::<CombatantName>(c).map(|n| n.0.clone()).unwrap_or_else(|| format!("#{}", c.0))
+    }
+
+    /// A rejection in words, with the creatures' names.
+    pub fn explain(&self, r: &Rejection) -> String {
+        r.describe(&|c| self.name(c))
     }
 
     /// Number of combatants.

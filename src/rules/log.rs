@@ -22,6 +22,18 @@ pub enum Via {
     Held,
 }
 
+/// Why a combat ended as a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DrawReason {
+    /// A whole round passed in which no creature could act and nothing changed.
+    NobodyCanAct,
+    /// The round cap of the ruleset or encounter was reached.
+    RoundCap(u32),
+    /// The engine's work limit for one combat was reached (a safety net; data within the
+    /// load-time limits never reaches it).
+    WorkLimit,
+}
+
 /// Why a condition ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EndReason {
@@ -291,6 +303,14 @@ pub enum CombatEvent {
         to: GridPos,
         /// Movement mode.
         mode: String,
+    },
+    /// A move stopped before it was made: a reaction to it left the mover down or unable to act
+    /// (G-X-01).
+    MoveStopped {
+        /// The mover.
+        who: Cid,
+        /// The square it stays on.
+        at: GridPos,
     },
     /// A Disengage (HB-16/17).
     Disengaged {
@@ -635,7 +655,8 @@ pub enum CombatEvent {
         /// Actions still unspent (kept for openings until round end, G-HB-04).
         actions_left: u8,
     },
-    /// Actions unspent at round end are forfeited (G-HB-04).
+    /// Actions unspent at round end are forfeited (G-HB-04), or at once when a reaction to its
+    /// move stopped a creature on its own turn (G-X-01).
     ActionsForfeited {
         /// Who.
         who: Cid,
@@ -647,10 +668,17 @@ pub enum CombatEvent {
         /// Round.
         round: u32,
     },
-    /// Only one side is left standing.
+    /// Only one side is left standing, or the combat was drawn.
     CombatEnded {
         /// The winning side, if any is left.
         winner: Option<String>,
+    },
+    /// The combat ends as a draw (followed by `CombatEnded { winner: None }`).
+    CombatDrawn {
+        /// Why.
+        reason: DrawReason,
+        /// The round it ended in.
+        round: u32,
     },
 }
 
@@ -684,6 +712,7 @@ impl CombatEvent {
         "Damaged",
         "Downed",
         "Moved",
+        "MoveStopped",
         "Disengaged",
         "OpportunityProvoked",
         "OpportunityDeclined",
@@ -706,6 +735,7 @@ impl CombatEvent {
         "ActionsForfeited",
         "RoundEnded",
         "CombatEnded",
+        "CombatDrawn",
         "ConditionValueChanged",
         "TurnStepBegan",
         "ActionsRegained",
@@ -730,6 +760,29 @@ impl CombatEvent {
         "ConcentrationBroken",
         "ComponentConsumed",
     ];
+
+    /// Turn and round bookkeeping that happens even when nobody can act. Every other event
+    /// counts as the combat moving on (see `Rules::emit` and the stalemate rule there).
+    pub fn is_bookkeeping(&self) -> bool {
+        matches!(
+            self,
+            CombatEvent::RoundStarted { .. }
+                | CombatEvent::RoundEnded { .. }
+                | CombatEvent::TurnStarted { .. }
+                | CombatEvent::TurnSkipped { .. }
+                | CombatEvent::TurnEnded { .. }
+                | CombatEvent::TurnStepBegan { .. }
+                | CombatEvent::ActionsRegained { .. }
+                | CombatEvent::ActionsForfeited { .. }
+                | CombatEvent::HeldActionsLapsed { .. }
+                | CombatEvent::DelayLapsed { .. }
+                | CombatEvent::ReadyNotUsed { .. }
+                | CombatEvent::ConditionUnchanged { .. }
+                | CombatEvent::NoOpportunity { .. }
+                | CombatEvent::CombatDrawn { .. }
+                | CombatEvent::CombatEnded { .. }
+        )
+    }
 
     /// The variant name, used by scenario expectations.
     pub fn kind(&self) -> String {
@@ -761,6 +814,7 @@ impl CombatEvent {
             | Damaged { who, .. }
             | Downed { who }
             | Moved { who, .. }
+            | MoveStopped { who, .. }
             | Disengaged { who, .. }
             | OpportunityDeclined { who }
             | AssistMadeArea { who }
@@ -840,12 +894,33 @@ impl CombatLog {
 
     /// One event as text with names in place of ids.
     pub fn describe(&self, e: &CombatEvent) -> String {
-        let mut s = format!("{e:?}");
-        // Replace `Cid(n)` with the name, longest ids first so `Cid(1)` does not eat `Cid(12)`.
-        for (i, n) in self.names.iter().enumerate().rev() {
-            s = s.replace(&format!("Cid({i})"), n);
+        let raw = format!("{e:?}");
+        // Replace each `Cid(n)` with the name, in one pass (linear in the text, whatever the
+        // number of combatants).
+        let mut out = String::with_capacity(raw.len());
+        let mut rest = raw.as_str();
+        while let Some(at) = rest.find("Cid(") {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + 4..];
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            let name = after[..digits]
+                .parse::<usize>()
+                .ok()
+                .filter(|_| after[digits..].starts_with(')'))
+                .and_then(|i| self.names.get(i));
+            match name {
+                Some(n) => {
+                    out.push_str(n);
+                    rest = &after[digits + 1..];
+                }
+                None => {
+                    out.push_str("Cid(");
+                    rest = after;
+                }
+            }
         }
-        s
+        out.push_str(rest);
+        out
     }
 }
 

@@ -12,6 +12,7 @@ pub mod command;
 pub mod components;
 pub mod dice;
 pub mod driver;
+pub mod limits;
 pub mod log;
 pub mod movement;
 pub mod phases;
@@ -116,12 +117,7 @@ pub fn rules_schedule() -> Schedule {
 
 /// Run the rules schedule until the engine waits for input (the game's `Update` hook).
 fn run_rules(world: &mut World) {
-    for _ in 0..driver::MAX_RUNS_PER_SETTLE {
-        world.run_schedule(RulesSchedule);
-        if driver::settled(world) {
-            break;
-        }
-    }
+    driver::settle_with(world, |w| w.run_schedule(RulesSchedule));
 }
 
 fn intake_commands(mut reader: MessageReader<Command>, mut queue: ResMut<CommandQueue>) {

@@ -9,11 +9,17 @@ use super::log::{CombatEvent, NoOpportunityReason};
 use super::ruleset::{AbilityTrigger, AttackKind, Effect, OpportunityRule, ReactionBudget, Timing};
 use super::state::{DecisionKind, Rules, Work};
 
+/// Whether an effect moves its user: what a held or readied action triggered by moves answers
+/// (HB-50, G-P1-04, SG-38), and what G-X-01 stops.
+pub fn is_move(effect: &Effect) -> bool {
+    matches!(effect, Effect::Move | Effect::MoveAs { .. } | Effect::Disengage | Effect::Step | Effect::Charge { .. })
+}
+
 impl Rules<'_, '_> {
     /// A Move: every engaged enemy may make an attack of opportunity first (HB-19), except a
     /// flanked one (HB-48), one the mover disengaged from (HB-17), or one that is busy (G-HB-09).
     pub fn resolve_move(&mut self, who: Cid, to: GridPos, mode: String, provokers: Option<VecDeque<Cid>>) {
-        if self.is_down(who) {
+        if self.stop_blocked_move(who) {
             return;
         }
         let mut queue = match provokers {
@@ -32,6 +38,44 @@ impl Rules<'_, '_> {
         self.move_to(who, to, &mode);
         // G-HB-20: the Disengage protection is used up by the next Move.
         self.cm(who).disengaged.0.clear();
+    }
+
+    /// G-X-01: a mover that a reaction to its move (an attack of opportunity or Reactive Strike on
+    /// leaving, a held or readied action set off by the move) left down or unable to act stops.
+    /// Those reactions resolve before it leaves its square, so it stays where it is; reactions not
+    /// yet resolved do not happen (see `resolve_move` and `fire_held`); the move's cost stays
+    /// spent. On its own turn the turn ends at once and every action it has not spent this turn
+    /// or round is lost now, not at the round's end (overriding G-HB-04 for it). Returns whether
+    /// the move stopped; a mover that can still act goes on.
+    pub fn stop_blocked_move(&mut self, who: Cid) -> bool {
+        if !self.is_down(who) && !self.cannot_act(who) {
+            return false;
+        }
+        let at = *self.c(who).pos;
+        self.emit(CombatEvent::MoveStopped { who, at });
+        // The rest of the action does not happen either (a charge's attack).
+        self.work.0.retain(|w| match w {
+            Work::Attack(ctx) => ctx.attacker != who || ctx.opportunity,
+            Work::Effect { who: w, .. } | Work::Move { who: w, .. } => *w != who,
+            _ => true,
+        });
+        if self.turn.active == Some(who) && !self.turn.ending {
+            let left = {
+                let mut c = self.cm(who);
+                let left = c.pool.available();
+                c.pool.spent = c.pool.max;
+                c.pool.restricted_left = 0;
+                c.pool.standard = 0;
+                c.pool.moves = 0;
+                c.pool.swift = 0;
+                left
+            };
+            if left > 0 {
+                self.emit(CombatEvent::ActionsForfeited { who, count: left });
+            }
+            self.turn.end_requested = true;
+        }
+        true
     }
 
     /// The enemies that get an attack of opportunity, in initiative order; logs the ones that don't.

@@ -66,7 +66,7 @@ impl Rules<'_, '_> {
                 1 => 1,
                 _ => 2,
             };
-            let value = st.value + delta;
+            let value = st.value.saturating_add(delta);
             let name = ["CriticalFailure", "Failure", "Success", "CriticalSuccess"][degree as usize].to_string();
             self.emit(CombatEvent::RecoveryCheck { who, roll, dc, degree: name, value });
             if value <= 0 {
@@ -100,10 +100,10 @@ impl Rules<'_, '_> {
             conds.iter().filter_map(|(id, _)| self.ruleset.condition(id)).flat_map(|d| d.overrides.clone()).collect();
         for (id, st) in &conds {
             let Some(d) = self.ruleset.condition(id) else { continue };
-            bonus += d.regain_bonus;
+            bonus = bonus.saturating_add(d.regain_bonus);
             restricted_to.extend(d.bonus_restricted_to.iter().cloned());
             if d.regain_loses_value && !overridden.contains(id) {
-                loss += st.value;
+                loss = loss.saturating_add(st.value);
                 if d.consumed_by_lost_actions {
                     consumed.push((id.clone(), st.value));
                 }
@@ -207,14 +207,20 @@ impl Rules<'_, '_> {
     /// P2-21, G-P2-09: effects lasting until the end of your turn end, and sustained effects you
     /// created that you did not Sustain this turn end.
     fn end_until_end_of_turn(&mut self, who: Cid) {
+        let step = TurnStep::EndUntilEndOfTurn;
         for (id, st) in self.conditions_of(who) {
-            if st.lasts == Some(Lasts::UntilEndOfTurn) {
+            let beneficial = !self.ruleset.condition(&id).is_some_and(|d| d.negative);
+            if st.lasts == Some(Lasts::UntilEndOfTurn) && self.resolves_now(who, step, who, &id, beneficial) {
                 self.end_condition(who, &id, EndReason::Expired);
             }
         }
         for (owner, id) in self.c(who).created.0.clone() {
             let Some(st) = self.c(owner).conditions.0.get(&id).cloned() else { continue };
             if st.lasts != Some(Lasts::Sustained) || st.creator != Some(who) {
+                continue;
+            }
+            // The creature's own spell: it ends at a Delay (it cannot be sustained before then).
+            if !self.resolves_now(who, step, owner, &id, true) {
                 continue;
             }
             if st.sustained {
@@ -225,6 +231,29 @@ impl Rules<'_, '_> {
                 self.end_condition(owner, &id, EndReason::Expired);
             }
         }
+    }
+
+    /// G-X-04: whether an end-of-turn effect (`step` on condition `id` of `on`) resolves now. At a
+    /// Delay the negative effects happen (persistent damage with its flat check, affliction saves)
+    /// and beneficial effects that would end during the turn end, and each is noted. The end of
+    /// the turn resumed after the Delay resolves the rest (value decreases, owner-turn ticks,
+    /// negative until-end-of-turn effects, the P2-25 trigger, persistent damage and afflictions
+    /// gained after the Delay) and skips what was noted: each effect resolves at most once per
+    /// turn. A Delay that lapses resolves nothing more for that turn.
+    fn resolves_now(&mut self, who: Cid, step: TurnStep, on: Cid, id: &str, beneficial: bool) -> bool {
+        if self.turn.delayed.contains(&who) {
+            // Only a Delay runs end-of-turn steps for a delaying creature.
+            let now = match step {
+                TurnStep::EndUntilEndOfTurn => beneficial,
+                s => super::turns::DELAY_STEPS.contains(&s),
+            };
+            if now {
+                self.turn.delay_resolved.push((who, step, on, id.to_string()));
+            }
+            return now;
+        }
+        let noted = |(w, s, o, c): &(Cid, TurnStep, Cid, String)| *w == who && *s == step && *o == on && c == id;
+        !(self.turn.resuming && self.turn.delay_resolved.iter().any(noted))
     }
 
     /// P2-22: effects counted in your turns lose one; at 0 they end.
@@ -238,8 +267,13 @@ impl Rules<'_, '_> {
     fn persistent_damage(&mut self, who: Cid) {
         for (id, _) in self.conditions_of(who) {
             let Some(dmg) = self.ruleset.condition(&id).and_then(|d| d.persistent_damage.clone()) else { continue };
-            if self.is_down(who) {
+            // G-X-02: damage at 0 HP raises dying; dead, the remaining items are skipped, and with
+            // no one left standing on its side the combat ended at once.
+            if self.is_down(who) || self.turn.ended {
                 return;
+            }
+            if !self.resolves_now(who, TurnStep::PersistentDamage, who, &id, false) {
+                continue;
             }
             let amount = self.dice.roll_expr(&dmg, |_| 0).max(0);
             self.take_damage(who, amount);
@@ -254,6 +288,9 @@ impl Rules<'_, '_> {
             else {
                 continue;
             };
+            if !self.resolves_now(who, TurnStep::PersistentFlatChecks, who, &id, false) {
+                continue;
+            }
             let roll = self.dice.roll(20);
             let success = roll >= dc;
             self.emit(CombatEvent::FlatCheck { who, condition: id.clone(), roll, dc, success });
@@ -268,8 +305,11 @@ impl Rules<'_, '_> {
     fn affliction_saves(&mut self, who: Cid) {
         for (id, st) in self.conditions_of(who) {
             let Some(save) = self.ruleset.condition(&id).and_then(|d| d.affliction.clone()) else { continue };
+            if !self.resolves_now(who, TurnStep::AfflictionSaves, who, &id, false) {
+                continue;
+            }
             let ok = self.saving_throw(who, &save.stat, save.dc);
-            let value = st.value + if ok { -1 } else { 1 };
+            let value = st.value.saturating_add(if ok { -1 } else { 1 });
             if value <= 0 {
                 self.end_condition(who, &id, EndReason::Expired);
             } else {
@@ -285,7 +325,7 @@ impl Rules<'_, '_> {
             if dec == 0 {
                 continue;
             }
-            let value = st.value - dec;
+            let value = st.value.saturating_sub(dec);
             if value <= 0 {
                 self.end_condition(who, &id, EndReason::Expired);
             } else {

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -62,23 +62,72 @@ pub fn locate(text: &str, needle: &str) -> Option<(usize, usize)> {
     Some((line, col))
 }
 
-/// Read a data file; an unreadable file is a `file:1:1` error.
+/// The most bytes a data file may have (4 MiB).
+pub const MAX_DATA_BYTES: u64 = 4 << 20;
+
+/// Read a data file; an unreadable file is a `file:1:1` error. Only regular files are read (a
+/// FIFO or a device such as `/dev/zero` is refused before it is opened), and at most
+/// [`MAX_DATA_BYTES`] of them.
 pub fn read_data_file(path: &Path) -> Result<String, DataError> {
-    std::fs::read_to_string(path).map_err(|e| DataError {
-        file: path.display().to_string(),
-        line: 1,
-        col: 1,
-        message: format!("cannot read: {e}"),
-    })
+    use std::io::Read;
+    let err = |message: String| DataError { file: path.display().to_string(), line: 1, col: 1, message };
+    let meta = std::fs::metadata(path).map_err(|e| err(format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(err("cannot read: not a regular file".into()));
+    }
+    let too_big = || err(format!("cannot read: larger than the {MAX_DATA_BYTES} bytes a data file may have"));
+    if meta.len() > MAX_DATA_BYTES {
+        return Err(too_big());
+    }
+    let f = std::fs::File::open(path).map_err(|e| err(format!("cannot read: {e}")))?;
+    let mut bytes = Vec::new();
+    // The file may have grown since: read no more than the cap allows.
+    f.take(MAX_DATA_BYTES + 1).read_to_end(&mut bytes).map_err(|e| err(format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_DATA_BYTES {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|e| err(format!("cannot read: not UTF-8 text ({e})")))
 }
 
-/// Parse RON text with the options every data file uses.
+/// Resolve `rel`, a path written in a data file, against `base`, keeping it inside one of
+/// `roots` (folders). `rel` must be relative, without `..`; the result, with symlinks followed,
+/// must lie under a root. The error says why without naming any path outside the roots.
+pub fn resolve_inside(base: &Path, rel: &str, roots: &[PathBuf]) -> Result<PathBuf, String> {
+    use std::path::Component;
+    let r = Path::new(rel);
+    if !r.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) {
+        return Err(format!("`{rel}` must be a relative path inside the allowed folders, without `..`"));
+    }
+    let joined = base.join(r);
+    let real = joined.canonicalize().map_err(|_| format!("`{rel}` not found"))?;
+    let inside = roots.iter().filter_map(|root| root.canonicalize().ok()).any(|root| real.starts_with(root));
+    if inside { Ok(joined) } else { Err(format!("`{rel}` leads outside the allowed folders")) }
+}
+
+/// Parse RON text with the options every data file uses. An error names the field's path
+/// (`combatants[2].stats.DEX: ...`), found with `serde_path_to_error`, after its position.
 pub fn parse_ron<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result<T, DataError> {
     // Implicit `Some` keeps data readable: `to: (1, 0)` rather than `to: Some((1, 0))`.
-    ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str::<T>(text)
-        .map_err(|e| DataError::from_ron(file, &e))
+    let opts = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let with_path = |e: ron::error::SpannedError, path: &str| {
+        let mut err = DataError::from_ron(file, &e);
+        err.message = format!("{path}: {}", err.message);
+        err
+    };
+    let mut de = ron::Deserializer::from_str_with_options(text, &opts).map_err(|e| with_path(e, "(top level)"))?;
+    let mut track = serde_path_to_error::Track::new();
+    let result = T::deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
+    match result {
+        Ok(v) => match de.end() {
+            Ok(()) => Ok(v),
+            Err(e) => Err(with_path(de.span_error(e), "(after the end)")),
+        },
+        Err(e) => {
+            let path = track.path().to_string();
+            let path = if path == "." { "(top level)" } else { path.as_str() };
+            Err(with_path(de.span_error(e), path))
+        }
+    }
 }
 
 /// The whole ruleset: strategies, initiative, budget, abilities and conditions.
@@ -127,6 +176,10 @@ pub struct Ruleset {
     pub opportunity: OpportunityRule,
     /// How long a round lasts in the world (HB-02: 10 s per participant; pf2e: about 6 s).
     pub round_length: RoundLength,
+    /// The combat is a draw when this round would start (1..=10,000; an encounter or scenario
+    /// may set its own `max_rounds`).
+    #[serde(default = "default_round_cap", deserialize_with = "super::limits::rounds")]
+    pub round_cap: u32,
     /// A condition (and its value) a creature gets at 0 hit points instead of the defeated
     /// condition; it keeps taking turns (pf2e dying).
     #[serde(default)]
@@ -149,13 +202,20 @@ fn default_mode() -> String {
     "walk".into()
 }
 
+/// The default round cap: 100 rounds.
+pub const DEFAULT_ROUND_CAP: u32 = 100;
+
+fn default_round_cap() -> u32 {
+    DEFAULT_ROUND_CAP
+}
+
 /// In-world length of a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RoundLength {
     /// Seconds per participating creature (HB-02).
-    PerParticipant(u32),
+    PerParticipant(#[serde(deserialize_with = "super::limits::seconds")] u32),
     /// A fixed number of seconds.
-    Fixed(u32),
+    Fixed(#[serde(deserialize_with = "super::limits::seconds")] u32),
 }
 
 /// How a creature's next turn is scheduled on the one timeline.
@@ -166,6 +226,7 @@ pub enum TurnModel {
     /// Segments: the next turn is now + the action's recovery time.
     RecoveryTime {
         /// Segments in a round (10 in RULES.md §4).
+        #[serde(deserialize_with = "super::limits::time_pos")]
         segments_per_round: u32,
     },
 }
@@ -204,6 +265,7 @@ pub enum ActionBudget {
     /// One pool per creature per round, refilled at round start, spent on your turn and in openings.
     PerRoundPool {
         /// Actions per round (HB-06: 3).
+        #[serde(deserialize_with = "super::limits::actions")]
         actions: u8,
     },
     /// One timed action per turn; its recovery time is the cost.
@@ -212,18 +274,23 @@ pub enum ActionBudget {
     /// action, free actions, and a 5-foot step if you make no other movement (G-P1-01).
     TypedSlots {
         /// Standard actions per turn.
+        #[serde(deserialize_with = "super::limits::slots")]
         standard: u8,
         /// Move actions per turn.
+        #[serde(deserialize_with = "super::limits::slots")]
         moves: u8,
         /// Swift actions per turn.
+        #[serde(deserialize_with = "super::limits::slots")]
         swift: u8,
     },
     /// Actions and reactions regained at the last step of your own start of turn, no carry-over;
     /// unspent actions are lost at turn end, the reaction is kept until the next regain (P2-09..19).
     PerTurnPool {
         /// Actions regained (P2-09: 3).
+        #[serde(deserialize_with = "super::limits::actions")]
         actions: u8,
         /// Reactions regained (P2-09: 1).
+        #[serde(deserialize_with = "super::limits::slots")]
         reactions: u8,
         /// A creature that can't act regains nothing (P2-11, CRB); false = the remaster reading.
         cant_act_blocks_regain: bool,
@@ -272,6 +339,7 @@ pub enum ReactionBudget {
     /// (pf1e: 1, + Dex bonus with Combat Reflexes, G-P1-02).
     PerRound {
         /// Per round.
+        #[serde(deserialize_with = "super::limits::slots")]
         base: u8,
         /// The trait that adds more.
         bonus_trait: Option<String>,
@@ -327,12 +395,14 @@ pub enum DisruptionPolicy {
     /// power is lost with its energy.
     Concentration {
         /// Segments until the next turn after a disrupted cast or focus (1).
+        #[serde(deserialize_with = "super::limits::time_pos")]
         next_turn_after: u32,
     },
     /// Damage while casting calls for a concentration check: d20 + stat against base + damage +
     /// spell level; a failure loses the spell (G-P1-09).
     ConcentrationCheck {
         /// Base DC (10).
+        #[serde(deserialize_with = "super::limits::flat")]
         base_dc: i32,
         /// The caster's stat (caster level + casting modifier).
         stat: String,
@@ -378,6 +448,7 @@ pub enum ReorderPolicy {
         /// Returning from Delay moves your initiative there for good.
         delay_changes_initiative: bool,
         /// Actions Ready costs (pf2e: 2).
+        #[serde(deserialize_with = "super::limits::slots")]
         ready_cost: u8,
         /// A readied action is used as your reaction.
         ready_uses_reaction: bool,
@@ -420,13 +491,16 @@ pub enum DefenseRule {
 #[serde(deny_unknown_fields)]
 pub struct EngagementRule {
     /// Squares a Disengage may move (G-HB-20).
+    #[serde(deserialize_with = "super::limits::squares")]
     pub disengage_squares: u32,
     /// Attack bonus against a flanked creature (designer choice; the source names no number).
+    #[serde(deserialize_with = "super::limits::flat")]
     pub flanking_attack_bonus: i32,
     /// Melee reach in squares.
+    #[serde(deserialize_with = "super::limits::reach")]
     pub melee_reach: u32,
     /// Squares a Step may move (pf2e Step: 1).
-    #[serde(default = "one")]
+    #[serde(default = "one", deserialize_with = "super::limits::squares")]
     pub step_squares: u32,
     /// A flanked creature makes no attack of opportunity on a creature withdrawing from it (HB-48).
     #[serde(default)]
@@ -501,15 +575,16 @@ pub struct AbilityDef {
     #[serde(default)]
     pub name: String,
     /// Action cost (HB-08); 0 is a bonus action (HB-34).
+    #[serde(deserialize_with = "super::limits::slots")]
     pub cost: u8,
     /// Recovery time on a segment clock (RecoveryTime turn model).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::time_opt")]
     pub recovery: Option<u32>,
     /// Tags: `melee`, `ranged`, `movement`, `bonus`, ...
     #[serde(default)]
     pub tags: Vec<String>,
     /// Uses allowed per turn; none means no limit (HB-35).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::slots_opt")]
     pub limit_per_turn: Option<u8>,
     /// Action, free action or reaction.
     #[serde(default)]
@@ -521,26 +596,26 @@ pub struct AbilityDef {
     #[serde(default)]
     pub action: ActionType,
     /// Casting time in rounds, for abilities that span turns (G-P1-10).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::cast_rounds_opt")]
     pub casting_rounds: Option<u8>,
     /// Casting Time in segments: a Cast Action (SG-08..15).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::time_opt")]
     pub cast_time: Option<u32>,
     /// Focus Time in segments: a Focus Action (SG-26..29).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::time_opt")]
     pub focus_time: Option<u32>,
     /// Components a Cast Action needs (SG-15).
     #[serde(default)]
     pub components: Vec<CastComponent>,
     /// Allowed while holding a cast, with this much added to its recovery time (SG-21); none =
     /// forbidden while holding (SG-22).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::time_opt")]
     pub hold_surcharge: Option<u32>,
     /// Usable even while prevented from acting (the Recovery Action, SG-32).
     #[serde(default)]
     pub usable_when_prevented: bool,
     /// Spell level, for concentration checks (G-P1-09).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::value")]
     pub level: i32,
     /// What it does.
     pub effect: Effect,
@@ -606,9 +681,9 @@ pub enum AbilityTrigger {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Reflect)]
 pub enum Lasts {
     /// N rounds: ticked at round end (RoundEnd clock) or at its creator's start of turn.
-    Rounds(u32),
+    Rounds(#[serde(deserialize_with = "super::limits::rounds0")] u32),
     /// N of the owner's turns, ticked at the owner's end of turn (P2-22).
-    OwnerTurns(u32),
+    OwnerTurns(#[serde(deserialize_with = "super::limits::rounds0")] u32),
     /// Until the end of the owner's current turn (P2-21).
     UntilEndOfTurn,
     /// Until the end of its creator's turn unless Sustained that turn (G-P2-09).
@@ -681,7 +756,7 @@ pub enum Effect {
         /// Damage on a hit.
         damage: DiceExpr,
         /// Further attacks in the same action, with these attack modifiers (a full attack).
-        #[serde(default)]
+        #[serde(default, deserialize_with = "super::limits::modifiers")]
         iterative: Vec<i32>,
     },
     /// Move up to twice your speed to a square next to the target, then attack it (a charge).
@@ -691,6 +766,7 @@ pub enum Effect {
         /// Damage on a hit.
         damage: DiceExpr,
         /// Attack bonus for charging.
+        #[serde(deserialize_with = "super::limits::flat")]
         bonus: i32,
     },
     /// Move up to your speed; provokes from every engaged creature (HB-18/19).
@@ -707,8 +783,10 @@ pub enum Effect {
     /// Grant an ally a bonus on its next attack, save or skill roll (HB-10..15).
     Assist {
         /// Roll bonus (HB-10: +2).
+        #[serde(deserialize_with = "super::limits::flat")]
         bonus: i32,
         /// Damage bonus when the attack types match (HB-14: +2).
+        #[serde(deserialize_with = "super::limits::flat")]
         same_type_damage: i32,
     },
     /// Put a condition on yourself (Defend: defensive position).
@@ -724,7 +802,7 @@ pub enum Effect {
         /// Condition id.
         condition: String,
         /// Its value.
-        #[serde(default)]
+        #[serde(default, deserialize_with = "super::limits::value_opt")]
         value: Option<i32>,
         /// How long it lasts.
         #[serde(default)]
@@ -749,6 +827,7 @@ pub enum Effect {
         /// Stat the target adds.
         stat: String,
         /// Difficulty.
+        #[serde(deserialize_with = "super::limits::flat")]
         dc: i32,
         /// Damage on a failed save.
         #[serde(default)]
@@ -800,7 +879,7 @@ pub struct ConditionDef {
     #[serde(default)]
     pub stacks: bool,
     /// Added to the actions regained (quickened: +1) (P2-12, G-P2-07).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::slots")]
     pub regain_bonus: u8,
     /// Abilities the bonus action may be spent on (quickened's restriction); empty = any.
     #[serde(default)]
@@ -815,13 +894,13 @@ pub struct ConditionDef {
     #[serde(default)]
     pub overrides: Vec<String>,
     /// Its value goes down by this much at the end of your turn (frightened: 1, G-P2-06).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::value")]
     pub decrement_at_end_of_turn: i32,
     /// Damage taken at the end of each of your turns (P2-23).
     #[serde(default)]
     pub persistent_damage: Option<DiceExpr>,
     /// Flat-check DC to end it after the damage (G-P2-03: 15).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::flat_opt")]
     pub flat_check_dc: Option<i32>,
     /// An ongoing affliction: a saving throw at the end of each turn (P2-23).
     #[serde(default)]
@@ -830,7 +909,7 @@ pub struct ConditionDef {
     #[serde(default)]
     pub recovery: Option<RecoveryRule>,
     /// Added to the creature's AC (Raise a Shield).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::flat")]
     pub ac_bonus: i32,
     /// The creature loses this stat's positive value from its AC (flat-footed: DEX, P1-19).
     #[serde(default)]
@@ -846,7 +925,7 @@ pub struct ConditionDef {
     #[serde(default)]
     pub blocks_immediate: bool,
     /// Added to every recovery time while it lasts (Slowed, Haste, an injury, G-SG-05).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::time_delta")]
     pub rt_add: i32,
     /// A saving throw can end it: the Recovery Action's target (an SE effect, SG-30).
     #[serde(default)]
@@ -863,6 +942,7 @@ pub struct SaveDef {
     /// Stat added.
     pub stat: String,
     /// Difficulty.
+    #[serde(deserialize_with = "super::limits::flat")]
     pub dc: i32,
 }
 
@@ -871,8 +951,10 @@ pub struct SaveDef {
 #[serde(deny_unknown_fields)]
 pub struct RecoveryRule {
     /// DC = base + the condition's value (10).
+    #[serde(deserialize_with = "super::limits::flat")]
     pub base_dc: i32,
     /// At this value the creature dies (4).
+    #[serde(deserialize_with = "super::limits::value_pos")]
     pub death_at: i32,
 }
 
@@ -955,6 +1037,16 @@ impl Ruleset {
                 }
                 seen.push(*s);
             }
+        }
+        if let Some((_, v)) = &self.at_zero_hp
+            && !(1..=super::limits::MAX_VALUE).contains(v)
+        {
+            return Err(DataError::at_text(
+                file,
+                text,
+                "at_zero_hp",
+                format!("at_zero_hp: value {v} is out of range 1..={}", super::limits::MAX_VALUE),
+            ));
         }
         if let Some((c, _)) = &self.at_zero_hp
             && self.condition(c).is_none()

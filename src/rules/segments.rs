@@ -25,9 +25,16 @@ impl Rules<'_, '_> {
     /// A recovery time after every global modifier (Slowed, Haste, injury): never below 1
     /// (G-SG-05, SG-31).
     pub fn effective_rt(&self, who: Cid, base: u32) -> u32 {
-        let add: i32 =
-            self.c(who).conditions.0.keys().filter_map(|id| self.ruleset.condition(id)).map(|d| d.rt_add).sum();
-        (base as i32 + add).max(1) as u32
+        let add: i64 = self
+            .c(who)
+            .conditions
+            .0
+            .keys()
+            .filter_map(|id| self.ruleset.condition(id))
+            .map(|d| i64::from(d.rt_add))
+            .sum();
+        // In 64 bits: a large base never wraps around to a short recovery.
+        u32::try_from((i64::from(base) + add).max(1)).unwrap_or(u32::MAX)
     }
 
     /// Whether the creature holds a completed cast.

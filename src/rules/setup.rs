@@ -21,10 +21,10 @@ pub struct CombatantSpec {
     /// Side; creatures on different sides are enemies.
     pub side: String,
     /// Stats such as DEX and STR.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::stats")]
     pub stats: BTreeMap<String, i32>,
     /// Hit points.
-    #[serde(default = "default_hp")]
+    #[serde(default = "default_hp", deserialize_with = "super::limits::hp")]
     pub hp: i32,
     /// Abilities on the sheet (basic abilities are added by the ruleset).
     #[serde(default)]
@@ -33,10 +33,10 @@ pub struct CombatantSpec {
     #[serde(default)]
     pub initiative: InitiativeSetup,
     /// Grid square.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::square")]
     pub at: (i32, i32),
     /// Movement modes and speeds in squares; empty = the ruleset's default mode at speed 6.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::speeds")]
     pub movement: BTreeMap<String, u32>,
     /// Who decides for it.
     #[serde(default)]
@@ -52,7 +52,7 @@ pub struct CombatantSpec {
     #[serde(default = "yes")]
     pub aware: bool,
     /// Items carried: Material and Focus components (SG-15).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::items")]
     pub items: BTreeMap<String, u32>,
 }
 

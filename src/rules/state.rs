@@ -82,6 +82,12 @@ pub struct TurnState {
     /// Creatures that leave the schedule when their turn ends (segments Delay and Ready, a
     /// cast still held, G-SG-09/11/12).
     pub off_schedule: BTreeSet<Cid>,
+    /// The last round in which something happened beyond turn bookkeeping: a creature able to
+    /// act took a turn, or an event changed the fight (the stalemate rule).
+    pub last_progress_round: u32,
+    /// G-X-04: the end-of-turn effects a Delay already resolved this turn, as (delaying creature,
+    /// step, creature the effect is on, condition id); the end of the returned turn skips them.
+    pub delay_resolved: Vec<(Cid, super::ruleset::TurnStep, Cid, String)>,
 }
 
 /// What the engine is waiting for, for drivers and the HUD.
@@ -172,6 +178,20 @@ pub enum Work {
         mode: String,
         /// Enemies still to ask; none = not computed yet.
         provokers: Option<VecDeque<Cid>>,
+    },
+    /// A held or readied action set off by an action, fired when it comes up in the queue: one
+    /// fired earlier may already have stopped the move that set it off (G-X-01).
+    HeldTrigger {
+        /// The holder.
+        holder: Cid,
+        /// The held action, taken off the holder.
+        held: Held,
+        /// The creature whose action set it off.
+        actor: Cid,
+        /// Where that action moves the actor, if anywhere.
+        to: Option<GridPos>,
+        /// The action that set it off is a move.
+        movement: bool,
     },
     /// Offer an opening to each eligible creature in turn.
     Opening {
@@ -398,13 +418,22 @@ impl<'w, 's> Rules<'w, 's> {
         self.q.get_mut(e).expect("roster entity is a combatant")
     }
 
+    /// A combatant's name, for messages.
+    pub fn name_of(&self, who: Cid) -> String {
+        self.log.names.get(who.0 as usize).cloned().unwrap_or_else(|| format!("#{}", who.0))
+    }
+
     /// Whether the id names a combatant.
     pub fn exists(&self, who: Cid) -> bool {
         (who.0 as usize) < self.roster.entities.len()
     }
 
-    /// Append an event to the log.
+    /// Append an event to the log. Anything but turn bookkeeping counts as progress for the
+    /// stalemate rule (`Rules::start_round`).
     pub fn emit(&mut self, e: CombatEvent) {
+        if !e.is_bookkeeping() {
+            self.turn.last_progress_round = self.turn.round;
+        }
         self.log.push(e);
     }
 

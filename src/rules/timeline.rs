@@ -101,8 +101,8 @@ impl Timeline {
     /// or the same slot next round (fixed cycle).
     pub fn next_time(&self, now: u32, recovery: Option<u32>) -> u32 {
         match self.model {
-            Some(TurnModel::RecoveryTime { .. }) => now + recovery.unwrap_or(1).max(1),
-            _ => now + 1,
+            Some(TurnModel::RecoveryTime { .. }) => now.saturating_add(recovery.unwrap_or(1).max(1)),
+            _ => now.saturating_add(1),
         }
     }
 

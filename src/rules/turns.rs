@@ -9,20 +9,25 @@ use std::collections::BTreeMap;
 
 use super::command::Decider;
 use super::components::{Cid, InitiativeSetup};
-use super::log::{CombatEvent, EndReason};
+use super::log::{CombatEvent, DrawReason, EndReason};
 use super::ruleset::{ActionBudget, DurationClock, Lasts, TieBreaker, TurnModel};
 use super::state::{DecisionKind, Rules, Work};
 use super::timeline::TurnKey;
 
-/// End-of-turn steps that happen at once when a creature Delays (G-P2-10): persistent damage and
-/// other negative effects, and effects that would end during its turn. The resumed turn does not
-/// run them again.
+/// End-of-turn steps that run at once when a creature Delays (G-P2-10): persistent damage and
+/// other negative effects, and beneficial effects that would end during its turn. Which of their
+/// effects resolve then, and which wait for the end of the resumed turn, is G-X-04
+/// (`Rules::resolves_now`).
 pub const DELAY_STEPS: [super::ruleset::TurnStep; 4] = [
     super::ruleset::TurnStep::EndUntilEndOfTurn,
     super::ruleset::TurnStep::PersistentDamage,
     super::ruleset::TurnStep::PersistentFlatChecks,
     super::ruleset::TurnStep::AfflictionSaves,
 ];
+
+/// Turns one schedule run may skip (creatures down or unable to act) before it yields to the next
+/// run.
+pub const MAX_SKIPS_PER_RUN: u32 = 4096;
 
 /// Initiative ranks are spaced out so a creature can be moved between two others (G-P2-10).
 pub const RANK_SPACING: u32 = 1 << 16;
@@ -147,7 +152,7 @@ impl Rules<'_, '_> {
     /// P1-12: an effect lasting N rounds ends just before the count it began on, N rounds later.
     pub fn schedule_expiry(&mut self, owner: Cid, condition: &str, rounds: u32) {
         let span = match self.timeline.model {
-            Some(TurnModel::RecoveryTime { segments_per_round }) => rounds * segments_per_round,
+            Some(TurnModel::RecoveryTime { segments_per_round }) => rounds.saturating_mul(segments_per_round),
             _ => rounds,
         };
         let now = if self.turn.started { self.timeline.now } else { 0 };
@@ -159,7 +164,7 @@ impl Rules<'_, '_> {
         };
         let seq = self.turn.next_seq;
         self.turn.next_seq += 1;
-        self.turn.expiries.insert((now + span, rank, seq), (owner, condition.to_string(), count));
+        self.turn.expiries.insert((now.saturating_add(span), rank, seq), (owner, condition.to_string(), count));
     }
 
     /// End every timeline-point effect due at or before this turn's place on the timeline.
@@ -253,10 +258,20 @@ impl Rules<'_, '_> {
         }
     }
 
-    /// Take the next scheduled turn, crossing a round boundary if needed. Returns false if none.
+    /// Take the next scheduled turn, crossing a round boundary if needed. Returns false if none
+    /// (or the combat ended on the way). Returns true without a turn running when it skipped
+    /// [`MAX_SKIPS_PER_RUN`] turns: the next schedule run goes on from there, so one run's work
+    /// stays bounded.
     pub fn begin_next_turn(&mut self) -> bool {
         let phased = !self.ruleset.turn_phases.start.is_empty() || !self.ruleset.turn_phases.end.is_empty();
+        let mut skipped = 0;
         loop {
+            if self.turn.ended {
+                return false;
+            }
+            if skipped >= MAX_SKIPS_PER_RUN {
+                return true;
+            }
             // P1-27: the surprise round's turns come first, in initiative order.
             let surprise = self.turn.surprise_round && !self.turn.surprise_slots.is_empty();
             let key = if surprise {
@@ -277,13 +292,18 @@ impl Rules<'_, '_> {
                     self.end_round();
                 }
                 self.start_round(round);
+                if self.turn.ended {
+                    return false;
+                }
             }
             let who = key.who;
             if self.is_down(who) {
+                skipped += 1;
                 continue;
             }
             if surprise && !self.c(who).aware.0 {
                 // P1-29: the unaware cannot act in the surprise round.
+                skipped += 1;
                 continue;
             }
             let resuming = self.turn.returning.take() == Some(who);
@@ -303,7 +323,12 @@ impl Rules<'_, '_> {
                     let t = self.timeline.next_time(key.time, None);
                     self.timeline.schedule(TurnKey { time: t, ..key });
                 }
+                skipped += 1;
                 continue;
+            }
+            if !self.cannot_act(who) || self.can_recover(who) {
+                // A creature able to act takes a turn: the fight is not stuck.
+                self.turn.last_progress_round = self.turn.round;
             }
             self.turn.active = Some(who);
             self.turn.end_requested = false;
@@ -428,15 +453,9 @@ impl Rules<'_, '_> {
             return;
         }
         self.turn.ending = true;
-        let resuming = self.turn.resuming;
-        let mut steps: Vec<Work> = self
-            .ruleset
-            .turn_phases
-            .end
-            .iter()
-            .filter(|s| !(resuming && DELAY_STEPS.contains(s)))
-            .map(|s| Work::Step { who, step: *s })
-            .collect();
+        // G-X-04: a turn resumed after Delay runs every step; each skips the effects the Delay
+        // already resolved.
+        let mut steps: Vec<Work> = self.ruleset.turn_phases.end.iter().map(|s| Work::Step { who, step: *s }).collect();
         steps.push(Work::FinishTurn { who });
         self.push_front_all(steps);
     }
@@ -447,6 +466,10 @@ impl Rules<'_, '_> {
         let left = self.c(who).pool.available();
         self.emit(CombatEvent::TurnEnded { who, actions_left: left });
         let delaying = self.turn.delayed.contains(&who);
+        if !delaying {
+            // G-X-04: what a Delay resolved counts for this turn only.
+            self.turn.delay_resolved.retain(|(w, ..)| *w != who);
+        }
         if let ActionBudget::PerTurnPool { .. } = self.ruleset.budget
             && !delaying
         {
@@ -497,7 +520,19 @@ impl Rules<'_, '_> {
     }
 
     /// Round start: refill per-round pools (G-HB-03) and say how long the round lasts (HB-02).
+    /// The combat is a draw instead when the round cap is passed, or when a whole round went by
+    /// in which no creature could act and nothing changed: no condition ticked, ended or was
+    /// applied, no damage, no timeline-point expiry still to come (the stalemate rule).
     fn start_round(&mut self, round: u32) {
+        let previous = self.turn.round;
+        if previous >= 1 && self.turn.last_progress_round < previous && self.turn.expiries.is_empty() {
+            self.draw(DrawReason::NobodyCanAct);
+            return;
+        }
+        if round > self.ruleset.round_cap {
+            self.draw(DrawReason::RoundCap(self.ruleset.round_cap));
+            return;
+        }
         self.turn.round = round;
         if let ActionBudget::PerRoundPool { .. } = self.ruleset.budget {
             for who in self.turn.order.clone() {
@@ -562,6 +597,8 @@ impl Rules<'_, '_> {
             *left = left.saturating_sub(1);
             *left == 0
         };
+        // A duration counting down is the fight moving on (the stalemate rule).
+        self.turn.last_progress_round = self.turn.round;
         if ended {
             self.end_condition(who, id, EndReason::Expired);
         }
@@ -575,13 +612,27 @@ impl Rules<'_, '_> {
         let standing: Vec<&String> = self.turn.alive_by_side.iter().filter(|(_, n)| **n > 0).map(|(s, _)| s).collect();
         if standing.len() <= 1 {
             let winner = standing.first().map(|s| (*s).clone());
-            self.turn.ended = true;
-            self.turn.winner = winner.clone();
-            self.turn.active = None;
-            self.pending.0 = None;
-            self.work.0.clear();
-            self.emit(CombatEvent::CombatEnded { winner });
+            self.finish_combat(winner);
         }
+    }
+
+    /// End the combat as a draw, logging why.
+    pub fn draw(&mut self, reason: DrawReason) {
+        if self.turn.ended {
+            return;
+        }
+        let round = self.turn.round;
+        self.emit(CombatEvent::CombatDrawn { reason, round });
+        self.finish_combat(None);
+    }
+
+    fn finish_combat(&mut self, winner: Option<String>) {
+        self.turn.ended = true;
+        self.turn.winner = winner.clone();
+        self.turn.active = None;
+        self.pending.0 = None;
+        self.work.0.clear();
+        self.emit(CombatEvent::CombatEnded { winner });
     }
 }
 

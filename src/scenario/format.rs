@@ -23,9 +23,13 @@ pub struct Scenario {
     #[serde(default)]
     pub seed: u64,
     /// Dice forced before initiative is rolled.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::rules::limits::forced_dice")]
     pub dice: Vec<i32>,
+    /// The combat is a draw when this round would start (overrides the ruleset's `round_cap`).
+    #[serde(default, deserialize_with = "crate::rules::limits::rounds_opt")]
+    pub max_rounds: Option<u32>,
     /// The combatants, in id order.
+    #[serde(deserialize_with = "crate::rules::limits::roster")]
     pub combatants: Vec<CombatantSpec>,
     /// What happens, in order.
     pub steps: Vec<Step>,
@@ -35,7 +39,7 @@ pub struct Scenario {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Step {
     /// Force the next dice results.
-    Force(Vec<i32>),
+    Force(#[serde(deserialize_with = "crate::rules::limits::forced_dice")] Vec<i32>),
     /// Use an ability on your turn.
     Act {
         /// Who.
@@ -46,7 +50,7 @@ pub enum Step {
         #[serde(default)]
         targets: Vec<String>,
         /// Destination.
-        #[serde(default)]
+        #[serde(default, deserialize_with = "crate::rules::limits::square_opt")]
         to: Option<(i32, i32)>,
         /// Movement mode.
         #[serde(default)]
@@ -113,7 +117,7 @@ pub enum Step {
     /// A GM input.
     Gm(GmStep),
     /// The built-in AI plays every creature for up to this many commands.
-    AiPlay(u32),
+    AiPlay(#[serde(deserialize_with = "crate::rules::limits::ai_commands")] u32),
     /// Check the state.
     Expect(Expect),
 }
@@ -134,10 +138,10 @@ pub enum GmStep {
         /// Condition id.
         condition: String,
         /// Rounds.
-        #[serde(default)]
+        #[serde(default, deserialize_with = "crate::rules::limits::rounds0_opt")]
         rounds: Option<u32>,
         /// Its value (frightened 2, dying 2).
-        #[serde(default)]
+        #[serde(default, deserialize_with = "crate::rules::limits::value_opt")]
         value: Option<i32>,
     },
     /// A permanent wound.

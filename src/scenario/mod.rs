@@ -8,11 +8,11 @@ use crate::ai::{self, AiScope};
 use crate::rules::command::Rejection;
 use crate::rules::command::{ActIntent, Choice, Command, Decider, GmInput, OpeningUse};
 use crate::rules::components::{
-    ActionPool, AssistBonuses, Casting, Cid, Conditions, GridPos, Health, HeldActions, HeldTrigger,
+    ActionPool, AssistBonuses, Casting, Conditions, GridPos, Health, HeldActions, HeldTrigger,
 };
 use crate::rules::driver::Combat;
 use crate::rules::log::{CombatEvent, CommandOutcomes};
-use crate::rules::ruleset::{DataError, Ruleset, locate, parse_ron, read_data_file};
+use crate::rules::ruleset::{DataError, Ruleset, locate, parse_ron, read_data_file, resolve_inside};
 use crate::rules::setup;
 use crate::rules::state::{EngineStatus, Pending};
 use format::{EventPattern, Expect, GmStep, Scenario, Step};
@@ -40,27 +40,33 @@ pub struct LoadedScenario {
     pub ruleset: Ruleset,
 }
 
-/// Where a ruleset name resolves to: `<name>.ron` relative to the scenario, or under an
-/// `assets/rulesets/` folder found above the scenario, in the working directory, or in the crate.
-pub fn resolve_ruleset(scenario_file: &Path, name: &str) -> PathBuf {
-    let dir = scenario_file.parent().unwrap_or(Path::new("."));
+/// The folders a scenario's data may come from: its own folder (and below) and every project
+/// `assets/` folder (above the scenario, in the working directory, in the crate).
+pub fn data_roots(scenario_file: &Path) -> Vec<PathBuf> {
+    let dir = scenario_file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut roots = vec![dir.to_path_buf()];
+    roots.extend(dir.ancestors().map(|p| p.join("assets")).filter(|p| p.is_dir()));
+    roots.push(PathBuf::from("assets"));
+    roots.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets"));
+    roots
+}
+
+/// Where a ruleset name resolves to: `<name>.ron` relative to the scenario (inside its folder or
+/// a project `assets/` folder, see [`data_roots`]), or a plain name under an `assets/rulesets/`
+/// folder found above the scenario, in the working directory, or in the crate.
+pub fn resolve_ruleset(scenario_file: &Path, name: &str) -> Result<PathBuf, String> {
+    let dir = scenario_file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if name.ends_with(".ron") {
-        return dir.join(name);
+        return resolve_inside(dir, name, &data_roots(scenario_file));
+    }
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(format!("`{name}` is neither a ruleset name (letters, digits, - and _) nor a .ron path"));
     }
     let file = format!("{name}.ron");
-    let mut d = Some(dir);
-    while let Some(p) = d {
-        let cand = p.join("assets").join("rulesets").join(&file);
-        if cand.exists() {
-            return cand;
-        }
-        d = p.parent();
-    }
-    let cwd = Path::new("assets").join("rulesets").join(&file);
-    if cwd.exists() {
-        return cwd;
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("rulesets").join(file)
+    let mut candidates: Vec<PathBuf> = dir.ancestors().map(|p| p.join("assets").join("rulesets").join(&file)).collect();
+    candidates.push(Path::new("assets").join("rulesets").join(&file));
+    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("rulesets").join(&file));
+    candidates.into_iter().find(|c| c.is_file()).ok_or_else(|| format!("`{name}` is not an installed ruleset"))
 }
 
 /// Load and check a scenario file and the ruleset it names. Every error is `file:line:col: msg`.
@@ -73,19 +79,18 @@ pub fn load(path: &Path) -> Result<LoadedScenario, DataError> {
 pub fn load_str(path: &Path, text: &str) -> Result<LoadedScenario, DataError> {
     let file = path.display().to_string();
     let scenario: Scenario = parse_ron(&file, text)?;
-    let rpath = resolve_ruleset(path, &scenario.ruleset);
-    let ruleset = Ruleset::load(&rpath).map_err(|e| {
+    let at_ruleset = |m: String| DataError::at_text(&file, text, &format!("\"{}\"", scenario.ruleset), m);
+    let rpath = resolve_ruleset(path, &scenario.ruleset).map_err(|m| at_ruleset(format!("ruleset: {m}")))?;
+    let mut ruleset = Ruleset::load(&rpath).map_err(|e| {
         if e.message.starts_with("cannot read") {
-            DataError::at_text(
-                &file,
-                text,
-                &format!("\"{}\"", scenario.ruleset),
-                format!("ruleset: `{}` not found ({})", scenario.ruleset, rpath.display()),
-            )
+            at_ruleset(format!("ruleset: `{}` {}", scenario.ruleset, e.message))
         } else {
             e
         }
     })?;
+    if let Some(cap) = scenario.max_rounds {
+        ruleset.round_cap = cap;
+    }
     check(&file, text, &scenario, &ruleset)?;
     Ok(LoadedScenario { file, scenario, ruleset })
 }
@@ -434,7 +439,7 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
         }
         step_log_start = combat.log().events.len();
         if let Err(r) = combat.submit(cmd) {
-            last_rejection = Some((n, format!("{} — {}", r.kind(), with_names(&combat, &r.to_string()))));
+            last_rejection = Some((n, format!("{} — {}", r.kind(), combat.explain(&r))));
         }
     }
     if let Some((at, why)) = last_rejection {
@@ -471,14 +476,6 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
 }
 
 /// Replace `#n` combatant ids with names, highest ids first so `#1` does not eat `#12`.
-fn with_names(c: &Combat, text: &str) -> String {
-    let mut s = text.to_string();
-    for i in (0..c.len()).rev() {
-        s = s.replace(&format!("#{i}"), &c.name(Cid(i as u32)));
-    }
-    s
-}
-
 fn matches(c: &Combat, p: &EventPattern, e: &crate::rules::log::CombatEvent) -> bool {
     if e.kind() != p.kind {
         return false;
@@ -557,14 +554,12 @@ fn expect(c: &mut Combat, e: &Expect, step_log_start: usize) -> Option<String> {
         }
         Expect::Accepted => match c.world.resource::<CommandOutcomes>().last() {
             Some(Ok(())) => None,
-            Some(Err(r)) => {
-                Some(format!("the last command was rejected: {} — {}", r.kind(), with_names(c, &r.to_string())))
-            }
+            Some(Err(r)) => Some(format!("the last command was rejected: {} — {}", r.kind(), c.explain(r))),
             None => Some("no command was sent".into()),
         },
         Expect::Rejected(k) => match c.world.resource::<CommandOutcomes>().last() {
             Some(Err(r)) if r.kind() == k => None,
-            Some(Err(r)) => Some(format!("rejected as {} — {}, not {k}", r.kind(), with_names(c, &r.to_string()))),
+            Some(Err(r)) => Some(format!("rejected as {} — {}, not {k}", r.kind(), c.explain(r))),
             Some(Ok(())) => Some("the last command was accepted".into()),
             None => Some("no command was sent".into()),
         },

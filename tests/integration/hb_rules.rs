@@ -333,7 +333,7 @@ fn hb_15_a_gm_area_assist_still_deals_half_damage_on_a_block() {
     assert!(f.saw(m, "Damaged", "who: E, amount: 3"), "{:?}", f.since(m));
     assert_eq!(
         f.gm(GmInput::AreaAssist { who: f.id("F") }),
-        Err(Rejection::InvalidTarget("#1 has no Assist waiting".into()))
+        Err(Rejection::InvalidTarget("F has no Assist waiting".into()))
     );
 }
 

@@ -5,12 +5,22 @@
 //! - `determinism`: 1,000 seeds, every scenario and an AI skirmish run twice, logs compared byte for byte.
 //! - `data_errors`: malformed rulesets and scenarios give `file:line:col: message`.
 //! - `engine`: the schedule, the plugin, the timeline and the headless boundary.
+//! - `fuzz`: proptest command sequences against random encounters, every ruleset.
+//! - `hardening`: termination, load-time limits, confined and bounded file reads, rejected nonsense
+//!   commands, the CLI on a closed pipe.
+//! - `mutate`: thousands of mutated rulesets and scenarios, each rejected with a position and a
+//!   field path or run to the end.
+//! - `gx_rules`: one test per interaction default that crosses rules (G-X-01..G-X-04), per ruleset.
 
 mod common;
 mod data_errors;
 mod determinism;
 mod engine;
+mod fuzz;
+mod gx_rules;
+mod hardening;
 mod hb_rules;
+mod mutate;
 mod p1_rules;
 mod p2_rules;
 mod scenarios;

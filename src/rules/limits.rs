@@ -1,0 +1,177 @@
+//! The ranges data may use, enforced while a file is parsed.
+//!
+//! Every number a ruleset, encounter or scenario gives the engine is bounded here, so that the
+//! rules' integer arithmetic cannot overflow, no loop runs for ever and no allocation explodes.
+//! A value out of range is a parse error at its `file:line:col`, naming the field's path (see
+//! [`super::ruleset::parse_ron`]). The bounds are generous for play: a designer should never meet
+//! them except by mistake.
+//!
+//! With these bounds the largest sums the engine forms stay far inside `i32`: a damage roll is at
+//! most 100 dice of 1,000 sides plus 10 stats of 1,000 and a flat 10,000 (120,000), hit points
+//! are at most 1,000,000.
+
+use std::collections::BTreeMap;
+
+use serde::de::{Deserialize, Deserializer, Error};
+
+/// Dice in one term (`100d6`).
+pub const MAX_DICE: u32 = 100;
+/// Faces of one die (`1d1000`).
+pub const MAX_SIDES: u32 = 1_000;
+/// Dice terms, flat numbers and stats in one expression.
+pub const MAX_TERMS: usize = 10;
+/// A flat number in a dice expression, a bonus or a difficulty.
+pub const MAX_FLAT: i32 = 10_000;
+/// A stat's value.
+pub const MAX_STAT: i32 = 1_000;
+/// Hit points.
+pub const MAX_HP: i32 = 1_000_000;
+/// A grid coordinate.
+pub const MAX_COORD: i32 = 10_000;
+/// Squares: reach, speeds, step and disengage distances.
+pub const MAX_SQUARES: u32 = 100;
+/// Actions, reactions and typed slots in a budget, and an ability's cost.
+pub const MAX_ACTIONS: u8 = 20;
+/// Segments, recovery, cast and focus times.
+pub const MAX_TIME: u32 = 1_000;
+/// Rounds: durations, casting times, round caps.
+pub const MAX_ROUNDS: u32 = 10_000;
+/// A condition's value (frightened 2, dying 4).
+pub const MAX_VALUE: i32 = 1_000;
+/// Seconds a round lasts.
+pub const MAX_SECONDS: u32 = 86_400;
+/// Combatants in one fight.
+pub const MAX_COMBATANTS: usize = 10_000;
+/// Commands one `AiPlay` step may send.
+pub const MAX_AI_COMMANDS: u32 = 1_000_000;
+/// Items of one kind carried.
+pub const MAX_ITEMS: u32 = 10_000;
+
+fn check<E: Error, T: PartialOrd + std::fmt::Display>(v: T, lo: T, hi: T) -> Result<T, E> {
+    if v < lo || v > hi { Err(E::custom(format_args!("{v} is out of range {lo}..={hi}"))) } else { Ok(v) }
+}
+
+macro_rules! bounded {
+    ($(#[$m:meta])* $name:ident, $opt:ident: $t:ty, $lo:expr, $hi:expr) => {
+        $(#[$m])*
+        pub fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+            check(<$t>::deserialize(d)?, $lo, $hi)
+        }
+        $(#[$m])*
+        /// (Optional.)
+        pub fn $opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<$t>, D::Error> {
+            Option::<$t>::deserialize(d)?.map(|v| check(v, $lo, $hi)).transpose()
+        }
+    };
+}
+
+bounded!(/// 1..=[`MAX_ACTIONS`] actions.
+    actions, actions_opt: u8, 1, MAX_ACTIONS);
+bounded!(/// 0..=[`MAX_ACTIONS`] actions, reactions or slots.
+    slots, slots_opt: u8, 0, MAX_ACTIONS);
+bounded!(/// 0..=[`MAX_SQUARES`] squares.
+    squares, squares_opt: u32, 0, MAX_SQUARES);
+bounded!(/// 1..=[`MAX_SQUARES`] squares.
+    reach, reach_opt: u32, 1, MAX_SQUARES);
+bounded!(/// 0..=[`MAX_TIME`] segments.
+    time, time_opt: u32, 0, MAX_TIME);
+bounded!(/// 1..=[`MAX_TIME`] segments.
+    time_pos, time_pos_opt: u32, 1, MAX_TIME);
+bounded!(/// 1..=[`MAX_ROUNDS`] rounds.
+    rounds, rounds_opt: u32, 1, MAX_ROUNDS);
+bounded!(/// 0..=[`MAX_ROUNDS`] rounds.
+    rounds0, rounds0_opt: u32, 0, MAX_ROUNDS);
+bounded!(/// 1..=100 rounds of casting.
+    cast_rounds, cast_rounds_opt: u8, 1, 100);
+bounded!(/// -[`MAX_FLAT`]..=[`MAX_FLAT`].
+    flat, flat_opt: i32, -MAX_FLAT, MAX_FLAT);
+bounded!(/// -[`MAX_VALUE`]..=[`MAX_VALUE`].
+    value, value_opt: i32, -MAX_VALUE, MAX_VALUE);
+bounded!(/// 1..=[`MAX_VALUE`].
+    value_pos, value_pos_opt: i32, 1, MAX_VALUE);
+bounded!(/// -[`MAX_TIME`]..=[`MAX_TIME`] segments added to recovery times.
+    time_delta, time_delta_opt: i32, -(MAX_TIME as i32), MAX_TIME as i32);
+bounded!(/// 0..=[`MAX_SECONDS`] seconds.
+    seconds, seconds_opt: u32, 0, MAX_SECONDS);
+bounded!(/// 1..=[`MAX_HP`] hit points.
+    hp, hp_opt: i32, 1, MAX_HP);
+bounded!(/// -[`MAX_STAT`]..=[`MAX_STAT`]: a die result or an initiative total.
+    stat, stat_opt: i32, -MAX_STAT, MAX_STAT);
+bounded!(/// 0..=[`MAX_AI_COMMANDS`] commands.
+    ai_commands, ai_commands_opt: u32, 0, MAX_AI_COMMANDS);
+
+/// Attack modifiers of a full attack: at most 10, each within ±[`MAX_FLAT`].
+pub fn modifiers<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
+    let v = Vec::<i32>::deserialize(d)?;
+    if v.len() > 10 {
+        return Err(D::Error::custom(format_args!("{} attacks: at most 10", v.len())));
+    }
+    for x in &v {
+        check(*x, -MAX_FLAT, MAX_FLAT)?;
+    }
+    Ok(v)
+}
+
+/// Forced dice: at most 10,000 values, each within ±[`MAX_STAT`].
+pub fn forced_dice<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
+    let v = Vec::<i32>::deserialize(d)?;
+    if v.len() > 10_000 {
+        return Err(D::Error::custom(format_args!("{} forced dice: at most 10000", v.len())));
+    }
+    for x in &v {
+        check(*x, -MAX_STAT, MAX_STAT)?;
+    }
+    Ok(v)
+}
+
+/// Stats: each within ±[`MAX_STAT`], at most 100 of them.
+pub fn stats<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, i32>, D::Error> {
+    bounded_map(d, -MAX_STAT, MAX_STAT)
+}
+
+/// Movement speeds: 0..=[`MAX_SQUARES`] squares, at most 100 modes.
+pub fn speeds<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, u32>, D::Error> {
+    bounded_map(d, 0, MAX_SQUARES)
+}
+
+/// Items: 0..=[`MAX_ITEMS`] of each, at most 100 kinds.
+pub fn items<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, u32>, D::Error> {
+    bounded_map(d, 0, MAX_ITEMS)
+}
+
+fn bounded_map<'de, D: Deserializer<'de>, T>(d: D, lo: T, hi: T) -> Result<BTreeMap<String, T>, D::Error>
+where
+    T: Deserialize<'de> + PartialOrd + std::fmt::Display + Copy,
+{
+    let m = BTreeMap::<String, T>::deserialize(d)?;
+    if m.len() > 100 {
+        return Err(D::Error::custom(format_args!("{} entries: at most 100", m.len())));
+    }
+    for (k, v) in &m {
+        check(*v, lo, hi).map_err(|e: D::Error| D::Error::custom(format_args!("{k}: {e}")))?;
+    }
+    Ok(m)
+}
+
+/// A grid square: each coordinate within ±[`MAX_COORD`].
+pub fn square<'de, D: Deserializer<'de>>(d: D) -> Result<(i32, i32), D::Error> {
+    let (x, y) = <(i32, i32)>::deserialize(d)?;
+    Ok((check(x, -MAX_COORD, MAX_COORD)?, check(y, -MAX_COORD, MAX_COORD)?))
+}
+
+/// An optional grid square.
+pub fn square_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(i32, i32)>, D::Error> {
+    match Option::<(i32, i32)>::deserialize(d)? {
+        Some((x, y)) => Ok(Some((check(x, -MAX_COORD, MAX_COORD)?, check(y, -MAX_COORD, MAX_COORD)?))),
+        None => Ok(None),
+    }
+}
+
+/// A list of at most [`MAX_COMBATANTS`] entries.
+pub fn roster<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+    let v = Vec::<T>::deserialize(d)?;
+    if v.len() > MAX_COMBATANTS {
+        return Err(D::Error::custom(format_args!("{} combatants: at most {MAX_COMBATANTS}", v.len())));
+    }
+    Ok(v)
+}

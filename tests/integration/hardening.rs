@@ -1,0 +1,410 @@
+//! Hardening: data that parses must not hang, panic, wrap around or read outside the project, and
+//! commands that make no sense are rejected with a reason that names creatures.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+
+use skirmish::ai::{self, AiScope};
+use skirmish::rules::command::{ActIntent, Command, Decider, GmInput, Rejection};
+use skirmish::rules::components::{GridPos, HeldTrigger, TriggerOn};
+use skirmish::rules::driver::Combat;
+use skirmish::rules::log::{CombatEvent, DrawReason};
+use skirmish::rules::ruleset::{MAX_DATA_BYTES, Ruleset};
+use skirmish::rules::state::EngineStatus;
+use skirmish::scenario;
+
+use crate::common::*;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn ruleset_text(name: &str) -> String {
+    std::fs::read_to_string(root().join(format!("assets/rulesets/{name}.ron"))).unwrap()
+}
+
+fn load_ruleset(name: &str) -> Ruleset {
+    Ruleset::load(&root().join(format!("assets/rulesets/{name}.ron"))).unwrap()
+}
+
+/// Every shipped scenario file.
+pub fn shipped_scenarios() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// A condition that stops a creature from acting and that nothing ends by itself.
+fn cant_act(rs: &Ruleset) -> String {
+    rs.conditions
+        .iter()
+        .find(|c| {
+            c.blocks_actions
+                && c.id != rs.defeated_condition
+                && c.recovery.is_none()
+                && c.save_ends.is_none()
+                && rs.at_zero_hp.as_ref().is_none_or(|(z, _)| *z != c.id)
+        })
+        .map(|c| c.id.clone())
+        .expect("every shipped ruleset has a can't-act condition")
+}
+
+fn drawn(c: &Combat) -> Option<DrawReason> {
+    c.log().events.iter().find_map(|e| match e {
+        CombatEvent::CombatDrawn { reason, .. } => Some(*reason),
+        _ => None,
+    })
+}
+
+/// Answer whatever the engine waits for with the AI (GM included), a bounded number of times.
+fn play_out(c: &mut Combat, commands: usize) {
+    ai::play(c, AiScope { gm: true, all_creatures: true }, commands);
+}
+
+#[test]
+fn every_shipped_scenario_ends_when_nobody_can_act_from_the_start() {
+    for f in shipped_scenarios() {
+        let ls = scenario::load(&f).unwrap();
+        let cond = cant_act(&ls.ruleset);
+        let mut specs = ls.scenario.combatants.clone();
+        for s in &mut specs {
+            s.conditions.push(cond.clone());
+        }
+        let mut c = Combat::new(ls.ruleset.clone(), 7, &specs).unwrap();
+        play_out(&mut c, 50);
+        if c.status() != EngineStatus::Ended {
+            // A creature that may still try to shake the condition off (the Recovery Action,
+            // SG-32) is not stuck: such a fight goes on to the round cap.
+            play_out(&mut c, 100_000);
+            assert_eq!(drawn(&c), Some(DrawReason::RoundCap(c.ruleset().round_cap)), "{}", f.display());
+            continue;
+        }
+        assert_eq!(drawn(&c), Some(DrawReason::NobodyCanAct), "{}", f.display());
+        assert!(c.runs() < 5_000, "{}: {} schedule runs", f.display(), c.runs());
+        assert!(c.turn().round <= 3, "{}: ended in round {}", f.display(), c.turn().round);
+    }
+}
+
+#[test]
+fn every_shipped_scenario_ends_when_the_gm_stuns_everyone_mid_combat() {
+    for f in shipped_scenarios() {
+        let ls = scenario::load(&f).unwrap();
+        let cond = cant_act(&ls.ruleset);
+        let mut c = Combat::new(ls.ruleset.clone(), 11, &ls.scenario.combatants).unwrap();
+        play_out(&mut c, 6);
+        if c.status() == EngineStatus::Ended {
+            continue;
+        }
+        for i in 0..c.len() {
+            let who = skirmish::rules::components::Cid(i as u32);
+            let g = GmInput::ApplyCondition { who, condition: cond.clone(), rounds: None, value: None };
+            let _ = c.submit(Command::Gm(g));
+        }
+        let before = c.runs();
+        play_out(&mut c, 100_000);
+        assert_eq!(c.status(), EngineStatus::Ended, "{}: {:?}", f.display(), c.status());
+        assert!(drawn(&c).is_some(), "{}", f.display());
+        assert!(c.runs() - before < 100_000, "{}: {} schedule runs", f.display(), c.runs() - before);
+    }
+}
+
+#[test]
+fn a_combat_that_never_ends_by_itself_is_a_draw_at_the_round_cap() {
+    for name in ["homebrew-d20", "pf2e", "pf1e", "segments"] {
+        let mut rs = load_ruleset(name);
+        rs.round_cap = 4;
+        // Far apart and unable to reach each other: nobody ever attacks.
+        let specs = vec![who("A", "a", 20, (0, 0)), who("B", "b", 10, (9_000, 0))];
+        let mut c = Combat::new(rs, 3, &specs).unwrap();
+        play_out(&mut c, 10_000);
+        assert_eq!(c.status(), EngineStatus::Ended, "{name}");
+        assert_eq!(drawn(&c), Some(DrawReason::RoundCap(4)), "{name}");
+        assert_eq!(c.turn().round, 4, "{name}");
+    }
+}
+
+#[test]
+fn a_scenario_sets_its_own_round_cap() {
+    let text = std::fs::read_to_string(root().join("tests/scenarios/ai-brawl.ron")).unwrap();
+    let text = text.replacen("combatants:", "max_rounds: 1,\n    combatants:", 1);
+    let ls = scenario::load_str(&root().join("tests/scenarios/capped.ron"), &text).unwrap();
+    assert_eq!(ls.ruleset.round_cap, 1);
+    let bad = text.replace("max_rounds: 1,", "max_rounds: 0,");
+    let e = scenario::load_str(&root().join("tests/scenarios/capped.ron"), &bad).unwrap_err();
+    assert!(e.message.starts_with("max_rounds: "), "{e}");
+}
+
+/// Replace `from` (which must occur) in a shipped ruleset, load it, and return the error.
+fn ruleset_error(name: &str, from: &str, to: &str) -> skirmish::rules::ruleset::DataError {
+    let text = ruleset_text(name);
+    assert!(text.contains(from), "{name} has no `{from}`");
+    let bad = text.replacen(from, to, 1);
+    let e = Ruleset::from_ron_str("bad.ron", &bad).expect_err(to);
+    let line = bad[..bad.find(to).unwrap()].matches('\n').count() + 1;
+    assert_eq!(e.line, line, "{e}");
+    e
+}
+
+#[test]
+fn out_of_range_numbers_in_a_ruleset_are_load_errors_naming_the_field() {
+    let e = ruleset_error("homebrew-d20", "damage: \"1d8+STR\"", "damage: \"1d3000000000\"");
+    assert!(e.message.contains("abilities[") && e.message.contains("damage"), "{e}");
+    let e = ruleset_error("homebrew-d20", "damage: \"1d8+STR\"", "damage: \"100d2147483647+2147483647\"");
+    assert!(e.message.contains("out of range"), "{e}");
+    let e = ruleset_error("homebrew-d20", "melee_reach: 1", "melee_reach: 100000");
+    assert!(e.message.starts_with("engagement.melee_reach: "), "{e}");
+    let e = ruleset_error("pf2e", "PerTurnPool(actions: 3", "PerTurnPool(actions: 0");
+    assert!(e.message.starts_with("budget.PerTurnPool.actions: ") || e.message.contains("actions"), "{e}");
+    let e = ruleset_error("pf2e", "regain_bonus: 1", "regain_bonus: 255");
+    assert!(e.message.contains("regain_bonus") && e.message.contains("out of range"), "{e}");
+    let e = ruleset_error("segments", "recovery: Some(3)", "recovery: Some(4294967295)");
+    assert!(e.message.contains("recovery"), "{e}");
+    let e = ruleset_error("segments", "segments_per_round: 10", "segments_per_round: 0");
+    assert!(e.message.contains("segments_per_round"), "{e}");
+    let e = ruleset_error("homebrew-d20", "PerParticipant(10)", "PerParticipant(4294967295)");
+    assert!(e.message.contains("round_length"), "{e}");
+}
+
+#[test]
+fn out_of_range_numbers_in_a_scenario_are_load_errors_naming_the_field() {
+    let path = root().join("tests/scenarios/ai-brawl.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for (from, to, field) in [
+        ("AiPlay(2000)", "AiPlay(4294967295)", "steps[0]"),
+        ("\"STR\": 3, \"DEX\": 1}", "\"STR\": 2147483647, \"DEX\": 1}", "combatants[0].stats"),
+        ("hp: 24", "hp: 0", "combatants[0].hp"),
+        ("at: (0, 0)", "at: (2147483647, 0)", "combatants[0].at"),
+    ] {
+        let bad = text.replacen(from, to, 1);
+        let e = scenario::load_str(&path, &bad).expect_err(to);
+        assert!(e.message.starts_with(field), "{to}: {e}");
+        assert!(e.line > 1 && e.col > 1, "{e}");
+    }
+}
+
+#[test]
+fn syntax_errors_name_the_field_path() {
+    let path = root().join("tests/scenarios/ai-brawl.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // A word where a number belongs, an integer too large for its field, a missing comma.
+    let bad = text.replacen("\"DEX\": 1}", "\"DEX\": x}", 1);
+    let e = scenario::load_str(&path, &bad).unwrap_err();
+    assert!(e.message.starts_with("combatants[0].stats"), "{e}");
+    let bad = text.replacen("AiPlay(2000)", "AiPlay(99999999999)", 1);
+    let e = scenario::load_str(&path, &bad).unwrap_err();
+    assert!(e.message.starts_with("steps[0]"), "{e}");
+    let rs = ruleset_text("pf1e");
+    let bad = rs.replacen("melee_reach: 1,", "melee_reach: 1", 1);
+    if let Err(e) = Ruleset::from_ron_str("bad.ron", &bad) {
+        assert!(e.message.starts_with("engagement"), "{e}");
+    }
+}
+
+#[test]
+fn integer_arithmetic_never_wraps_around() {
+    let far = GridPos { x: i32::MAX, y: 0 }.distance(GridPos { x: i32::MIN, y: 0 });
+    assert_eq!(far, u32::MAX);
+    // A move to the far side of the number line is out of range, not one square away.
+    let mut f = Fight::new(vec![who("A", "a", 20, (10_000, 0)), who("B", "b", 10, (0, 5))]);
+    let mut i = ActIntent::new(f.id("A"), "move", vec![]);
+    i.to = Some(GridPos { x: i32::MIN, y: 0 });
+    match f.0.submit(Command::Act(i)) {
+        Err(Rejection::OutOfRange { distance, .. }) => assert!(distance > 1_000_000_000),
+        other => panic!("{other:?}"),
+    }
+    // Dice sums saturate even when a forced result is absurd.
+    let mut d = skirmish::rules::dice::Dice::seeded(1);
+    d.force([i32::MAX, i32::MAX]);
+    let e = skirmish::rules::dice::DiceExpr::parse("2d6+5").unwrap();
+    assert_eq!(d.roll_expr(&e, |_| 0), i32::MAX);
+    // A GM condition value out of range is refused.
+    let r = f.gm(GmInput::ApplyCondition {
+        who: f.id("B"),
+        condition: "stunned".into(),
+        rounds: Some(u32::MAX),
+        value: None,
+    });
+    assert!(matches!(r, Err(Rejection::InvalidChoice(_))), "{r:?}");
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skirmish-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn brawl_with_ruleset(ruleset: &str) -> String {
+    let text = std::fs::read_to_string(root().join("tests/scenarios/ai-brawl.ron")).unwrap();
+    text.replacen("\"homebrew-d20\"", &format!("{ruleset:?}"), 1)
+}
+
+#[test]
+fn a_ruleset_path_cannot_leave_the_scenario_folder_or_assets() {
+    let outside = temp_dir("outside");
+    std::fs::write(outside.join("secret.ron"), ruleset_text("homebrew-d20")).unwrap();
+    let dir = temp_dir("paths");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.ron"), dir.join("link.ron")).unwrap();
+    std::fs::write(dir.join("sub/inside.ron"), ruleset_text("homebrew-d20")).unwrap();
+    let abs = outside.join("secret.ron").display().to_string();
+    for (name, why) in [
+        (abs.as_str(), "relative path"),
+        ("../skirmish-outside/secret.ron", "without `..`"),
+        ("link.ron", "outside the allowed folders"),
+    ] {
+        let f = dir.join("s.ron");
+        std::fs::write(&f, brawl_with_ruleset(name)).unwrap();
+        let e = scenario::load(&f).expect_err(name);
+        assert!(e.message.contains(why), "{name}: {e}");
+        assert!(e.message.starts_with("ruleset: "), "{e}");
+        // The error shows the value as written, never a resolved path outside the roots.
+        assert!(!e.message.contains(&outside.canonicalize().unwrap().display().to_string()) || name == abs, "{e}");
+    }
+    let f = dir.join("s.ron");
+    std::fs::write(&f, brawl_with_ruleset("sub/inside.ron")).unwrap();
+    scenario::load(&f).expect("a ruleset in the scenario's own folder tree loads");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&outside);
+}
+
+#[test]
+fn only_regular_files_of_bounded_size_are_read() {
+    let dir = temp_dir("files");
+    let fifo = dir.join("fifo.ron");
+    let made = Process::new("mkfifo").arg(&fifo).status().map(|s| s.success()).unwrap_or(false);
+    if made {
+        let e = scenario::load(&fifo).unwrap_err();
+        assert!(e.message.contains("not a regular file"), "{e}");
+    }
+    let e = scenario::load(Path::new("/dev/zero")).unwrap_err();
+    assert!(e.message.contains("not a regular file"), "{e}");
+    let big = dir.join("big.ron");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(MAX_DATA_BYTES + 1).unwrap();
+    let e = scenario::load(&big).unwrap_err();
+    assert!(e.message.contains("larger than"), "{e}");
+    // A ruleset named by a scenario goes through the same reader.
+    std::fs::write(dir.join("s.ron"), brawl_with_ruleset("big.ron")).unwrap();
+    let e = scenario::load(&dir.join("s.ron")).unwrap_err();
+    assert!(e.message.contains("larger than"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_check_command_reports_a_fifo_and_dev_zero_without_blocking() {
+    let out = Process::new(env!("CARGO_BIN_EXE_skirmish")).args(["check", "/dev/zero"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
+}
+
+#[test]
+fn duplicate_targets_are_rejected_in_every_ruleset() {
+    for name in ["homebrew-d20", "pf2e", "pf1e", "segments"] {
+        let rs = load_ruleset(name);
+        // Any ability that takes several targets.
+        let Some(a) = rs.abilities.iter().find(|a| {
+            matches!(
+                a.effect,
+                skirmish::rules::ruleset::Effect::Damage { .. }
+                    | skirmish::rules::ruleset::Effect::TargetCondition { .. }
+                    | skirmish::rules::ruleset::Effect::Save { .. }
+            ) && a.timing == skirmish::rules::ruleset::Timing::Action
+                && a.trigger.is_none()
+        }) else {
+            continue;
+        };
+        let id = a.id.clone();
+        let mut f =
+            Fight::with_ruleset(rs, vec![who("A", "a", 20, (0, 0)).with(&[&id]), who("B", "b", 10, (1, 0)).hp(500)]);
+        let hash = f.0.state_hash();
+        let r = f.act("A", &id, &["B", "B", "B"]);
+        assert_eq!(r, Err(Rejection::InvalidTarget("B is named twice".into())), "{name}: {id}");
+        assert_eq!(f.0.state_hash(), hash, "{name}: a rejection changes nothing");
+    }
+}
+
+#[test]
+fn a_move_to_your_own_square_is_rejected_and_costs_nothing() {
+    for name in ["homebrew-d20", "pf2e", "pf1e", "segments"] {
+        let rs = load_ruleset(name);
+        use skirmish::rules::ruleset::Effect;
+        let def = rs
+            .abilities
+            .iter()
+            .find(|a| matches!(a.effect, Effect::Move))
+            .or_else(|| rs.abilities.iter().find(|a| matches!(a.effect, Effect::MoveAs { .. })))
+            .unwrap();
+        let mv = def.id.clone();
+        let mut a = who("A", "a", 20, (0, 0)).with(&[&mv]);
+        if let Effect::MoveAs { mode } = &def.effect {
+            a.movement.insert(mode.clone(), 6);
+        }
+        let mut f = Fight::with_ruleset(rs, vec![a, who("B", "b", 10, (1, 0))]);
+        let hash = f.0.state_hash();
+        let r = f.act_to("A", &mv, &[], (0, 0), None);
+        assert!(matches!(&r, Err(Rejection::InvalidTarget(m)) if m.contains("already on")), "{name}: {r:?}");
+        assert_eq!(f.0.state_hash(), hash, "{name}");
+    }
+}
+
+#[test]
+fn a_hold_triggered_by_its_own_holder_is_rejected() {
+    let mut f = Fight::new(vec![who("A", "a", 20, (0, 0)).with(&["sword"]), who("B", "b", 10, (1, 0))]);
+    let a = f.id("A");
+    let r = f.0.submit(Command::Hold {
+        actor: a,
+        ability: "sword".into(),
+        targets: vec![f.id("B")],
+        trigger: HeldTrigger { by: Some(a), on: TriggerOn::default() },
+    });
+    assert!(matches!(&r, Err(Rejection::InvalidTarget(m)) if m.contains("own")), "{r:?}");
+}
+
+#[test]
+fn gm_inputs_on_a_downed_creature_are_rejected() {
+    let mut f = Fight::new(vec![who("A", "a", 20, (0, 0)), who("B", "b", 10, (5, 0)), who("C", "b", 5, (6, 0))]);
+    f.gm(GmInput::ApplyCondition { who: f.id("B"), condition: "down".into(), rounds: None, value: None }).unwrap();
+    let b = f.id("B");
+    let hash = f.0.state_hash();
+    for g in [
+        GmInput::ApplyCondition { who: b, condition: "stunned".into(), rounds: None, value: None },
+        GmInput::Interrupt { who: b },
+        GmInput::PermanentWound { who: b },
+    ] {
+        assert_eq!(f.gm(g), Err(Rejection::InvalidTarget("B is down".into())));
+    }
+    assert_eq!(f.0.state_hash(), hash);
+}
+
+#[test]
+fn rejection_messages_name_creatures_not_ids() {
+    let mut f = Fight::new(vec![who("Knight", "a", 20, (0, 0)), who("Orc", "b", 10, (5, 0))]);
+    let r = f.0.submit(Command::EndTurn { actor: f.id("Orc") }).unwrap_err();
+    assert_eq!(f.0.explain(&r), "Orc cannot act: it is Knight's turn");
+    let r = Rejection::AwaitingDecision { by: Decider::Creature(f.id("Orc")) };
+    assert_eq!(f.0.explain(&r), "a decision by Orc is pending");
+    let r = Rejection::WrongDecider { expected: Decider::Gm };
+    assert_eq!(f.0.explain(&r), "this decision belongs to the GM");
+}
+
+#[test]
+fn a_closed_stdout_pipe_ends_the_cli_quietly() {
+    use std::io::Read;
+    let mut child = Process::new(env!("CARGO_BIN_EXE_skirmish"))
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_ne!(out.status.code(), Some(101), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}

@@ -1,0 +1,207 @@
+//! Mutated data files: every shipped ruleset and scenario, mutated with a fixed seed (tokens
+//! deleted, duplicated or swapped, digits flipped, huge, negative and zero numbers put into numeric
+//! fields, the file truncated). Each result must be rejected with `file:line:col: path: message`,
+//! or load and then run to the end without a panic or a hang.
+//!
+//! CI runs 3,000 mutations; the long mode is `SKIRMISH_MUTATIONS=100000 cargo test --release mutate`.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use skirmish::rules::ruleset::Ruleset;
+use skirmish::scenario;
+
+const NUMBERS: [&str; 9] =
+    ["0", "-1", "1", "2147483647", "-2147483648", "4294967295", "99999999999999999999", "100000", "-100000"];
+
+/// Split RON text into tokens: words, numbers, strings, single punctuation and white space.
+fn tokens(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        let c = b[i];
+        if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += 1;
+            }
+            i = (i + 1).min(b.len());
+        } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'-' {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'-') {
+                i += 1;
+            }
+        } else if c.is_ascii_whitespace() {
+            while i < b.len() && b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+        } else {
+            i += 1;
+            while i < b.len() && !text.is_char_boundary(i) {
+                i += 1;
+            }
+        }
+        out.push(&text[start..i]);
+    }
+    out
+}
+
+fn is_number(t: &str) -> bool {
+    let d = t.strip_prefix('-').unwrap_or(t);
+    !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// One mutation of the text, and a word on what it did.
+fn mutate(text: &str, rng: &mut ChaCha8Rng) -> (String, String) {
+    let toks = tokens(text);
+    let solid: Vec<usize> = (0..toks.len()).filter(|i| !toks[*i].trim().is_empty()).collect();
+    let numbers: Vec<usize> = solid.iter().copied().filter(|i| is_number(toks[*i])).collect();
+    let join = |t: &[String]| t.concat();
+    let mut t: Vec<String> = toks.iter().map(|s| s.to_string()).collect();
+    let pick = |rng: &mut ChaCha8Rng, v: &[usize]| v[rng.random_range(0..v.len())];
+    match rng.random_range(0..6u32) {
+        0 => {
+            let i = pick(rng, &solid);
+            let what = format!("deleted `{}`", t[i]);
+            t[i].clear();
+            (join(&t), what)
+        }
+        1 => {
+            let i = pick(rng, &solid);
+            let what = format!("duplicated `{}`", t[i]);
+            t[i] = format!("{0}{0}", t[i]);
+            (join(&t), what)
+        }
+        2 => {
+            let k = rng.random_range(0..solid.len() - 1);
+            let (i, j) = (solid[k], solid[k + 1]);
+            let what = format!("swapped `{}` and `{}`", t[i], t[j]);
+            t.swap(i, j);
+            (join(&t), what)
+        }
+        3 if !numbers.is_empty() => {
+            let i = pick(rng, &numbers);
+            let digits: Vec<usize> =
+                t[i].bytes().enumerate().filter(|(_, b)| b.is_ascii_digit()).map(|(k, _)| k).collect();
+            let k = digits[rng.random_range(0..digits.len())];
+            let d = (b'0' + rng.random_range(0..10u8)) as char;
+            let what = format!("flipped a digit of `{}` to {d}", t[i]);
+            t[i].replace_range(k..k + 1, &d.to_string());
+            (join(&t), what)
+        }
+        4 if !numbers.is_empty() => {
+            let i = pick(rng, &numbers);
+            let n = NUMBERS[rng.random_range(0..NUMBERS.len())];
+            let what = format!("`{}` became {n}", t[i]);
+            t[i] = n.to_string();
+            (join(&t), what)
+        }
+        _ => {
+            let mut at = rng.random_range(0..text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            (text[..at].to_string(), format!("truncated at byte {at}"))
+        }
+    }
+}
+
+fn data_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut v = Vec::new();
+    for dir in ["assets/rulesets", "tests/scenarios"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+            .collect();
+        files.sort();
+        v.extend(files);
+    }
+    v
+}
+
+/// The brawl scenario that plays a ruleset, to run a mutated ruleset with.
+fn brawl_for(rs_file: &Path) -> PathBuf {
+    let name = rs_file.file_stem().unwrap().to_string_lossy().to_string();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+    match name.as_str() {
+        "homebrew-d20" => root.join("ai-brawl.ron"),
+        other => root.join(format!("ai-brawl-{other}.ron")),
+    }
+}
+
+/// Load the mutated text; run it if it loads. Err describes what went wrong.
+fn try_one(file: &Path, text: &str) -> Result<(), String> {
+    let shown = file.display().to_string();
+    let is_ruleset = file.parent().is_some_and(|p| p.ends_with("rulesets"));
+    let loaded = if is_ruleset {
+        Ruleset::from_ron_str(&shown, text).and_then(|rs| {
+            let mut ls = scenario::load(&brawl_for(file))?;
+            ls.ruleset = rs;
+            Ok(ls)
+        })
+    } else {
+        scenario::load_str(file, text)
+    };
+    match loaded {
+        Ok(ls) => {
+            // Must come back: the watchdog in the caller fails a hang.
+            let _ = scenario::run(&ls, None);
+            Ok(())
+        }
+        Err(e) => {
+            let s = e.to_string();
+            let prefix = format!("{}:{}:{}: ", e.file, e.line, e.col);
+            if !s.starts_with(&prefix) || e.line == 0 || e.col == 0 {
+                return Err(format!("error without file:line:col: {s}"));
+            }
+            // A field path (or the scope the error is in) and a colon start every message.
+            let head = e.message.split(": ").next().unwrap_or("");
+            if e.message == head || head.is_empty() || head.contains(' ') && !head.starts_with('(') {
+                return Err(format!("error without a field path: {s}"));
+            }
+            Ok(())
+        }
+    }
+}
+
+fn count() -> usize {
+    std::env::var("SKIRMISH_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(3_000)
+}
+
+#[test]
+fn mutated_data_files_are_rejected_with_a_position_or_run_to_the_end() {
+    let files = data_files();
+    let originals: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5EED);
+    let mut failures = Vec::new();
+    for k in 0..count() {
+        let i = k % files.len();
+        let (text, what) = mutate(&originals[i], &mut rng);
+        let file = files[i].clone();
+        let (tx, rx) = mpsc::channel();
+        let job = text.clone();
+        std::thread::spawn(move || {
+            let r = catch_unwind(AssertUnwindSafe(|| try_one(&file, &job))).unwrap_or_else(|p| {
+                let msg =
+                    p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
+                Err(format!("panicked: {}", msg.unwrap_or_default()))
+            });
+            let _ = tx.send(r);
+        });
+        let outcome = rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| Err("did not finish in 60 s".into()));
+        if let Err(why) = outcome {
+            failures.push(format!("#{k} {} ({what}): {why}", files[i].display()));
+            if failures.len() >= 10 {
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
