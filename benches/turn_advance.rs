@@ -21,9 +21,11 @@ use skirmish::rules::setup::CombatantSpec;
 use skirmish::rules::state::EngineStatus;
 
 fn combat(n: usize) -> Combat {
-    let rs =
+    let mut rs =
         Ruleset::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/homebrew-d20.ron")))
             .expect("shipped ruleset");
+    // Nobody attacks here: the longest round cap, and a fresh combat before it is reached.
+    rs.round_cap = skirmish::rules::limits::MAX_ROUNDS;
     let specs: Vec<CombatantSpec> = (0..n)
         .map(|i| CombatantSpec {
             name: format!("c{i}"),
@@ -39,12 +41,14 @@ fn combat(n: usize) -> Combat {
             traits: vec![],
             aware: true,
             items: Default::default(),
+            loadouts: Default::default(),
+            movement_for: Default::default(),
         })
         .collect();
     Combat::new(rs, 7, &specs).expect("valid set-up")
 }
 
-fn end_turns(c: &mut Combat, turns: u64) -> Duration {
+fn end_turns(c: &mut Combat, n: usize, turns: u64) -> Duration {
     // The log and the outcome list grow with every turn; clear them between timed chunks so a
     // long run measures turns, not memory growth.
     const CHUNK: u64 = 10_000;
@@ -52,6 +56,9 @@ fn end_turns(c: &mut Combat, turns: u64) -> Duration {
     let mut left = turns;
     while left > 0 {
         let k = left.min(CHUNK);
+        if u64::from(c.turn().round) + k / n as u64 + 2 >= u64::from(skirmish::rules::limits::MAX_ROUNDS) {
+            *c = combat(n);
+        }
         let start = Instant::now();
         for _ in 0..k {
             let EngineStatus::AwaitingCommand(actor) = c.status() else { panic!("waits for a command") };
@@ -70,7 +77,7 @@ fn bench(cr: &mut Criterion) {
     for n in [10usize, 100, 1_000] {
         g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
             let mut c = combat(n);
-            b.iter_custom(|iters| end_turns(&mut c, iters));
+            b.iter_custom(|iters| end_turns(&mut c, n, iters));
         });
     }
     g.finish();

@@ -5,5 +5,8 @@
 //! combat events come out. The scenario runner ([`scenario`]) and the AI ([`ai`]) drive it.
 
 pub mod ai;
+pub mod encounter;
+#[cfg(feature = "game")]
+pub mod game;
 pub mod rules;
 pub mod scenario;

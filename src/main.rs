@@ -1,9 +1,11 @@
 //! The `skirmish` command line.
 //!
 //! ```text
-//! skirmish                       run every shipped scenario (tests/scenarios/*.ron)
+//! skirmish                       play (the game window; without the `game` feature, the scenarios)
+//! skirmish play [OPTIONS]        play an encounter under a ruleset, each side human or AI
+//! skirmish scenarios             run every shipped scenario (tests/scenarios/*.ron)
 //! skirmish scenario FILE...      run scenario files; exits 1 if any expectation fails
-//! skirmish check FILE...         validate rulesets and scenarios without running them
+//! skirmish check FILE...         validate rulesets, scenarios and encounters without running them
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -20,7 +22,13 @@ macro_rules! say {
 }
 
 const USAGE: &str = "usage:
-  skirmish                           run every shipped scenario under tests/scenarios/
+  skirmish                           play: the default encounter, your side against the AI
+  skirmish play [--encounter FILE] [--ruleset ID] [--ai SIDE]... [--all-ai] [--seed N] [--now]
+                [--screenshots DIR [--rounds N]]
+                                     play an encounter under a ruleset; --ai makes the AI play
+                                     a side (the others are hot seat); --now skips the start
+                                     screen; --screenshots saves PNGs and exits after N rounds
+  skirmish scenarios                 run every shipped scenario under tests/scenarios/
   skirmish scenario [--seed N] [--log] FILE...
                                      run scenario files; prints PASS/FAIL per expectation
                                      with its step number; exits 1 if any fails
@@ -30,7 +38,9 @@ const USAGE: &str = "usage:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        None => run_scenarios(&shipped_scenarios(), None, false),
+        None => play(&[]),
+        Some("play") => play(&args[1..]),
+        Some("scenarios") => run_scenarios(&shipped_scenarios(), None, false),
         Some("scenario") => {
             let mut seed = None;
             let mut log = false;
@@ -85,6 +95,62 @@ fn write_line(args: std::fmt::Arguments<'_>) {
         }
         eprintln!("skirmish: cannot write to stdout: {e}");
         std::process::exit(1);
+    }
+}
+
+/// `skirmish play`: parse the options and open the game (or say why it can't).
+fn play(args: &[String]) -> ExitCode {
+    #[cfg(feature = "game")]
+    {
+        let mut o = skirmish::game::PlayOptions::default();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let mut value = |what: &str| it.next().cloned().ok_or_else(|| format!("{a} needs {what}"));
+            let r: Result<(), String> = (|| {
+                match a.as_str() {
+                    "--encounter" => o.encounter = Some(PathBuf::from(value("a file")?)),
+                    "--ruleset" => o.ruleset = Some(value("a ruleset name")?),
+                    "--ai" => o.ai_sides.push(value("a side")?),
+                    "--all-ai" => o.all_ai = true,
+                    "--now" => o.start_now = true,
+                    "--seed" => o.seed = Some(value("a number")?.parse().map_err(|_| "--seed needs a whole number")?),
+                    "--screenshots" => o.screenshots = Some(PathBuf::from(value("a folder")?)),
+                    "--rounds" => {
+                        o.exit_after_rounds = Some(value("a number")?.parse().map_err(|_| "--rounds needs a whole number")?)
+                    }
+                    other => return Err(format!("unknown option {other}")),
+                }
+                Ok(())
+            })();
+            if let Err(e) = r {
+                return usage_error(&e);
+            }
+        }
+        // Bad files are reported before a window opens, in the same words the start screen uses.
+        let lib = skirmish::game::library::Library::scan(&skirmish::game::library::assets_root());
+        if let Some(f) = &o.encounter
+            && let Err(e) = skirmish::encounter::Encounter::load(f)
+        {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+        if let Some(r) = &o.ruleset
+            && lib.ruleset(r).is_none()
+        {
+            let known: Vec<&str> = lib.rulesets.iter().map(|(n, _)| n.as_str()).collect();
+            eprintln!("skirmish: no ruleset `{r}` (installed: {})", known.join(", "));
+            return ExitCode::FAILURE;
+        }
+        match skirmish::game::run(o) {
+            bevy::app::AppExit::Success => ExitCode::SUCCESS,
+            bevy::app::AppExit::Error(_) => ExitCode::FAILURE,
+        }
+    }
+    #[cfg(not(feature = "game"))]
+    {
+        let _ = args;
+        eprintln!("skirmish: built without the `game` feature: no window. Running the shipped scenarios instead.");
+        run_scenarios(&shipped_scenarios(), None, false)
     }
 }
 

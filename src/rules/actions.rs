@@ -4,6 +4,8 @@
 //! HB-28 (acting only on your turn), HB-34/35 (bonus actions), HB-49 (holding), G-HB-05, G-HB-12.
 //! Every check runs before anything changes, so a rejected command leaves state untouched.
 
+use std::collections::BTreeMap;
+
 use super::combat::NewCondition;
 use super::command::{ActIntent, Choice, Command, Decider, GmInput, OpeningUse, Rejection};
 use super::components::{Activity, Cid, GridPos, Held, TriggerOn};
@@ -13,6 +15,17 @@ use super::ruleset::{
     Timing,
 };
 use super::state::{DecisionKind, Rules, Work};
+
+/// How a `Command::Act` that passed [`Rules::check_act`] will be carried out.
+#[derive(Debug, Clone)]
+pub enum ActPlan {
+    /// An immediate action outside the creature's turn, using up its next swift action (G-P1-01).
+    OffTurnImmediate(AbilityDef),
+    /// An action allowed while holding a cast, adding to the recovery owed (SG-21/23).
+    WhileHolding(AbilityDef),
+    /// An action on the creature's turn, paid this way.
+    Turn(AbilityDef, Payment),
+}
 
 /// How a validated ability use will be paid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,19 +51,17 @@ pub enum Payment {
 impl Rules<'_, '_> {
     /// Apply one command, or reject it and change nothing.
     pub fn apply_command(&mut self, cmd: &Command) -> Result<(), Rejection> {
-        if self.turn.ended {
-            return Err(Rejection::CombatOver);
+        if let Command::Act(i) = cmd {
+            let plan = self.check_act(i)?;
+            self.act(i, plan);
+            return Ok(());
         }
+        // The GM may still act while a decision waits (a disruption, a condition); an opening
+        // would have to wait.
+        let gm_now = matches!(cmd, Command::Gm(g) if !matches!(g, GmInput::Opening { .. }));
+        self.admit(matches!(cmd, Command::Decide { .. }), gm_now)?;
         if let Command::Decide { by, choice } = cmd {
             return self.decide(*by, choice);
-        }
-        if let Some(p) = &self.pending.0 {
-            // The GM may still act while a decision waits (a disruption, a condition); an opening
-            // would have to wait.
-            let gm_now = matches!(cmd, Command::Gm(g) if !matches!(g, GmInput::Opening { .. }));
-            if !gm_now {
-                return Err(Rejection::AwaitingDecision { by: p.by });
-            }
         }
         match cmd {
             Command::Delay { actor } => self.delay(*actor),
@@ -72,7 +83,7 @@ impl Rules<'_, '_> {
                 Ok(())
             }
             Command::ReturnFromDelay { actor } => self.return_from_delay(*actor),
-            Command::Act(intent) => self.act(intent),
+            Command::Act(_) => unreachable!("handled above"),
             Command::Hold { actor, ability, targets, trigger } => self.hold(*actor, ability, targets, trigger.clone()),
             Command::EndTurn { actor } => {
                 self.check_exists(*actor)?;
@@ -89,6 +100,21 @@ impl Rules<'_, '_> {
             Command::Gm(g) => self.gm(g),
             Command::Decide { .. } => unreachable!("handled above"),
         }
+    }
+
+    /// Whether a command may be looked at now: the combat goes on, and no decision waits unless
+    /// the command answers it (`decide`) or is a GM input allowed meanwhile (`gm_now`).
+    fn admit(&self, decide: bool, gm_now: bool) -> Result<(), Rejection> {
+        if self.turn.ended {
+            return Err(Rejection::CombatOver);
+        }
+        if let Some(p) = &self.pending.0
+            && !decide
+            && !gm_now
+        {
+            return Err(Rejection::AwaitingDecision { by: p.by });
+        }
+        Ok(())
     }
 
     fn check_exists(&self, who: Cid) -> Result<(), Rejection> {
@@ -258,6 +284,9 @@ impl Rules<'_, '_> {
             }
             Effect::SelfCondition { .. } | Effect::Narrative | Effect::Sustain | Effect::RecoverySave => {}
         }
+        if needs_sight(&def.effect) {
+            self.check_sight(who, targets)?;
+        }
         Ok(())
     }
 
@@ -271,6 +300,56 @@ impl Rules<'_, '_> {
         }
     }
 
+    /// Where `who` could move with `ability` now, with the cost of each square (for
+    /// [`super::driver::Combat::reachable`]): the squares the destination checks of a move accept
+    /// within the ability's distance, if the ability moves and [`Rules::check_act`] would accept
+    /// its use now (checked once, on the first square: every square passes the destination
+    /// checks). A `Charge` needs a target to check, so only its movement is listed.
+    pub fn reachable_now(&self, who: Cid, ability: &str, mode: Option<&str>) -> BTreeMap<GridPos, u32> {
+        let none = BTreeMap::new();
+        if !self.exists(who) || !self.knows(who, ability) {
+            return none;
+        }
+        let Some(def) = self.ruleset.ability(ability) else { return none };
+        let modes = &self.c(who).movement.0;
+        let fastest = || modes.iter().max_by_key(|(m, s)| (**s, std::cmp::Reverse((*m).clone())));
+        let (budget, mode) = match &def.effect {
+            Effect::Move | Effect::Charge { .. } => {
+                let pick = match mode {
+                    Some(m) => modes.get_key_value(m),
+                    None => fastest(),
+                };
+                let Some((m, speed)) = pick else { return none };
+                let speed = if matches!(def.effect, Effect::Charge { .. }) { speed.saturating_mul(2) } else { *speed };
+                (speed, Some(m.clone()))
+            }
+            Effect::MoveAs { mode } => match modes.get(mode) {
+                Some(speed) => (*speed, None),
+                None => return none,
+            },
+            Effect::Step => (self.ruleset.engagement.step_squares, None),
+            Effect::Disengage => (self.ruleset.engagement.disengage_squares, None),
+            _ => return none,
+        };
+        let cells = self.movement_range(who, budget);
+        if let Some(first) = cells.keys().next()
+            && !matches!(def.effect, Effect::Charge { .. })
+        {
+            let intent = ActIntent {
+                actor: who,
+                ability: ability.into(),
+                targets: vec![],
+                to: Some(*first),
+                mode,
+                surprise: false,
+            };
+            if self.check_act(&intent).is_err() {
+                return none;
+            }
+        }
+        cells
+    }
+
     /// The mode a Move uses: the named one, or the only one.
     pub fn movement_mode(&self, who: Cid, mode: Option<&str>) -> String {
         mode.map(str::to_string)
@@ -278,8 +357,14 @@ impl Rules<'_, '_> {
             .unwrap_or_else(|| self.ruleset.default_movement_mode.clone())
     }
 
+    /// A destination `who` can reach for at most `max` squares of movement (HB-18 on the battle
+    /// map): on the map and not a wall, free, and at the end of a path through open squares that
+    /// passes no standing enemy, each square entered costing 1, or 2 on difficult terrain (see
+    /// [`super::map::BattleMap::path`]). On the open plane with nobody in the way this is the
+    /// Chebyshev distance.
     fn check_destination(&self, who: Cid, to: GridPos, max: u32) -> Result<(), Rejection> {
-        let d = self.c(who).pos.distance(to);
+        let from = *self.c(who).pos;
+        let d = from.distance(to);
         if d == 0 {
             return Err(Rejection::InvalidTarget(format!(
                 "{} is already on ({}, {}): a move needs another square",
@@ -291,8 +376,36 @@ impl Rules<'_, '_> {
         if d > max {
             return Err(Rejection::OutOfRange { distance: d, max });
         }
+        if !self.map.in_bounds(to) {
+            return Err(Rejection::InvalidTarget(format!("square ({}, {}) is off the map", to.x, to.y)));
+        }
+        if !self.map.passable(to) {
+            return Err(Rejection::InvalidTarget(format!("square ({}, {}) is blocked", to.x, to.y)));
+        }
         if self.roster.occupied.get(&to).is_some_and(|o| *o != who) {
             return Err(Rejection::Occupied(to));
+        }
+        if self.map.path(from, to, max, self.may_pass(who), self.may_stop(who)).is_some() {
+            return Ok(());
+        }
+        // Too far by the terrain, or no way at all: look a bounded way further to tell which.
+        let further = max.saturating_mul(4).saturating_add(8);
+        match self.map.path(from, to, further, self.may_pass(who), self.may_stop(who)) {
+            Some(path) => Err(Rejection::OutOfRange { distance: self.map.path_cost(&path), max }),
+            None => Err(Rejection::InvalidTarget(format!(
+                "no way to square ({}, {}) within {max} squares of movement: walls or enemies block it",
+                to.x, to.y
+            ))),
+        }
+    }
+
+    /// Targets at a distance need line of sight: no wall strictly between the two squares
+    /// ([`super::map::BattleMap::line_of_sight`]).
+    fn check_sight(&self, who: Cid, targets: &[Cid]) -> Result<(), Rejection> {
+        for t in targets {
+            if *t != who && !self.sees(who, *t) {
+                return Err(Rejection::InvalidTarget(format!("no line of sight to {}", self.name_of(*t))));
+            }
         }
         Ok(())
     }
@@ -332,7 +445,7 @@ impl Rules<'_, '_> {
 
     /// G-P1-01, G-P1-11: an immediate action outside your turn uses up your next swift action;
     /// not while flat-footed, and not twice before that turn.
-    fn act_immediate_off_turn(&mut self, i: &ActIntent) -> Result<(), Rejection> {
+    fn check_immediate_off_turn(&self, i: &ActIntent) -> Result<AbilityDef, Rejection> {
         if self.turn.active.is_none() {
             return Err(Rejection::NotYourTurn { actor: i.actor, active: None });
         }
@@ -350,9 +463,7 @@ impl Rules<'_, '_> {
             // G-P1-11: no immediate action while flat-footed, Combat Reflexes or not.
             return Err(Rejection::NoActionOfType("no immediate action while flat-footed".into()));
         }
-        self.cm(i.actor).pool.swift_owed = true;
-        self.queue_use(i, &def, 0, Via::Reaction);
-        Ok(())
+        Ok(def)
     }
 
     /// G-P1-01, P1-27: whether the action type is still available this turn.
@@ -384,24 +495,44 @@ impl Rules<'_, '_> {
         }
     }
 
-    /// Use an ability on your own turn.
-    fn act(&mut self, i: &ActIntent) -> Result<(), Rejection> {
+    /// Every check `Command::Act` must pass, in the engine's order, and how it will be carried
+    /// out; changes nothing. The engine applies an intent only after this passes
+    /// ([`Rules::apply_command`]); dry runs ([`super::driver::Combat::check_act`]) call the same.
+    /// HB-28 (only on your turn), G-P1-01 (immediate actions off your turn), the ability checks of
+    /// `check_use`, SG-21/22 (while holding) and the cost (HB-06, HB-26, G-P1-01).
+    pub fn check_act(&self, i: &ActIntent) -> Result<ActPlan, Rejection> {
+        self.admit(false, false)?;
         self.check_exists(i.actor)?;
         if self.turn.active != Some(i.actor) {
             if self.is_off_turn_immediate(i) {
-                return self.act_immediate_off_turn(i);
+                return self.check_immediate_off_turn(i).map(ActPlan::OffTurnImmediate);
             }
             return Err(Rejection::NotYourTurn { actor: i.actor, active: self.turn.active });
         }
         let def = self.check_use(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Turn)?;
         if self.holding(i.actor) {
-            // SG-21/23: while holding, allowed actions add to the recovery owed; no turn ends.
-            self.accrue_while_holding(i.actor, &def);
-            self.queue_use(i, &def, 0, Via::Turn);
-            return Ok(());
+            return Ok(ActPlan::WhileHolding(def));
         }
         let pay = self.payment(i.actor, &def, Via::Turn)?;
-        // Everything below changes state; nothing below can reject.
+        Ok(ActPlan::Turn(def, pay))
+    }
+
+    /// Carry out an intent [`Rules::check_act`] accepted; nothing here can reject.
+    fn act(&mut self, i: &ActIntent, plan: ActPlan) {
+        let (def, pay) = match plan {
+            ActPlan::OffTurnImmediate(def) => {
+                self.cm(i.actor).pool.swift_owed = true;
+                self.queue_use(i, &def, 0, Via::Reaction);
+                return;
+            }
+            ActPlan::WhileHolding(def) => {
+                // SG-21/23: while holding, allowed actions add to the recovery owed; no turn ends.
+                self.accrue_while_holding(i.actor, &def);
+                self.queue_use(i, &def, 0, Via::Turn);
+                return;
+            }
+            ActPlan::Turn(def, pay) => (def, pay),
+        };
         *self.cm(i.actor).pool.uses_this_turn.entry(i.ability.clone()).or_default() += 1;
         // SG-05, G-SG-05: the next turn comes after this action's recovery time.
         self.turn.last_recovery = def.recovery.map(|rt| self.effective_rt(i.actor, rt));
@@ -418,7 +549,7 @@ impl Rules<'_, '_> {
                 via: Via::Turn,
             });
             self.announce_cast(i.actor, &def, i.targets.clone(), i.to);
-            return Ok(());
+            return;
         }
         match pay {
             Payment::Full(cost) => {
@@ -459,7 +590,6 @@ impl Rules<'_, '_> {
                 self.emit(CombatEvent::ActivityStarted { who: i.actor, ability: i.ability.clone(), cost, paid: now });
             }
         }
-        Ok(())
     }
 
     /// Log a paid use, let the held actions it triggers resolve first (HB-50, G-P1-04, SG-38),
@@ -582,11 +712,14 @@ impl Rules<'_, '_> {
             self.ruleset.ability(&h.ability).map(|d| &d.effect),
             Some(Effect::Attack { kind: AttackKind::Melee, .. })
         );
+        let target = h.targets.first().copied().unwrap_or(actor);
         if !melee {
-            return true;
+            // A held shot or spell fires only at targets the holder sees (the battle map's walls).
+            let sight = self.ruleset.ability(&h.ability).is_some_and(|d| needs_sight(&d.effect));
+            let targets = if h.targets.is_empty() { std::slice::from_ref(&actor) } else { &h.targets[..] };
+            return !sight || targets.iter().all(|t| *t == holder || self.sees(holder, *t));
         }
         let reach = self.ruleset.engagement.melee_reach;
-        let target = h.targets.first().copied().unwrap_or(actor);
         let here = *self.c(holder).pos;
         let mut places = vec![*self.c(target).pos];
         if target == actor
@@ -1015,6 +1148,18 @@ impl Rules<'_, '_> {
 
 /// The name Ready's own cost is paid under (no restricted action is for it).
 const READY: &str = "(ready)";
+
+/// Effects aimed at creatures at a distance, which need line of sight to each target other than
+/// the user on the battle map: ranged and area attacks, saving throws, damage, healing and
+/// conditions put on targets. A melee attack needs reach instead; Assist and Disengage name
+/// creatures without reaching them.
+pub fn needs_sight(effect: &Effect) -> bool {
+    match effect {
+        Effect::Attack { kind, .. } => *kind != AttackKind::Melee,
+        Effect::Save { .. } | Effect::Damage { .. } | Effect::Heal { .. } | Effect::TargetCondition { .. } => true,
+        _ => false,
+    }
+}
 
 /// Spend a typed action (G-P1-01): a move action may take the standard action's place; in the
 /// surprise round the one action is all there is (P1-27).

@@ -3,15 +3,18 @@
 //! The simulator, the scenario runner and the tests use this; it is about twenty times cheaper per
 //! step than `App::update`.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 
-use super::command::{Command, Rejection};
+use super::command::{ActIntent, Command, Rejection};
 use super::components::*;
 use super::dice::Dice;
 use super::log::{CombatLog, CommandOutcomes, DrawReason};
+use super::map::BattleMap;
 use super::ruleset::Ruleset;
-use super::setup::{CombatantSpec, SetupError, setup_world};
+use super::setup::{CombatantSpec, SetupError, setup_world_on};
 use super::state::{CommandQueue, EngineStatus, Roster, Rules, TurnState};
 
 /// Schedule runs allowed before the driver gives up waiting for the engine to settle.
@@ -74,8 +77,21 @@ impl Combat {
         specs: &[CombatantSpec],
         dice: &[i32],
     ) -> Result<Self, SetupError> {
+        Self::with_map(ruleset, seed, specs, BattleMap::default(), dice)
+    }
+
+    /// Set up a combat on a battle map, with dice forced before initiative is rolled, and run it
+    /// until it first waits for input. A combatant placed off the map or on a wall is a set-up
+    /// error naming it.
+    pub fn with_map(
+        ruleset: Ruleset,
+        seed: u64,
+        specs: &[CombatantSpec],
+        map: BattleMap,
+        dice: &[i32],
+    ) -> Result<Self, SetupError> {
         let mut world = World::new();
-        setup_world(&mut world, ruleset, seed, specs)?;
+        setup_world_on(&mut world, ruleset, seed, specs, map)?;
         world.resource_mut::<Dice>().force(dice.iter().copied());
         let mut c = Self { world, schedule: super::rules_schedule(), runs: 0 };
         c.settle();
@@ -253,5 +269,95 @@ impl Combat {
     /// The controller of a combatant.
     pub fn controller(&self, c: Cid) -> Controller {
         self.get::<Controller>(c).copied().unwrap_or_default()
+    }
+
+    /// The battle map (the open plane unless the combat was set up on a map).
+    pub fn map(&self) -> &BattleMap {
+        self.world.resource::<BattleMap>()
+    }
+
+    /// A dry run of `Command::Act(intent)`: the engine's own validation
+    /// ([`Rules::check_act`], the same function the engine applies commands through), without
+    /// applying anything. `Ok` exactly when submitting the intent now would be accepted.
+    pub fn check_act(&mut self, intent: &ActIntent) -> Result<(), Rejection> {
+        let mut state = SystemState::<Rules>::new(&mut self.world);
+        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
+        rules.check_act(intent).map(|_| ())
+    }
+
+    /// The squares `who` could move to with `ability` now, with their movement cost: terrain
+    /// along the cheapest path, walls and enemies in the way, free squares only. Empty if the
+    /// ability is not a movement ability (`Move`, `MoveAs`, `Step`, `Disengage`, `Charge`) the
+    /// creature has, or if using it now would be rejected for another reason than its
+    /// destination (not its turn, no action left, unable to act; see [`Rules::check_act`]). For
+    /// a `Move` with several movement modes, the fastest mode counts; use
+    /// [`Combat::reachable_as`] to name one. A `Charge` lists where its movement could end; the
+    /// target and the square next to it are checked when it is used.
+    pub fn reachable(&mut self, who: Cid, ability: &str) -> BTreeMap<GridPos, u32> {
+        self.reachable_as(who, ability, None)
+    }
+
+    /// As [`Combat::reachable`], moving with the named movement mode (none: the only or fastest).
+    pub fn reachable_as(&mut self, who: Cid, ability: &str, mode: Option<&str>) -> BTreeMap<GridPos, u32> {
+        if who.0 as usize >= self.len() {
+            return BTreeMap::new();
+        }
+        let mut state = SystemState::<Rules>::new(&mut self.world);
+        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
+        rules.reachable_now(who, ability, mode)
+    }
+
+    /// The squares where leaving would provoke an attack of opportunity from an enemy of `who`:
+    /// every square within melee reach of a hostile standing creature that could make one on it
+    /// now (it can act, has a melee attack or reaction for it, a reaction left, is not flanked
+    /// where that matters, not busy or flat-footed, and `who` has not disengaged from it; see
+    /// [`super::movement::no_opportunity`]). Only squares on the map and not walls.
+    pub fn threatened(&self, who: Cid) -> BTreeSet<GridPos> {
+        let mut out = BTreeSet::new();
+        let Some(side) = self.get::<Side>(who) else { return out };
+        let rs = self.ruleset();
+        let map = self.map();
+        let roster = self.world.resource::<Roster>();
+        let turn = self.turn();
+        let reach = rs.engagement.melee_reach as i32;
+        let side_of = |c: Cid| self.get::<Side>(c);
+        let disengaged = self.get::<DisengagedFrom>(who).map(|d| d.0.clone()).unwrap_or_default();
+        for (&at, &enemy) in &roster.occupied {
+            if enemy == who || side_of(enemy) == Some(side) {
+                continue;
+            }
+            let (Some(conditions), Some(traits), Some(pool), Some(casting), Some(abilities)) = (
+                self.get::<Conditions>(enemy),
+                self.get::<Traits>(enemy),
+                self.get::<ActionPool>(enemy),
+                self.get::<Casting>(enemy),
+                self.get::<Abilities>(enemy),
+            ) else {
+                continue;
+            };
+            let reactor = super::movement::Reactor {
+                conditions,
+                traits,
+                pool,
+                casting,
+                abilities,
+                delayed: turn.delayed.contains(&enemy),
+            };
+            let enemy_side = side_of(enemy);
+            let flanked = rs.engagement.no_opportunity_from_flanked
+                && super::state::flanked_at(&roster.occupied, at, |o| o != enemy && side_of(o) != enemy_side);
+            if super::movement::no_opportunity(rs, &reactor, flanked, disengaged.contains(&enemy)).is_some() {
+                continue;
+            }
+            for dx in -reach..=reach {
+                for dy in -reach..=reach {
+                    let p = GridPos { x: at.x.saturating_add(dx), y: at.y.saturating_add(dy) };
+                    if p != at && map.passable(p) {
+                        out.insert(p);
+                    }
+                }
+            }
+        }
+        out
     }
 }

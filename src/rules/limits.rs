@@ -153,6 +153,66 @@ where
     Ok(m)
 }
 
+/// Loadouts: at most 100 rulesets, each listing at most [`MAX_LIST`] abilities.
+pub fn loadouts<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Vec<String>>, D::Error> {
+    let m = BTreeMap::<String, Vec<String>>::deserialize(d)?;
+    if m.len() > 100 {
+        return Err(D::Error::custom(format_args!("{} entries: at most 100", m.len())));
+    }
+    for (k, v) in &m {
+        if v.len() > MAX_LIST {
+            return Err(D::Error::custom(format_args!("{k}: {} abilities: at most {MAX_LIST}", v.len())));
+        }
+    }
+    Ok(m)
+}
+
+/// Movement per ruleset: at most 100 rulesets, each with speeds as [`speeds`].
+pub fn speeds_by_ruleset<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, BTreeMap<String, u32>>, D::Error> {
+    let m = BTreeMap::<String, BTreeMap<String, u32>>::deserialize(d)?;
+    if m.len() > 100 {
+        return Err(D::Error::custom(format_args!("{} entries: at most 100", m.len())));
+    }
+    for (k, modes) in &m {
+        if modes.len() > 100 {
+            return Err(D::Error::custom(format_args!("{k}: {} entries: at most 100", modes.len())));
+        }
+        for (mode, v) in modes {
+            check(*v, 0, MAX_SQUARES).map_err(|e: D::Error| D::Error::custom(format_args!("{k}.{mode}: {e}")))?;
+        }
+    }
+    Ok(m)
+}
+
+/// Map rows: at most [`MAX_MAP_SIDE`](super::map::MAX_MAP_SIDE) rows of at most as many squares.
+/// (Which characters a row may hold is checked with the rest of the file, pointing at the row.)
+pub fn map_rows<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let side = super::map::MAX_MAP_SIDE;
+    let v = Vec::<String>::deserialize(d)?;
+    if v.len() > side {
+        return Err(D::Error::custom(format_args!("{} rows: at most {side}", v.len())));
+    }
+    for (i, r) in v.iter().enumerate() {
+        let n = r.chars().count();
+        if n > side {
+            return Err(D::Error::custom(format_args!("row {i} has {n} squares: at most {side}")));
+        }
+    }
+    Ok(v)
+}
+
+/// Entries in a list of names (abilities in a loadout, sides of an encounter).
+pub const MAX_LIST: usize = 1_000;
+
+/// A list of at most [`MAX_LIST`] entries.
+pub fn list<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+    let v = Vec::<T>::deserialize(d)?;
+    if v.len() > MAX_LIST {
+        return Err(D::Error::custom(format_args!("{} entries: at most {MAX_LIST}", v.len())));
+    }
+    Ok(v)
+}
+
 /// A grid square: each coordinate within ±[`MAX_COORD`].
 pub fn square<'de, D: Deserializer<'de>>(d: D) -> Result<(i32, i32), D::Error> {
     let (x, y) = <(i32, i32)>::deserialize(d)?;

@@ -14,6 +14,7 @@ pub mod dice;
 pub mod driver;
 pub mod limits;
 pub mod log;
+pub mod map;
 pub mod movement;
 pub mod phases;
 pub mod ruleset;
@@ -86,6 +87,7 @@ pub fn init_resources(world: &mut World) {
     world.init_resource::<EngineStatus>();
     world.init_resource::<state::Roster>();
     world.init_resource::<log::CombatLog>();
+    world.init_resource::<map::BattleMap>();
 }
 
 /// Build the rules schedule: single-threaded, sets chained, ambiguities an error.

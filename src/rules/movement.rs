@@ -1,12 +1,12 @@
 //! Movement on the grid: Move (HB-18..20), Disengage (HB-16/17, G-HB-20) and the attacks of
 //! opportunity a Move provokes (HB-19, HB-45..48).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::command::Decider;
-use super::components::{Cid, GridPos};
+use super::components::{Abilities, ActionPool, Casting, Cid, Conditions, GridPos, Traits};
 use super::log::{CombatEvent, NoOpportunityReason};
-use super::ruleset::{AbilityTrigger, AttackKind, Effect, OpportunityRule, ReactionBudget, Timing};
+use super::ruleset::{AbilityTrigger, AttackKind, Effect, OpportunityRule, ReactionBudget, Ruleset, Timing};
 use super::state::{DecisionKind, Rules, Work};
 
 /// Whether an effect moves its user: what a held or readied action triggered by moves answers
@@ -82,23 +82,7 @@ impl Rules<'_, '_> {
     fn provokers(&mut self, who: Cid) -> VecDeque<Cid> {
         let mut out = VecDeque::new();
         for enemy in self.engaged_enemies(who) {
-            let reason = if self.cannot_act(enemy) {
-                Some(NoOpportunityReason::Incapacitated)
-            } else if self.ruleset.engagement.no_opportunity_from_flanked && self.is_flanked(enemy) {
-                Some(NoOpportunityReason::Flanked)
-            } else if self.c(who).disengaged.0.contains(&enemy) {
-                Some(NoOpportunityReason::Disengaged)
-            } else if self.busy_with(enemy).is_some() {
-                Some(NoOpportunityReason::Busy)
-            } else if self.flat_footed_no_aoo(enemy) {
-                Some(NoOpportunityReason::FlatFooted)
-            } else if self.ruleset.reactions != ReactionBudget::Unlimited && self.c(enemy).pool.reactions_left == 0 {
-                Some(NoOpportunityReason::NoneLeft)
-            } else if self.opportunity_attacks(enemy).is_empty() {
-                Some(NoOpportunityReason::NoAttack)
-            } else {
-                None
-            };
+            let reason = self.no_opportunity_reason(who, enemy);
             match reason {
                 Some(reason) => self.emit(CombatEvent::NoOpportunity { mover: who, from: enemy, reason }),
                 None => {
@@ -110,39 +94,56 @@ impl Rules<'_, '_> {
         out
     }
 
-    /// The attacks a creature could make as an attack of opportunity now: any melee attack
-    /// (HB-45), or its reactions triggered by an enemy leaving its reach, while it has a reaction
-    /// left and is not delaying (pf2e, G-P2-10/17).
+    /// What the attack-of-opportunity rules read about a creature.
+    pub fn reactor(&self, who: Cid) -> Reactor<'_> {
+        let c = self.c(who);
+        Reactor {
+            conditions: c.conditions,
+            traits: c.traits,
+            pool: c.pool,
+            casting: c.casting,
+            abilities: c.abilities,
+            delayed: self.turn.delayed.contains(&who),
+        }
+    }
+
+    /// Why `enemy` makes no attack of opportunity on `mover` leaving its reach, or none if it may
+    /// (HB-17, HB-19, HB-45..48, P1-21, G-HB-09, G-P1-02, G-P2-17).
+    pub fn no_opportunity_reason(&self, mover: Cid, enemy: Cid) -> Option<NoOpportunityReason> {
+        let flanked = self.ruleset.engagement.no_opportunity_from_flanked && self.is_flanked(enemy);
+        let disengaged = self.c(mover).disengaged.0.contains(&enemy);
+        no_opportunity(&self.ruleset, &self.reactor(enemy), flanked, disengaged)
+    }
+
+    /// The attacks a creature could make as an attack of opportunity now (see
+    /// [`opportunity_attacks_of`]).
     pub fn opportunity_attacks(&self, who: Cid) -> Vec<String> {
-        let triggered = self.ruleset.opportunity == OpportunityRule::TriggeredReactions;
-        if self.ruleset.reactions != ReactionBudget::Unlimited
-            && (self.c(who).pool.reactions_left == 0 || self.turn.delayed.contains(&who))
-        {
-            return vec![];
-        }
-        if self.flat_footed_no_aoo(who) {
-            return vec![];
-        }
-        self.known_abilities(who)
-            .into_iter()
-            .filter(|a| {
-                self.ruleset.ability(a).is_some_and(|d| {
-                    matches!(d.effect, Effect::Attack { kind: AttackKind::Melee, .. })
-                        && (!triggered
-                            || (d.timing == Timing::Reaction && d.trigger == Some(AbilityTrigger::EnemyLeavesReach)))
-                })
-            })
-            .collect()
+        opportunity_attacks_of(&self.ruleset, &self.reactor(who))
     }
 
     /// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
     pub fn flat_footed_no_aoo(&self, who: Cid) -> bool {
-        let c = self.c(who);
-        c.conditions
-            .0
-            .keys()
-            .filter_map(|id| self.ruleset.condition(id))
-            .any(|d| d.no_opportunity_unless.as_ref().is_some_and(|t| !c.traits.has(t)))
+        flat_footed_no_aoo(&self.ruleset, &self.reactor(who))
+    }
+
+    /// Squares `who` may pass through while moving: any not held by a standing enemy (allies may
+    /// be passed). Walls and the map's edge are the map's own rule ([`BattleMap::passable`]).
+    ///
+    /// [`BattleMap::passable`]: super::map::BattleMap::passable
+    pub fn may_pass(&self, who: Cid) -> impl Fn(GridPos) -> bool + '_ {
+        move |p| !self.roster.occupied.get(&p).is_some_and(|o| *o != who && self.hostile(who, *o))
+    }
+
+    /// Squares `who` may end a move on: any no other standing creature holds.
+    pub fn may_stop(&self, who: Cid) -> impl Fn(GridPos) -> bool + '_ {
+        move |p| self.roster.occupied.get(&p).is_none_or(|o| *o == who)
+    }
+
+    /// Every square `who` could move to now for at most `budget` squares of movement, with the
+    /// cheapest cost: terrain costs along the way, walls and enemies bar the way, and the square
+    /// must be free (HB-18 on the battle map).
+    pub fn movement_range(&self, who: Cid, budget: u32) -> BTreeMap<GridPos, u32> {
+        self.map.reachable(*self.c(who).pos, budget, self.may_pass(who), self.may_stop(who))
     }
 
     /// Put a creature on a square and log it.
@@ -176,5 +177,85 @@ impl Rules<'_, '_> {
             let mode = self.movement_mode(who, mode.as_deref());
             self.move_to(who, to, &mode);
         }
+    }
+}
+
+/// What the attack-of-opportunity rules read about the creature that would make one. The rules
+/// build it from their query ([`Rules::reactor`]); read-only views such as
+/// [`super::driver::Combat::threatened`] build it from the world.
+pub struct Reactor<'a> {
+    /// Its conditions.
+    pub conditions: &'a Conditions,
+    /// Its traits.
+    pub traits: &'a Traits,
+    /// Its action pool (reactions left).
+    pub pool: &'a ActionPool,
+    /// The activity it is paying for, if any.
+    pub casting: &'a Casting,
+    /// Its listed abilities.
+    pub abilities: &'a Abilities,
+    /// It is delaying (G-P2-10).
+    pub delayed: bool,
+}
+
+/// G-HB-19: a condition it has keeps it from acting.
+pub fn blocks_actions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
+    conditions.0.keys().any(|id| ruleset.condition(id).is_some_and(|d| d.blocks_actions))
+}
+
+/// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
+pub fn flat_footed_no_aoo(ruleset: &Ruleset, r: &Reactor) -> bool {
+    r.conditions
+        .0
+        .keys()
+        .filter_map(|id| ruleset.condition(id))
+        .any(|d| d.no_opportunity_unless.as_ref().is_some_and(|t| !r.traits.has(t)))
+}
+
+/// The attacks a creature could make as an attack of opportunity now: any melee attack
+/// (HB-45), or its reactions triggered by an enemy leaving its reach, while it has a reaction
+/// left and is not delaying (pf2e, G-P2-10/17); none while flat-footed (P1-21).
+pub fn opportunity_attacks_of(ruleset: &Ruleset, r: &Reactor) -> Vec<String> {
+    let triggered = ruleset.opportunity == OpportunityRule::TriggeredReactions;
+    if ruleset.reactions != ReactionBudget::Unlimited && (r.pool.reactions_left == 0 || r.delayed) {
+        return vec![];
+    }
+    if flat_footed_no_aoo(ruleset, r) {
+        return vec![];
+    }
+    super::state::known_abilities(ruleset, r.abilities)
+        .into_iter()
+        .filter(|a| {
+            ruleset.ability(a).is_some_and(|d| {
+                matches!(d.effect, Effect::Attack { kind: AttackKind::Melee, .. })
+                    && (!triggered
+                        || (d.timing == Timing::Reaction && d.trigger == Some(AbilityTrigger::EnemyLeavesReach)))
+            })
+        })
+        .collect()
+}
+
+/// Why a creature makes no attack of opportunity on a mover leaving its reach, in the order the
+/// log reports it, or none if it may: it cannot act (G-HB-19), it is flanked and the ruleset
+/// says so (HB-48), the mover disengaged from it (HB-17), it is busy with an activity (G-HB-09),
+/// it is flat-footed (P1-21), it has no reaction left (G-P2-17, G-P1-02), or it has no attack to
+/// make (HB-45).
+pub fn no_opportunity(ruleset: &Ruleset, r: &Reactor, flanked: bool, disengaged: bool) -> Option<NoOpportunityReason> {
+    if blocks_actions(ruleset, r.conditions) {
+        Some(NoOpportunityReason::Incapacitated)
+    } else if flanked {
+        Some(NoOpportunityReason::Flanked)
+    } else if disengaged {
+        Some(NoOpportunityReason::Disengaged)
+    } else if r.casting.0.is_some() {
+        Some(NoOpportunityReason::Busy)
+    } else if flat_footed_no_aoo(ruleset, r) {
+        Some(NoOpportunityReason::FlatFooted)
+    } else if ruleset.reactions != ReactionBudget::Unlimited && r.pool.reactions_left == 0 {
+        Some(NoOpportunityReason::NoneLeft)
+    } else if opportunity_attacks_of(ruleset, r).is_empty() {
+        Some(NoOpportunityReason::NoAttack)
+    } else {
+        None
     }
 }

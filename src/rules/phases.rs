@@ -121,7 +121,8 @@ impl Rules<'_, '_> {
         }
         let lose_restricted = lose_restricted_first.unwrap_or(true);
         let total = actions as i32 + bonus as i32;
-        let lost = loss.min(total);
+        // A condition value below 0 (a GM input) takes nothing away: it never adds actions.
+        let lost = loss.clamp(0, total);
         // Which actions go: the restricted ones first by default.
         let (mut regular, mut restricted) = (actions as i32, bonus as i32);
         let mut to_lose = lost;
@@ -134,7 +135,7 @@ impl Rules<'_, '_> {
         }
         for (id, value) in consumed {
             // G-P2-07: stunned goes down by the actions it took away.
-            let taken = value.min(total);
+            let taken = value.clamp(0, total);
             let left = value - taken;
             if left <= 0 {
                 self.end_condition(who, &id, EndReason::Expired);

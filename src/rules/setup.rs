@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::components::*;
 use super::dice::Dice;
 use super::log::CombatLog;
-use super::ruleset::Ruleset;
+use super::map::BattleMap;
+use super::ruleset::{DataError, Ruleset, locate};
 use super::state::{Roster, TurnState};
 use super::timeline::Timeline;
 
@@ -54,6 +55,64 @@ pub struct CombatantSpec {
     /// Items carried: Material and Focus components (SG-15).
     #[serde(default, deserialize_with = "super::limits::items")]
     pub items: BTreeMap<String, u32>,
+    /// Per ruleset (by its `name`): the abilities listed under that ruleset instead of
+    /// `abilities`, so one sheet plays under rulesets whose ability ids differ.
+    #[serde(default, deserialize_with = "super::limits::loadouts")]
+    pub loadouts: BTreeMap<String, Vec<String>>,
+    /// Per ruleset (by its `name`): the movement modes and speeds used under that ruleset instead
+    /// of `movement` (segments moves with `shift`, `skirmish` and `sprint`).
+    #[serde(default, deserialize_with = "super::limits::speeds_by_ruleset")]
+    pub movement_for: BTreeMap<String, BTreeMap<String, u32>>,
+}
+
+impl CombatantSpec {
+    /// The sheet as it plays under the ruleset named `ruleset`: its loadout, if it has one for
+    /// that ruleset, replaces `abilities`, and its `movement_for` entry replaces `movement`. The
+    /// result has no per-ruleset entries left.
+    pub fn for_ruleset(&self, ruleset: &str) -> CombatantSpec {
+        let mut s = self.clone();
+        if let Some(a) = s.loadouts.remove(ruleset) {
+            s.abilities = a;
+        }
+        if let Some(m) = s.movement_for.remove(ruleset) {
+            s.movement = m;
+        }
+        s.loadouts.clear();
+        s.movement_for.clear();
+        s
+    }
+
+    /// As [`CombatantSpec::for_ruleset`], borrowing when there is nothing per ruleset.
+    fn resolved(&self, ruleset: &str) -> std::borrow::Cow<'_, CombatantSpec> {
+        if self.loadouts.is_empty() && self.movement_for.is_empty() {
+            std::borrow::Cow::Borrowed(self)
+        } else {
+            std::borrow::Cow::Owned(self.for_ruleset(ruleset))
+        }
+    }
+}
+
+impl Default for CombatantSpec {
+    /// An unnamed sheet with every field at its file default (10 hp, aware, at (0, 0)).
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            side: String::new(),
+            stats: BTreeMap::new(),
+            hp: default_hp(),
+            abilities: Vec::new(),
+            initiative: InitiativeSetup::default(),
+            at: (0, 0),
+            movement: BTreeMap::new(),
+            controller: Controller::default(),
+            conditions: Vec::new(),
+            traits: Vec::new(),
+            aware: true,
+            items: BTreeMap::new(),
+            loadouts: BTreeMap::new(),
+            movement_for: BTreeMap::new(),
+        }
+    }
 }
 
 fn yes() -> bool {
@@ -82,17 +141,52 @@ impl std::fmt::Display for SetupError {
     }
 }
 
-/// Check combatants against a ruleset without touching any world.
+impl SetupError {
+    /// This error as a data error in `file` (whose text is `text`), under the field `field`
+    /// (`combatants`), pointing at the value it is about: the first `` `value` `` the message
+    /// names, looked for after the combatant's name, else the combatant's name, else the field.
+    pub fn at(&self, file: &str, text: &str, field: &str) -> DataError {
+        let needle = self.combatant.as_ref().map(|c| format!("\"{c}\"")).unwrap_or_else(|| field.into());
+        let detail = self.message.split('`').nth(1).map(|x| format!("\"{x}\""));
+        let at = self
+            .combatant
+            .as_ref()
+            .and_then(|c| text.find(&format!("\"{c}\"")))
+            .and_then(|start| detail.as_ref().and_then(|d| text[start..].find(d.as_str()).map(|o| start + o)));
+        let (line, col) = match at {
+            Some(i) => locate(text, &text[i..]).unwrap_or((1, 1)),
+            None => locate(text, &needle).unwrap_or((1, 1)),
+        };
+        DataError { file: file.into(), line, col, message: format!("{field}: {self}") }
+    }
+}
+
+/// Check combatants against a ruleset without touching any world (on the open plane).
 pub fn validate(ruleset: &Ruleset, specs: &[CombatantSpec]) -> Result<(), SetupError> {
+    validate_on(ruleset, specs, &BattleMap::default())
+}
+
+/// Check combatants against a ruleset and a battle map without touching any world: unique names
+/// and squares, squares on the map and not walls, abilities (the loadout for this ruleset, if
+/// any) and conditions in the ruleset, positive hit points.
+pub fn validate_on(ruleset: &Ruleset, specs: &[CombatantSpec], map: &BattleMap) -> Result<(), SetupError> {
     let mut names = BTreeSet::new();
     let mut squares = BTreeSet::new();
-    for s in specs {
-        let err = |m: String| SetupError { combatant: Some(s.name.clone()), message: m };
-        if !names.insert(s.name.as_str()) {
+    for spec in specs {
+        let err = |m: String| SetupError { combatant: Some(spec.name.clone()), message: m };
+        let s = spec.resolved(&ruleset.name);
+        if !names.insert(spec.name.as_str()) {
             return Err(err("duplicate name".into()));
         }
         if !squares.insert(s.at) {
             return Err(err(format!("square {:?} is already taken", s.at)));
+        }
+        let at = GridPos { x: s.at.0, y: s.at.1 };
+        if !map.in_bounds(at) {
+            return Err(err(format!("square {:?} is off the {}×{} map", s.at, map.width, map.height)));
+        }
+        if !map.passable(at) {
+            return Err(err(format!("square {:?} is blocked (a wall on the map)", s.at)));
         }
         for a in &s.abilities {
             if ruleset.ability(a).is_none() {
@@ -114,13 +208,27 @@ pub fn validate(ruleset: &Ruleset, specs: &[CombatantSpec]) -> Result<(), SetupE
     Ok(())
 }
 
-/// Insert the ruleset, dice and a fresh engine state, and spawn the combatants in order.
+/// Insert the ruleset, dice and a fresh engine state, and spawn the combatants in order, on the
+/// open plane.
 pub fn setup_world(world: &mut World, ruleset: Ruleset, seed: u64, specs: &[CombatantSpec]) -> Result<(), SetupError> {
-    validate(&ruleset, specs)?;
+    setup_world_on(world, ruleset, seed, specs, BattleMap::default())
+}
+
+/// As [`setup_world`], on a battle map (inserted as the [`BattleMap`] resource). Each sheet plays
+/// with its loadout for this ruleset ([`CombatantSpec::for_ruleset`]).
+pub fn setup_world_on(
+    world: &mut World,
+    ruleset: Ruleset,
+    seed: u64,
+    specs: &[CombatantSpec],
+    map: BattleMap,
+) -> Result<(), SetupError> {
+    validate_on(&ruleset, specs, &map)?;
     super::init_resources(world);
     let mut roster = Roster::default();
     let mut names = Vec::new();
     for (i, s) in specs.iter().enumerate() {
+        let s = s.resolved(&ruleset.name);
         let cid = Cid(i as u32);
         let mut movement = s.movement.clone();
         if movement.is_empty() {
@@ -165,5 +273,6 @@ pub fn setup_world(world: &mut World, ruleset: Ruleset, seed: u64, specs: &[Comb
     world.insert_resource(TurnState { seed, ..Default::default() });
     world.insert_resource(Dice::seeded(seed));
     world.insert_resource(ruleset);
+    world.insert_resource(map);
     Ok(())
 }

@@ -403,6 +403,8 @@ pub struct Rules<'w, 's> {
     pub work: ResMut<'w, WorkQueue>,
     /// Pending decision.
     pub pending: ResMut<'w, Pending>,
+    /// The battlefield: bounds, walls and difficult terrain.
+    pub map: Res<'w, super::map::BattleMap>,
 }
 
 impl<'w, 's> Rules<'w, 's> {
@@ -451,8 +453,7 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Unable to act: a condition blocks actions (G-HB-19).
     pub fn cannot_act(&self, who: Cid) -> bool {
-        let c = self.c(who);
-        c.conditions.0.keys().any(|id| self.ruleset.condition(id).is_some_and(|d| d.blocks_actions))
+        super::movement::blocks_actions(&self.ruleset, self.c(who).conditions)
     }
 
     /// Paying for a spread activity (HB-27).
@@ -478,13 +479,7 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Every ability the creature can use, listed first, then basic ones.
     pub fn known_abilities(&self, who: Cid) -> Vec<String> {
-        let mut v = self.c(who).abilities.0.clone();
-        for b in &self.ruleset.basic_abilities {
-            if !v.contains(b) {
-                v.push(b.clone());
-            }
-        }
-        v
+        known_abilities(&self.ruleset, self.c(who).abilities)
     }
 
     /// The attack types a creature can make (for HB-14).
@@ -536,12 +531,34 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Flanked: two enemies adjacent on opposite sides (G-HB-14, from positions on the grid).
     pub fn is_flanked(&self, who: Cid) -> bool {
-        let p = *self.c(who).pos;
-        let enemies = self.within(who, 1);
-        enemies.iter().filter(|e| self.hostile(who, **e)).any(|e| {
-            let q = *self.c(*e).pos;
-            let opposite = GridPos { x: 2 * p.x - q.x, y: 2 * p.y - q.y };
-            self.roster.occupied.get(&opposite).is_some_and(|o| self.hostile(who, *o))
-        })
+        flanked_at(&self.roster.occupied, *self.c(who).pos, |o| o != who && self.hostile(who, o))
     }
+
+    /// Whether `a` sees `b` across the map (walls block line of sight; see
+    /// [`super::map::BattleMap::line_of_sight`]).
+    pub fn sees(&self, a: Cid, b: Cid) -> bool {
+        self.map.line_of_sight(*self.c(a).pos, *self.c(b).pos)
+    }
+}
+
+/// Every ability a creature with these listed abilities can use: listed first, then the
+/// ruleset's basic ones (HB-09).
+pub fn known_abilities(ruleset: &Ruleset, listed: &Abilities) -> Vec<String> {
+    let mut v = listed.0.clone();
+    for b in &ruleset.basic_abilities {
+        if !v.contains(b) {
+            v.push(b.clone());
+        }
+    }
+    v
+}
+
+/// G-HB-14: whether a creature on `p` is flanked, two enemies (`hostile`) standing adjacent on
+/// opposite sides of it. Reads only who stands where, so it holds on any map.
+pub fn flanked_at(occupied: &BTreeMap<GridPos, Cid>, p: GridPos, hostile: impl Fn(Cid) -> bool) -> bool {
+    let at = |x: i32, y: i32| occupied.get(&GridPos { x, y }).copied();
+    (-1..=1)
+        .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+        .filter(|d| *d != (0, 0))
+        .any(|(dx, dy)| at(p.x + dx, p.y + dy).is_some_and(&hostile) && at(p.x - dx, p.y - dy).is_some_and(&hostile))
 }

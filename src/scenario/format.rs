@@ -28,8 +28,17 @@ pub struct Scenario {
     /// The combat is a draw when this round would start (overrides the ruleset's `round_cap`).
     #[serde(default, deserialize_with = "crate::rules::limits::rounds_opt")]
     pub max_rounds: Option<u32>,
-    /// The combatants, in id order.
-    #[serde(deserialize_with = "crate::rules::limits::roster")]
+    /// An encounter whose combatants (for this scenario's ruleset) and map this scenario plays,
+    /// instead of listing `combatants`: a name under `assets/encounters/`, or a `.ron` path
+    /// relative to this file.
+    #[serde(default)]
+    pub encounter: Option<String>,
+    /// The battle map as rows (`.` open, `#` blocked, `~` difficult; row 0 is y = 0); empty = the
+    /// open plane, or the encounter's map.
+    #[serde(default, deserialize_with = "crate::rules::limits::map_rows")]
+    pub map: Vec<String>,
+    /// The combatants, in id order (none when `encounter` gives them).
+    #[serde(default, deserialize_with = "crate::rules::limits::roster")]
     pub combatants: Vec<CombatantSpec>,
     /// What happens, in order.
     pub steps: Vec<Step>,

@@ -5,6 +5,7 @@ pub mod format;
 use std::path::{Path, PathBuf};
 
 use crate::ai::{self, AiScope};
+use crate::encounter::Encounter;
 use crate::rules::command::Rejection;
 use crate::rules::command::{ActIntent, Choice, Command, Decider, GmInput, OpeningUse};
 use crate::rules::components::{
@@ -12,7 +13,8 @@ use crate::rules::components::{
 };
 use crate::rules::driver::Combat;
 use crate::rules::log::{CombatEvent, CommandOutcomes};
-use crate::rules::ruleset::{DataError, Ruleset, locate, parse_ron, read_data_file, resolve_inside};
+use crate::rules::map::BattleMap;
+use crate::rules::ruleset::{DataError, Ruleset, parse_ron, read_data_file, resolve_inside};
 use crate::rules::setup;
 use crate::rules::state::{EngineStatus, Pending};
 use format::{EventPattern, Expect, GmStep, Scenario, Step};
@@ -34,10 +36,13 @@ pub const DECISION_KINDS: &[&str] = &[
 pub struct LoadedScenario {
     /// File path.
     pub file: String,
-    /// The scenario.
+    /// The scenario; when it names an encounter, its `combatants` are the encounter's for this
+    /// ruleset.
     pub scenario: Scenario,
     /// The ruleset it names.
     pub ruleset: Ruleset,
+    /// The battle map: the scenario's `map`, the encounter's, or the open plane.
+    pub map: BattleMap,
 }
 
 /// The folders a scenario's data may come from: its own folder (and below) and every project
@@ -55,18 +60,29 @@ pub fn data_roots(scenario_file: &Path) -> Vec<PathBuf> {
 /// a project `assets/` folder, see [`data_roots`]), or a plain name under an `assets/rulesets/`
 /// folder found above the scenario, in the working directory, or in the crate.
 pub fn resolve_ruleset(scenario_file: &Path, name: &str) -> Result<PathBuf, String> {
+    resolve_asset(scenario_file, name, "rulesets", "ruleset")
+}
+
+/// Where an encounter name resolves to, as [`resolve_ruleset`] does, under `assets/encounters/`.
+pub fn resolve_encounter(scenario_file: &Path, name: &str) -> Result<PathBuf, String> {
+    resolve_asset(scenario_file, name, "encounters", "encounter")
+}
+
+/// `<name>.ron` relative to the data file (confined to [`data_roots`]), or a plain name under an
+/// `assets/<folder>/` folder above the file, in the working directory, or in the crate.
+fn resolve_asset(scenario_file: &Path, name: &str, folder: &str, what: &str) -> Result<PathBuf, String> {
     let dir = scenario_file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if name.ends_with(".ron") {
         return resolve_inside(dir, name, &data_roots(scenario_file));
     }
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(format!("`{name}` is neither a ruleset name (letters, digits, - and _) nor a .ron path"));
+        return Err(format!("`{name}` is neither a {what} name (letters, digits, - and _) nor a .ron path"));
     }
     let file = format!("{name}.ron");
-    let mut candidates: Vec<PathBuf> = dir.ancestors().map(|p| p.join("assets").join("rulesets").join(&file)).collect();
-    candidates.push(Path::new("assets").join("rulesets").join(&file));
-    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("rulesets").join(&file));
-    candidates.into_iter().find(|c| c.is_file()).ok_or_else(|| format!("`{name}` is not an installed ruleset"))
+    let mut candidates: Vec<PathBuf> = dir.ancestors().map(|p| p.join("assets").join(folder).join(&file)).collect();
+    candidates.push(Path::new("assets").join(folder).join(&file));
+    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(folder).join(&file));
+    candidates.into_iter().find(|c| c.is_file()).ok_or_else(|| format!("`{name}` is not an installed {what}"))
 }
 
 /// Load and check a scenario file and the ruleset it names. Every error is `file:line:col: msg`.
@@ -78,7 +94,7 @@ pub fn load(path: &Path) -> Result<LoadedScenario, DataError> {
 /// As [`load`], from text already read.
 pub fn load_str(path: &Path, text: &str) -> Result<LoadedScenario, DataError> {
     let file = path.display().to_string();
-    let scenario: Scenario = parse_ron(&file, text)?;
+    let mut scenario: Scenario = parse_ron(&file, text)?;
     let at_ruleset = |m: String| DataError::at_text(&file, text, &format!("\"{}\"", scenario.ruleset), m);
     let rpath = resolve_ruleset(path, &scenario.ruleset).map_err(|m| at_ruleset(format!("ruleset: {m}")))?;
     let mut ruleset = Ruleset::load(&rpath).map_err(|e| {
@@ -88,29 +104,57 @@ pub fn load_str(path: &Path, text: &str) -> Result<LoadedScenario, DataError> {
             e
         }
     })?;
-    if let Some(cap) = scenario.max_rounds {
+    let rows: Vec<&str> = scenario.map.iter().map(String::as_str).collect();
+    let mut map =
+        BattleMap::from_rows(&rows).map_err(|m| crate::encounter::map_error(&file, text, &scenario.map, &m))?;
+    let mut max_rounds = scenario.max_rounds;
+    if let Some(name) = scenario.encounter.clone() {
+        let at_encounter = |m: String| DataError::at_text(&file, text, &format!("\"{name}\""), m);
+        if !scenario.combatants.is_empty() {
+            return Err(DataError::at_text(
+                &file,
+                text,
+                "combatants",
+                "combatants: give either `combatants` or `encounter`, not both",
+            ));
+        }
+        if !scenario.map.is_empty() {
+            return Err(DataError::at_text(
+                &file,
+                text,
+                "map",
+                "map: an encounter brings its own map; leave `map` out",
+            ));
+        }
+        let epath = resolve_encounter(path, &name).map_err(|m| at_encounter(format!("encounter: {m}")))?;
+        let etext = read_data_file(&epath).map_err(|e| at_encounter(format!("encounter: `{name}` {}", e.message)))?;
+        let efile = epath.display().to_string();
+        let enc = Encounter::from_ron_str(&efile, &etext)?;
+        enc.validate(&efile, &etext, &ruleset)?;
+        scenario.combatants = enc.specs_for(&ruleset);
+        map = enc.battle_map();
+        max_rounds = max_rounds.or(enc.max_rounds);
+    }
+    if let Some(cap) = max_rounds {
         ruleset.round_cap = cap;
     }
-    check(&file, text, &scenario, &ruleset)?;
-    Ok(LoadedScenario { file, scenario, ruleset })
+    check(&file, text, &scenario, &ruleset, &map)?;
+    Ok(LoadedScenario { file, scenario, ruleset, map })
 }
 
-/// Check names, abilities and conditions in a scenario against its ruleset.
-fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset) -> Result<(), DataError> {
-    if let Err(e) = setup::validate(rs, &s.combatants) {
-        let needle = e.combatant.as_ref().map(|c| format!("\"{c}\"")).unwrap_or_else(|| "combatants".into());
-        let detail = e.message.split('`').nth(1).map(|x| format!("\"{x}\""));
-        // Point at the offending value when it appears after the combatant's name.
-        let at = e
-            .combatant
-            .as_ref()
-            .and_then(|c| text.find(&format!("\"{c}\"")))
-            .and_then(|start| detail.as_ref().and_then(|d| text[start..].find(d.as_str()).map(|o| start + o)));
-        let (line, col) = match at {
-            Some(i) => locate(text, &text[i..]).unwrap_or((1, 1)),
-            None => locate(text, &needle).unwrap_or((1, 1)),
-        };
-        return Err(DataError { file: file.into(), line, col, message: format!("combatants: {e}") });
+/// Check names, abilities and conditions in a scenario against its ruleset, and its squares
+/// against its map.
+fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset, map: &BattleMap) -> Result<(), DataError> {
+    if s.combatants.is_empty() {
+        return Err(DataError::at_text(
+            file,
+            text,
+            "Scenario",
+            "combatants: a scenario needs `combatants` or an `encounter`",
+        ));
+    }
+    if let Err(e) = setup::validate_on(rs, &s.combatants, map) {
+        return Err(e.at(file, text, "combatants"));
     }
     let names: Vec<&str> = s.combatants.iter().map(|c| c.name.as_str()).collect();
     let who = |n: &str, field: &str| -> Result<(), DataError> {
@@ -338,14 +382,14 @@ impl Report {
 pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
     let s = &ls.scenario;
     let mut checks = Vec::new();
-    let mut combat = match Combat::with_forced_dice(ls.ruleset.clone(), seed.unwrap_or(s.seed), &s.combatants, &s.dice)
-    {
-        Ok(c) => c,
-        Err(e) => {
-            checks.push(CheckResult { step: 0, what: "set-up".into(), failure: Some(e.to_string()) });
-            return Report { name: s.name.clone(), checks, log_ron: String::new(), log_text: Vec::new() };
-        }
-    };
+    let mut combat =
+        match Combat::with_map(ls.ruleset.clone(), seed.unwrap_or(s.seed), &s.combatants, ls.map.clone(), &s.dice) {
+            Ok(c) => c,
+            Err(e) => {
+                checks.push(CheckResult { step: 0, what: "set-up".into(), failure: Some(e.to_string()) });
+                return Report { name: s.name.clone(), checks, log_ron: String::new(), log_text: Vec::new() };
+            }
+        };
     let cid = |c: &Combat, n: &str| c.cid(n).expect("names were checked when loading");
     let mut step_log_start = 0;
     let mut last_rejection: Option<(usize, String)> = None;
@@ -647,10 +691,14 @@ pub fn is_ruleset_file(text: &str) -> bool {
     body.starts_with("Ruleset")
 }
 
-/// Check a data file (ruleset or scenario) without running anything.
+/// Check a data file (ruleset, encounter or scenario, told apart by content) without running
+/// anything. An encounter is checked against every installed ruleset.
 pub fn check_file(path: &Path) -> Result<String, DataError> {
     let file = path.display().to_string();
     let text = read_data_file(path)?;
+    if crate::encounter::is_encounter_file(&text) {
+        return crate::encounter::check_text(path, &text);
+    }
     if is_ruleset_file(&text) {
         let rs = Ruleset::from_ron_str(&file, &text)?;
         Ok(format!(

@@ -33,6 +33,8 @@ pub fn who(name: &str, side: &str, init: i32, at: (i32, i32)) -> CombatantSpec {
         traits: vec![],
         aware: true,
         items: Default::default(),
+        loadouts: Default::default(),
+        movement_for: Default::default(),
     }
 }
 

@@ -77,6 +77,8 @@ fn specs(rs: &Ruleset, sheets: &[Sheet]) -> Vec<CombatantSpec> {
                 traits: vec![],
                 aware: i % 3 != 2,
                 items: BTreeMap::new(),
+                loadouts: BTreeMap::new(),
+                movement_for: BTreeMap::new(),
             }
         })
         .collect()

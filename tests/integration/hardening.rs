@@ -396,6 +396,7 @@ fn rejection_messages_name_creatures_not_ids() {
 fn a_closed_stdout_pipe_ends_the_cli_quietly() {
     use std::io::Read;
     let mut child = Process::new(env!("CARGO_BIN_EXE_skirmish"))
+        .arg("scenarios")
         .current_dir(root())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -407,4 +408,18 @@ fn a_closed_stdout_pipe_ends_the_cli_quietly() {
     let out = child.wait_with_output().unwrap();
     assert_ne!(out.status.code(), Some(101), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn a_negative_condition_value_never_adds_actions() {
+    // Found by the fuzzer: slowed -77 from a GM input made the regain add 77 actions.
+    let mut f = Fight::with_ruleset(load_ruleset("pf2e"), vec![who("A", "a", 20, (0, 0)), who("B", "b", 10, (9, 0))]);
+    let a = f.id("A");
+    f.gm(GmInput::ApplyCondition { who: a, condition: "slowed".into(), rounds: None, value: Some(-77) }).unwrap();
+    f.end("A");
+    f.end("B");
+    assert_eq!(f.active().as_deref(), Some("A"));
+    let pool = f.0.get::<skirmish::rules::components::ActionPool>(a).unwrap().clone();
+    assert!(pool.available() <= 3, "{pool:?}");
+    assert_eq!(pool.restricted_left, 0, "{pool:?}");
 }

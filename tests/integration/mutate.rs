@@ -1,4 +1,4 @@
-//! Mutated data files: every shipped ruleset and scenario, mutated with a fixed seed (tokens
+//! Mutated data files: every shipped ruleset, encounter and scenario, mutated with a fixed seed (tokens
 //! deleted, duplicated or swapped, digits flipped, huge, negative and zero numbers put into numeric
 //! fields, the file truncated). Each result must be rejected with `file:line:col: path: message`,
 //! or load and then run to the end without a panic or a hang.
@@ -114,7 +114,7 @@ fn mutate(text: &str, rng: &mut ChaCha8Rng) -> (String, String) {
 fn data_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut v = Vec::new();
-    for dir in ["assets/rulesets", "tests/scenarios"] {
+    for dir in ["assets/rulesets", "assets/encounters", "tests/scenarios"] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -140,6 +140,20 @@ fn brawl_for(rs_file: &Path) -> PathBuf {
 fn try_one(file: &Path, text: &str) -> Result<(), String> {
     let shown = file.display().to_string();
     let is_ruleset = file.parent().is_some_and(|p| p.ends_with("rulesets"));
+    if file.parent().is_some_and(|p| p.ends_with("encounters")) {
+        // An encounter is checked under every installed ruleset, then played by the AI under one.
+        return match skirmish::encounter::check_text(file, text) {
+            Ok(_) => {
+                let e = skirmish::encounter::Encounter::from_ron_str(&shown, text).map_err(|e| e.to_string())?;
+                let rulesets = skirmish::encounter::installed_rulesets(file).map_err(|e| e.to_string())?;
+                let rs = rulesets[text.len() % rulesets.len()].clone();
+                let mut c = e.start(rs, 1).map_err(|e| format!("checked, yet set-up failed: {e}"))?;
+                skirmish::ai::play(&mut c, skirmish::ai::AiScope { gm: true, all_creatures: true }, 100_000);
+                Ok(())
+            }
+            Err(e) => positioned(e),
+        };
+    }
     let loaded = if is_ruleset {
         Ruleset::from_ron_str(&shown, text).and_then(|rs| {
             let mut ls = scenario::load(&brawl_for(file))?;
@@ -155,20 +169,23 @@ fn try_one(file: &Path, text: &str) -> Result<(), String> {
             let _ = scenario::run(&ls, None);
             Ok(())
         }
-        Err(e) => {
-            let s = e.to_string();
-            let prefix = format!("{}:{}:{}: ", e.file, e.line, e.col);
-            if !s.starts_with(&prefix) || e.line == 0 || e.col == 0 {
-                return Err(format!("error without file:line:col: {s}"));
-            }
-            // A field path (or the scope the error is in) and a colon start every message.
-            let head = e.message.split(": ").next().unwrap_or("");
-            if e.message == head || head.is_empty() || head.contains(' ') && !head.starts_with('(') {
-                return Err(format!("error without a field path: {s}"));
-            }
-            Ok(())
-        }
+        Err(e) => positioned(e),
     }
+}
+
+/// A data error must give `file:line:col: path: message`.
+fn positioned(e: skirmish::rules::ruleset::DataError) -> Result<(), String> {
+    let s = e.to_string();
+    let prefix = format!("{}:{}:{}: ", e.file, e.line, e.col);
+    if !s.starts_with(&prefix) || e.line == 0 || e.col == 0 {
+        return Err(format!("error without file:line:col: {s}"));
+    }
+    // A field path (or the scope the error is in) and a colon start every message.
+    let head = e.message.split(": ").next().unwrap_or("");
+    if e.message == head || head.is_empty() || head.contains(' ') && !head.starts_with('(') {
+        return Err(format!("error without a field path: {s}"));
+    }
+    Ok(())
 }
 
 fn count() -> usize {

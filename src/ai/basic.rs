@@ -1,24 +1,20 @@
-//! A simple built-in AI. It sends the same commands a player would, and answers decisions for
-//! AI-controlled creatures (and, when asked to, the GM's) with sensible defaults.
+//! The first built-in AI, kept as it was so that the tactical AI can be measured against it.
 //!
-//! It reads the world and returns a command; it never changes rules state itself.
+//! On its turn it attacks the weakest enemy in reach with a melee attack, else shoots the nearest
+//! enemy, else moves closer. It defends with its better stat, always takes attacks of opportunity,
+//! passes openings, uses the first triggered ability offered, loses the restricted action first
+//! and releases completed casts at once. It reads the world and returns a command; it never
+//! changes rules state itself.
 
+use super::AiScope;
 use crate::rules::command::{ActIntent, Choice, Command, Decider, DefenseMethod};
 use crate::rules::components::{ActionPool, Cid, GridPos, Health, Movement, Side, Stats};
 use crate::rules::driver::Combat;
 use crate::rules::ruleset::{AttackKind, DefenseRule, Effect};
 use crate::rules::state::{DecisionKind, EngineStatus, Pending, Roster};
 
-/// Who the AI answers for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AiScope {
-    /// Also answer GM decisions (approve every Assist).
-    pub gm: bool,
-    /// Play every creature, whatever its controller (for simulations).
-    pub all_creatures: bool,
-}
-
-/// The command the AI sends now, if the engine waits for something the AI answers.
+/// The command this AI sends now, if the engine waits for something it answers (GM decisions
+/// included when `scope.gm`).
 pub fn next_command(combat: &Combat, scope: AiScope) -> Option<Command> {
     let plays = |c: Cid| scope.all_creatures || combat.controller(c) == crate::rules::components::Controller::Ai;
     match combat.status() {
@@ -26,15 +22,7 @@ pub fn next_command(combat: &Combat, scope: AiScope) -> Option<Command> {
         EngineStatus::AwaitingDecision(Decider::Creature(c)) if plays(c) => {
             Some(Command::Decide { by: Decider::Creature(c), choice: decision(combat, c)? })
         }
-        EngineStatus::AwaitingDecision(Decider::Gm) if scope.gm => {
-            let p = combat.world.resource::<Pending>().0.clone()?;
-            let choice = match p.kind {
-                // Keep roster order among tied players (G-P2-01's default).
-                DecisionKind::InitiativeTie { tied } => Choice::Order(tied),
-                _ => Choice::Approve(true),
-            };
-            Some(Command::Decide { by: Decider::Gm, choice })
-        }
+        EngineStatus::AwaitingDecision(Decider::Gm) if scope.gm => super::gm_command(combat),
         _ => None,
     }
 }
@@ -70,7 +58,7 @@ fn attacks(combat: &Combat, who: Cid) -> Vec<(String, AttackKind, u8)> {
 }
 
 /// On its turn: attack an enemy in reach (the weakest), else shoot the nearest, else close in.
-fn turn_command(combat: &Combat, who: Cid) -> Command {
+pub fn turn_command(combat: &Combat, who: Cid) -> Command {
     let end = Command::EndTurn { actor: who };
     let Some(pos) = combat.get::<GridPos>(who).copied() else {
         return end;
@@ -159,7 +147,7 @@ fn turn_command(combat: &Combat, who: Cid) -> Command {
 }
 
 /// Decisions: defend with the better stat, always take attacks of opportunity, pass openings.
-fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
+pub fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
     let p = combat.world.resource::<Pending>().0.clone()?;
     Some(match p.kind {
         DecisionKind::Defense { options, .. } => {
@@ -188,25 +176,4 @@ fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
         DecisionKind::ActionLoss => Choice::LoseFirst(crate::rules::command::ActionLoss::Restricted),
         DecisionKind::CastComplete { .. } => Choice::HoldCast(false),
     })
-}
-
-/// Let the AI answer everything in scope until the engine waits for someone else or the combat
-/// ends; at most `max_commands`. Returns how many commands were sent.
-pub fn play(combat: &mut Combat, scope: AiScope, max_commands: usize) -> usize {
-    let mut sent = 0;
-    while sent < max_commands {
-        let Some(cmd) = next_command(combat, scope) else {
-            break;
-        };
-        if combat.submit(cmd.clone()).is_err() {
-            // A rejected AI command would repeat forever; end the turn instead.
-            if let Command::Act(i) = cmd {
-                let _ = combat.submit(Command::EndTurn { actor: i.actor });
-            } else {
-                break;
-            }
-        }
-        sent += 1;
-    }
-    sent
 }

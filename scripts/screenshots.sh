@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Start the real game under Xvfb, let the AI play both sides for a full round under every
+# installed ruleset, save PNGs with Bevy's Screenshot, and check that they are not blank.
+#
+#   scripts/screenshots.sh [OUT_DIR]       (default: target/screenshots)
+#
+# Needs xvfb-run and a Vulkan driver (Debian: xvfb, mesa-vulkan-drivers); .ci/run installs them.
+# Uses the dev profile's binary, which `cargo test` has already built: CI builds the render stack once.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-target/screenshots}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/skirmish/target}"
+bin="$CARGO_TARGET_DIR/debug/skirmish"
+# A no-op after `cargo test` (it builds this binary); it relinks the game if a headless
+# (--no-default-features) build replaced it.
+cargo build --quiet
+rm -rf "$out"
+mkdir -p "$out"
+shots=()
+for rs in homebrew-d20 pf2e pf1e segments; do
+    echo "screenshots: $rs"
+    if ! timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
+        "$bin" play --all-ai --ruleset "$rs" --seed 7 --screenshots "$out/$rs" --rounds 1 \
+        > "$out/$rs.log" 2>&1; then
+        echo "screenshots: the game failed under $rs; its output:"
+        tail -40 "$out/$rs.log"
+        exit 1
+    fi
+    shots+=("$out/$rs/start.png" "$out/$rs/battle.png")
+done
+# A person's turn: the movement chosen, reachable and threatened squares highlighted.
+echo "screenshots: your turn"
+if ! timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
+    "$bin" play --seed 7 --screenshots "$out/your-turn" > "$out/your-turn.log" 2>&1; then
+    echo "screenshots: the game failed on a person's turn; its output:"
+    tail -40 "$out/your-turn.log"
+    exit 1
+fi
+shots+=("$out/your-turn/your-turn.png")
+python3 scripts/png_check.py "${shots[@]}"

@@ -1,0 +1,198 @@
+//! The built-in AI. It sends the same commands a player would, through the public command
+//! interface, and answers decisions for the creatures it plays (and, when asked to, the GM's).
+//! It reads the world and returns a command; it never changes rules state itself.
+//!
+//! Two brains:
+//!
+//! - [`Brain::Tactical`] ([`tactical`]), the default: focuses on kills, avoids attacks of
+//!   opportunity, defends when threatened, fights from range when it can, and spends its whole
+//!   budget under every turn model.
+//! - [`Brain::Basic`] ([`basic`]), the first AI, kept unchanged so the tactical one can be
+//!   measured against it ([`play_sides`]).
+//!
+//! Both are pure functions of the combat state: no randomness of their own, ordered iteration,
+//! ties broken by ids.
+
+pub mod basic;
+pub mod tactical;
+
+use crate::rules::command::{Choice, Command, Decider};
+use crate::rules::components::{Cid, Controller, Side};
+use crate::rules::driver::Combat;
+use crate::rules::state::{DecisionKind, EngineStatus, Pending};
+
+/// Who the AI answers for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AiScope {
+    /// Also answer GM decisions (approve every Assist, keep tied players in roster order).
+    pub gm: bool,
+    /// Play every creature, whatever its controller (for simulations).
+    pub all_creatures: bool,
+}
+
+/// Which AI plays a creature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Brain {
+    /// The first AI: nearest-target melee or shot, else walk closer ([`basic`]).
+    Basic,
+    /// The tactical AI ([`tactical`]).
+    #[default]
+    Tactical,
+}
+
+/// What [`play_by`] and [`play_sides`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PlayStats {
+    /// Commands sent (a fallback sent after a rejection is not counted again).
+    pub sent: usize,
+    /// Commands the engine rejected.
+    pub rejected: usize,
+    /// Of those, commands of creatures the tactical AI plays.
+    pub rejected_tactical: usize,
+    /// Candidates of the tactical AI that a dry run (`Combat::check_act`) turned down before
+    /// sending.
+    pub declined: usize,
+}
+
+/// The command the default (tactical) AI sends now, if the engine waits for something the AI
+/// answers.
+pub fn next_command(combat: &Combat, scope: AiScope) -> Option<Command> {
+    next_command_with(combat, scope, Brain::Tactical)
+}
+
+/// The command one brain sends now for every creature in scope.
+pub fn next_command_with(combat: &Combat, scope: AiScope, brain: Brain) -> Option<Command> {
+    next_command_by(combat, scope, |_| brain)
+}
+
+/// The command sent now, each creature played by the brain `brain_of` names for it. GM decisions
+/// get the same neutral answer whichever brains play.
+pub fn next_command_by(combat: &Combat, scope: AiScope, brain_of: impl Fn(Cid) -> Brain) -> Option<Command> {
+    let plays = |c: Cid| scope.all_creatures || combat.controller(c) == Controller::Ai;
+    match combat.status() {
+        EngineStatus::AwaitingCommand(c) if plays(c) => Some(match brain_of(c) {
+            Brain::Basic => basic::turn_command(combat, c),
+            Brain::Tactical => tactical::turn_command(combat, c),
+        }),
+        EngineStatus::AwaitingDecision(Decider::Creature(c)) if plays(c) => {
+            let choice = match brain_of(c) {
+                Brain::Basic => basic::decision(combat, c)?,
+                Brain::Tactical => tactical::decision(combat, c)?,
+            };
+            Some(Command::Decide { by: Decider::Creature(c), choice })
+        }
+        EngineStatus::AwaitingDecision(Decider::Gm) if scope.gm => gm_command(combat),
+        EngineStatus::AwaitingReturn => {
+            tactical::return_command(combat, |c| plays(c) && brain_of(c) == Brain::Tactical)
+        }
+        _ => None,
+    }
+}
+
+/// The GM's answer: approve every Assist; keep tied players in roster order (G-P2-01's default).
+pub fn gm_command(combat: &Combat) -> Option<Command> {
+    let p = combat.world.resource::<Pending>().0.as_ref()?;
+    let choice = match &p.kind {
+        DecisionKind::InitiativeTie { tied } => Choice::Order(tied.clone()),
+        _ => Choice::Approve(true),
+    };
+    Some(Command::Decide { by: Decider::Gm, choice })
+}
+
+/// Let the default (tactical) AI answer everything in scope until the engine waits for someone
+/// else or the combat ends; at most `max_commands`. Returns how many commands were sent.
+pub fn play(combat: &mut Combat, scope: AiScope, max_commands: usize) -> usize {
+    play_by(combat, scope, max_commands, |_| Brain::Tactical).sent
+}
+
+/// As [`play`], with one brain for every creature.
+pub fn play_with(combat: &mut Combat, scope: AiScope, max_commands: usize, brain: Brain) -> usize {
+    play_by(combat, scope, max_commands, |_| brain).sent
+}
+
+/// As [`play`], each side played by the brain `brain_of_side` names for it (for measuring one AI
+/// against another).
+pub fn play_sides(
+    combat: &mut Combat,
+    scope: AiScope,
+    max_commands: usize,
+    brain_of_side: impl Fn(&str) -> Brain,
+) -> PlayStats {
+    let sides: Vec<Brain> = (0..combat.len() as u32)
+        .map(|i| combat.get::<Side>(Cid(i)).map_or(Brain::Tactical, |s| brain_of_side(&s.0)))
+        .collect();
+    play_by(combat, scope, max_commands, move |c| sides.get(c.0 as usize).copied().unwrap_or_default())
+}
+
+/// As [`play`], each creature played by the brain `brain_of` names for it.
+///
+/// A rejected command would repeat forever. After a rejected command the basic AI's answer to
+/// the same state is tried (tactical creatures only), then the turn is ended.
+pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_of: impl Fn(Cid) -> Brain) -> PlayStats {
+    let mut stats = PlayStats::default();
+    while stats.sent < max_commands {
+        let cmd = match combat.status() {
+            // The tactical AI's turn: the first of its candidates the engine would take (a dry
+            // run, so no rejected command costs a schedule run).
+            EngineStatus::AwaitingCommand(c)
+                if brain_of(c) == Brain::Tactical
+                    && (scope.all_creatures || combat.controller(c) == Controller::Ai) =>
+            {
+                let mut pick = None;
+                for cand in tactical::turn_candidates(combat, c) {
+                    let ok = match &cand {
+                        Command::Act(i) => combat.check_act(i).is_ok(),
+                        _ => true,
+                    };
+                    if ok {
+                        pick = Some(cand);
+                        break;
+                    }
+                    stats.declined += 1;
+                }
+                pick
+            }
+            _ => next_command_by(combat, scope, &brain_of),
+        };
+        let Some(cmd) = cmd else {
+            break;
+        };
+        stats.sent += 1;
+        if combat.submit(cmd.clone()).is_ok() {
+            continue;
+        }
+        stats.rejected += 1;
+        let tactical = actor_of(&cmd).is_some_and(|c| brain_of(c) == Brain::Tactical);
+        stats.rejected_tactical += usize::from(tactical);
+        if tactical
+            && let Some(fallback) = basic::next_command(combat, scope).filter(|f| *f != cmd)
+            && combat.submit(fallback).is_ok()
+        {
+            continue;
+        }
+        match cmd {
+            Command::Act(i) => {
+                let _ = combat.submit(Command::EndTurn { actor: i.actor });
+            }
+            Command::Hold { actor, .. } => {
+                let _ = combat.submit(Command::EndTurn { actor });
+            }
+            _ => break,
+        }
+    }
+    stats
+}
+
+/// The creature a command speaks for.
+fn actor_of(cmd: &Command) -> Option<Cid> {
+    match cmd {
+        Command::Act(i) => Some(i.actor),
+        Command::Hold { actor, .. }
+        | Command::Delay { actor }
+        | Command::ReturnFromDelay { actor }
+        | Command::Release { actor }
+        | Command::EndTurn { actor } => Some(*actor),
+        Command::Decide { by: Decider::Creature(c), .. } => Some(*c),
+        _ => None,
+    }
+}

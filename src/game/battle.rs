@@ -1,0 +1,526 @@
+//! The battle: one `Combat` driven by commands from the player, the prompts and the AI, paced so
+//! that each `CombatEvent` can be watched.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use bevy::prelude::*;
+
+use super::Screen;
+use super::library::Library;
+use crate::ai::{self, AiScope};
+use crate::encounter::Encounter;
+use crate::rules::command::{Command, Decider};
+use crate::rules::components::{Cid, GridPos, Side};
+use crate::rules::driver::Combat;
+use crate::rules::log::CombatEvent;
+use crate::rules::ruleset::Ruleset;
+use crate::rules::state::{DecisionKind, EngineStatus, Pending};
+
+/// Who plays a side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideControl {
+    /// A person at this screen.
+    Human,
+    /// The built-in AI.
+    Ai,
+}
+
+/// What the next battle is: chosen on the start screen or from the command line.
+#[derive(Resource, Debug, Clone)]
+pub struct BattleSetup {
+    /// The encounter's file, for the start screen and the end screen.
+    pub file: String,
+    /// The encounter.
+    pub encounter: Encounter,
+    /// The ruleset's name.
+    pub ruleset_name: String,
+    /// The ruleset.
+    pub ruleset: Ruleset,
+    /// Who plays each side.
+    pub sides: BTreeMap<String, SideControl>,
+    /// The dice seed.
+    pub seed: u64,
+}
+
+/// The fight under way.
+#[derive(Resource)]
+pub struct Battle {
+    /// The rules driver: the only place rules state lives.
+    pub combat: Combat,
+    /// What it was set up from (for a restart).
+    pub setup: BattleSetup,
+    /// Why the last command was refused, in words, for the banner.
+    pub last_rejection: Option<String>,
+    /// A set-up error, shown instead of a board.
+    pub error: Option<String>,
+}
+
+impl Battle {
+    /// Who plays this creature.
+    pub fn control(&self, c: Cid) -> SideControl {
+        let side = self.combat.get::<Side>(c).map(|s| s.0.clone()).unwrap_or_default();
+        self.setup.sides.get(&side).copied().unwrap_or(SideControl::Ai)
+    }
+
+    /// The creature standing on a square, if any (down creatures don't stand).
+    pub fn creature_at(&self, p: GridPos) -> Option<Cid> {
+        self.combat.world.resource::<crate::rules::state::Roster>().occupied.get(&p).copied()
+    }
+
+    /// The human-controlled creature the engine waits on now, for a command or a decision.
+    pub fn human_waiting(&self) -> Option<Cid> {
+        match self.combat.status() {
+            EngineStatus::AwaitingCommand(c) | EngineStatus::AwaitingDecision(Decider::Creature(c))
+                if self.control(c) == SideControl::Human =>
+            {
+                Some(c)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A command from a person: the input system and the prompts write these; `drive` submits them.
+#[derive(Message, Debug, Clone)]
+pub struct HumanCommand(pub Command);
+
+/// How fast the view plays events and AI turns.
+#[derive(Resource, Debug, Clone)]
+pub struct Pacing {
+    /// Seconds between two AI commands at speed 1.
+    pub ai_delay: f32,
+    /// Speed factor for animations and AI turns.
+    pub speed: f32,
+    /// Fast-forward is held.
+    pub fast_forward: bool,
+    /// Play everything at once (tests, benchmarks).
+    pub instant: bool,
+    ai_wait: f32,
+}
+
+impl Default for Pacing {
+    fn default() -> Self {
+        Self { ai_delay: 0.45, speed: 1.0, fast_forward: false, instant: false, ai_wait: 0.0 }
+    }
+}
+
+impl Pacing {
+    /// Everything at once: for tests and benchmarks.
+    pub fn instant() -> Self {
+        Self { instant: true, ..Self::default() }
+    }
+
+    fn factor(&self) -> f32 {
+        self.speed.max(0.1) * if self.fast_forward { 8.0 } else { 1.0 }
+    }
+}
+
+/// What to do with a decision of one kind for the player's creatures, as in well-loved CRPGs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// Show a prompt and wait.
+    Ask,
+    /// Take it, the way the AI would (defend well, take the attack, use the opening).
+    Always,
+    /// Decline it (no defence roll, no attack of opportunity, pass).
+    Never,
+}
+
+/// The player's policy per decision kind (`DecisionKind::name`).
+#[derive(Resource, Debug, Clone)]
+pub struct Policies(pub BTreeMap<&'static str, Policy>);
+
+impl Default for Policies {
+    fn default() -> Self {
+        Policies(crate::scenario::DECISION_KINDS.iter().map(|k| (*k, Policy::Ask)).collect())
+    }
+}
+
+/// One thing the view shows before the next happens.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Beat {
+    /// A creature walks from one square to another.
+    Walk {
+        /// Who.
+        who: Cid,
+        /// From.
+        from: GridPos,
+        /// To.
+        to: GridPos,
+    },
+    /// A short pause with a floating text over a creature.
+    Float {
+        /// Over whom.
+        who: Cid,
+        /// What.
+        text: String,
+        /// Its colour (RGB).
+        rgb: [f32; 3],
+    },
+    /// The camera should look at this creature (a turn starts).
+    Focus(Cid),
+}
+
+impl Beat {
+    /// How long it takes at speed 1, in seconds.
+    pub fn seconds(&self) -> f32 {
+        match self {
+            Beat::Walk { from, to, .. } => 0.12 * from.distance(*to).clamp(1, 12) as f32,
+            Beat::Float { .. } => 0.35,
+            Beat::Focus(_) => 0.1,
+        }
+    }
+}
+
+/// Events turned into beats, played one after another.
+#[derive(Resource, Debug, Default)]
+pub struct Playback {
+    /// Log events already turned into beats.
+    pub shown: usize,
+    /// The beat playing now and how far it is (0..1).
+    pub current: Option<(Beat, f32)>,
+    /// Beats still to play.
+    pub queue: VecDeque<Beat>,
+    /// Where each token stands on screen, in squares (it lags the rules while a walk plays).
+    pub display: BTreeMap<Cid, Vec2>,
+    /// Floating texts started this frame, for the view to spawn.
+    pub floats: Vec<(Cid, String, [f32; 3])>,
+    /// The creature the camera follows.
+    pub focus: Option<Cid>,
+}
+
+impl Playback {
+    /// Whether something is still playing.
+    pub fn busy(&self) -> bool {
+        self.current.is_some() || !self.queue.is_empty()
+    }
+}
+
+/// What the board highlights: recomputed when the state or the selection changes.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct Highlights {
+    /// The creature whose turn it is.
+    pub active: Option<Cid>,
+    /// Squares the selected movement can reach, with their cost.
+    pub reachable: BTreeMap<GridPos, u32>,
+    /// Creatures the selected ability may target now (the engine's own dry run says so).
+    pub targets: Vec<Cid>,
+    /// Squares where leaving provokes an attack of opportunity.
+    pub threatened: BTreeSet<GridPos>,
+    key: Option<(usize, String, Option<String>)>,
+}
+
+/// Startup: turn the command-line options into a setup, and skip the start screen if asked.
+pub fn apply_options(
+    mut commands: Commands,
+    options: Res<super::PlayOptions>,
+    library: Res<Library>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let Some(setup) = setup_from(&library, &options) else { return };
+    commands.insert_resource(setup);
+    if options.start_now {
+        next.set(Screen::Battle);
+    }
+}
+
+/// Build a setup from the options and what is installed.
+pub fn setup_from(library: &Library, options: &super::PlayOptions) -> Option<BattleSetup> {
+    let (file, encounter) = library.encounter(options.encounter.as_deref())?;
+    let ruleset_name = options.ruleset.clone().unwrap_or_else(|| super::library::DEFAULT_RULESET_NAME.into());
+    let ruleset = library.ruleset(&ruleset_name)?.clone();
+    let sides = encounter
+        .sides
+        .iter()
+        .map(|s| {
+            let ai = options.all_ai || options.ai_sides.contains(&s.name) || s.controller != crate::encounter::SideController::Human;
+            (s.name.clone(), if ai { SideControl::Ai } else { SideControl::Human })
+        })
+        .collect();
+    let seed = options.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs())
+    });
+    Some(BattleSetup { file: file.display().to_string(), encounter: encounter.clone(), ruleset_name, ruleset, sides, seed })
+}
+
+/// Entering the battle screen: start the combat the setup describes.
+pub fn start_battle(mut commands: Commands, setup: Option<Res<BattleSetup>>, mut playback: ResMut<Playback>) {
+    let Some(setup) = setup else { return };
+    *playback = Playback::default();
+    let (combat, error) = match setup.encounter.start(setup.ruleset.clone(), setup.seed) {
+        Ok(c) => (c, None),
+        Err(e) => {
+            let fallback = Combat::new(setup.ruleset.clone(), setup.seed, &[]);
+            match fallback {
+                Ok(c) => (c, Some(e.to_string())),
+                Err(_) => {
+                    error!("cannot start the encounter: {e}");
+                    return;
+                }
+            }
+        }
+    };
+    for i in 0..combat.len() as u32 {
+        if let Some(p) = combat.get::<GridPos>(Cid(i)) {
+            playback.display.insert(Cid(i), Vec2::new(p.x as f32, p.y as f32));
+        }
+    }
+    commands.insert_resource(Battle { combat, setup: setup.clone(), last_rejection: None, error });
+}
+
+/// Each frame: once the view has caught up, submit the next command: the player's, a policy's
+/// answer, or the AI's after its pause.
+pub fn drive(
+    battle: Option<ResMut<Battle>>,
+    mut human: MessageReader<HumanCommand>,
+    mut pacing: ResMut<Pacing>,
+    policies: Res<Policies>,
+    playback: Res<Playback>,
+    time: Res<Time>,
+) {
+    let Some(mut battle) = battle else { return };
+    let commands: Vec<Command> = human.read().map(|h| h.0.clone()).collect();
+    if playback.busy() && !pacing.instant {
+        return;
+    }
+    // The player's commands, in order; a refusal is shown, not fatal.
+    for cmd in commands {
+        if let Err(r) = battle.combat.submit(cmd) {
+            battle.last_rejection = Some(battle.combat.explain(&r));
+        } else {
+            battle.last_rejection = None;
+        }
+    }
+    let mut budget = if pacing.instant { 10_000 } else { 1 };
+    while budget > 0 {
+        budget -= 1;
+        let status = battle.combat.status();
+        let scope = AiScope { gm: true, all_creatures: true };
+        let cmd = match status {
+            EngineStatus::AwaitingCommand(c) | EngineStatus::AwaitingDecision(Decider::Creature(c))
+                if battle.control(c) == SideControl::Ai =>
+            {
+                if !pacing.instant {
+                    pacing.ai_wait += time.delta_secs() * pacing.factor();
+                    if pacing.ai_wait < pacing.ai_delay {
+                        return;
+                    }
+                    pacing.ai_wait = 0.0;
+                }
+                ai::next_command(&battle.combat, scope)
+            }
+            EngineStatus::AwaitingDecision(Decider::Creature(_)) => policy_answer(&battle.combat, &policies),
+            // The GM's calls (Assist approval, initiative ties) are automatic: the AI's defaults.
+            EngineStatus::AwaitingDecision(Decider::Gm) => ai::next_command(&battle.combat, scope),
+            EngineStatus::AwaitingReturn => return_someone(&battle),
+            _ => None,
+        };
+        let Some(cmd) = cmd else { return };
+        if battle.combat.submit(cmd.clone()).is_err() {
+            // A refused AI command would come back forever: end that turn instead.
+            if let Command::Act(i) = cmd {
+                let _ = battle.combat.submit(Command::EndTurn { actor: i.actor });
+            } else {
+                return;
+            }
+        }
+    }
+}
+
+/// The answer a player's policy gives without asking, if it is not "ask".
+fn policy_answer(combat: &Combat, policies: &Policies) -> Option<Command> {
+    let p = combat.world.resource::<Pending>().0.clone()?;
+    let policy = policies.0.get(p.kind.name()).copied().unwrap_or(Policy::Ask);
+    match policy {
+        Policy::Ask => None,
+        Policy::Always => ai::next_command(combat, AiScope { gm: true, all_creatures: true }),
+        Policy::Never => Some(Command::Decide { by: p.by, choice: decline(&p.kind) }),
+    }
+}
+
+/// "No" to a decision: no defence roll, no attack, pass, release the cast, keep the order.
+pub fn decline(kind: &DecisionKind) -> crate::rules::command::Choice {
+    use crate::rules::command::{ActionLoss, Choice, DefenseMethod};
+    match kind {
+        DecisionKind::Defense { .. } => Choice::Defend(DefenseMethod::NoDefense),
+        DecisionKind::Opportunity { .. } => Choice::Opportunity(None),
+        DecisionKind::Opening { .. } => Choice::Opening(None),
+        DecisionKind::AssistApproval { .. } => Choice::Approve(false),
+        DecisionKind::Triggered { .. } => Choice::Triggered(None),
+        DecisionKind::ActionLoss => Choice::LoseFirst(ActionLoss::Restricted),
+        DecisionKind::CastComplete { .. } => Choice::HoldCast(false),
+        DecisionKind::InitiativeTie { tied } => Choice::Order(tied.clone()),
+    }
+}
+
+/// Nobody is scheduled: an AI creature that is delaying or readying comes back.
+fn return_someone(battle: &Battle) -> Option<Command> {
+    let turn = battle.combat.turn();
+    let back = turn.delayed.iter().copied().find(|c| battle.control(*c) == SideControl::Ai)?;
+    Some(Command::ReturnFromDelay { actor: back })
+}
+
+/// Turn new log events into beats and play them.
+pub fn advance_playback(battle: Option<Res<Battle>>, mut playback: ResMut<Playback>, pacing: Res<Pacing>, time: Res<Time>) {
+    let Some(battle) = battle else { return };
+    playback.floats.clear();
+    let events = &battle.combat.log().events;
+    let start = playback.shown.min(events.len());
+    for e in &events[start..] {
+        if let Some(b) = beat_for(e) {
+            playback.queue.push_back(b);
+        }
+    }
+    playback.shown = events.len();
+    if pacing.instant {
+        while let Some(b) = playback.queue.pop_front() {
+            finish_beat(&mut playback, &b);
+        }
+        playback.current = None;
+        return;
+    }
+    let mut dt = time.delta_secs() * pacing.factor();
+    loop {
+        if playback.current.is_none() {
+            let Some(b) = playback.queue.pop_front() else { return };
+            start_beat(&mut playback, &b);
+            playback.current = Some((b, 0.0));
+        }
+        let Some((beat, t)) = playback.current.clone() else { return };
+        let len = beat.seconds().max(0.01);
+        let t2 = t + dt / len;
+        if t2 < 1.0 {
+            if let Beat::Walk { who, from, to } = &beat {
+                let a = Vec2::new(from.x as f32, from.y as f32);
+                let b = Vec2::new(to.x as f32, to.y as f32);
+                playback.display.insert(*who, a.lerp(b, t2));
+            }
+            playback.current = Some((beat, t2));
+            return;
+        }
+        dt = (t2 - 1.0) * len;
+        finish_beat(&mut playback, &beat);
+        playback.current = None;
+    }
+}
+
+fn start_beat(playback: &mut Playback, b: &Beat) {
+    match b {
+        Beat::Float { who, text, rgb } => playback.floats.push((*who, text.clone(), *rgb)),
+        Beat::Focus(c) => playback.focus = Some(*c),
+        Beat::Walk { .. } => {}
+    }
+}
+
+fn finish_beat(playback: &mut Playback, b: &Beat) {
+    match b {
+        Beat::Walk { who, to, .. } => {
+            playback.display.insert(*who, Vec2::new(to.x as f32, to.y as f32));
+        }
+        Beat::Focus(c) => playback.focus = Some(*c),
+        Beat::Float { .. } => {}
+    }
+}
+
+/// What the view shows for one event, if anything.
+pub fn beat_for(e: &CombatEvent) -> Option<Beat> {
+    const RED: [f32; 3] = [1.0, 0.35, 0.3];
+    const GREEN: [f32; 3] = [0.4, 1.0, 0.5];
+    const WHITE: [f32; 3] = [0.95, 0.95, 0.95];
+    const GOLD: [f32; 3] = [1.0, 0.85, 0.35];
+    Some(match e {
+        CombatEvent::Moved { who, from, to, .. } => Beat::Walk { who: *who, from: *from, to: *to },
+        CombatEvent::TurnStarted { who, .. } => Beat::Focus(*who),
+        CombatEvent::AttackRolled { attacker, total, .. } => {
+            Beat::Float { who: *attacker, text: format!("attack {total}"), rgb: WHITE }
+        }
+        CombatEvent::AttackBlocked { target, .. } => Beat::Float { who: *target, text: "blocked".into(), rgb: GOLD },
+        CombatEvent::AttackMissed { target, .. } => Beat::Float { who: *target, text: "miss".into(), rgb: GOLD },
+        CombatEvent::Damaged { who, amount, .. } if *amount > 0 => {
+            Beat::Float { who: *who, text: format!("-{amount}"), rgb: RED }
+        }
+        CombatEvent::Healed { who, amount, .. } => Beat::Float { who: *who, text: format!("+{amount}"), rgb: GREEN },
+        CombatEvent::ConditionApplied { who, condition, .. } => {
+            Beat::Float { who: *who, text: condition.replace('_', " "), rgb: GOLD }
+        }
+        CombatEvent::Downed { who } => Beat::Float { who: *who, text: "down!".into(), rgb: RED },
+        _ => return None,
+    })
+}
+
+/// Recompute the highlights when the state or the selection changed.
+pub fn update_highlights(
+    battle: Option<ResMut<Battle>>,
+    selection: Res<super::Selection>,
+    mut hl: ResMut<Highlights>,
+) {
+    let Some(mut battle) = battle else { return };
+    let status = format!("{:?}", battle.combat.status());
+    let key = (battle.combat.log().events.len(), status, selection.ability.clone());
+    if hl.key.as_ref() == Some(&key) {
+        return;
+    }
+    let active = battle.combat.turn().active;
+    let mut out = Highlights { active, key: Some(key), ..default() };
+    if let Some(who) = active
+        && battle.control(who) == SideControl::Human
+    {
+        out.threatened = battle.combat.threatened(who);
+        if battle.control(who) == SideControl::Human
+            && let Some(ability) = selection.ability.clone()
+        {
+            out.reachable = battle.combat.reachable(who, &ability);
+            if out.reachable.is_empty() {
+                out.targets = super::input::valid_targets(&mut battle.combat, who, &ability);
+            }
+        }
+    }
+    *hl = out;
+}
+
+/// When the combat is over and the view has caught up, go to the end screen.
+pub fn finish_when_over(battle: Option<Res<Battle>>, playback: Res<Playback>, mut next: ResMut<NextState<Screen>>) {
+    let Some(battle) = battle else { return };
+    if battle.combat.status() == EngineStatus::Ended && !playback.busy() {
+        next.set(Screen::End);
+    }
+}
+
+/// A short summary of the finished fight: who won, in which round, who is still standing.
+pub fn summary(battle: &Battle) -> Vec<String> {
+    let c = &battle.combat;
+    let mut lines = Vec::new();
+    let draw = c.log().events.iter().find_map(|e| match e {
+        CombatEvent::CombatDrawn { reason, .. } => Some(*reason),
+        _ => None,
+    });
+    lines.push(match (&c.turn().winner, draw) {
+        (Some(w), _) => format!("{w} win in round {}", c.turn().round),
+        (None, Some(r)) => format!("Draw in round {}: {r:?}", c.turn().round),
+        (None, None) => format!("Nobody is left standing (round {})", c.turn().round),
+    });
+    for i in 0..c.len() as u32 {
+        let who = Cid(i);
+        let hp = c.get::<crate::rules::components::Health>(who).map_or(0, |h| h.hp);
+        let dealt: i32 = damage_dealt(c, who);
+        lines.push(format!("{}: {} hp left, dealt {dealt}", c.name(who), hp.max(0)));
+    }
+    lines
+}
+
+/// Damage a creature dealt, from the log (the target of each attack it hit).
+fn damage_dealt(c: &Combat, who: Cid) -> i32 {
+    let mut total = 0;
+    let mut last_attacker = None;
+    for e in &c.log().events {
+        match e {
+            CombatEvent::AttackRolled { attacker, .. } | CombatEvent::AbilityUsed { who: attacker, .. } => {
+                last_attacker = Some(*attacker);
+            }
+            CombatEvent::Damaged { amount, .. } if last_attacker == Some(who) => total += amount,
+            CombatEvent::TurnStarted { .. } => last_attacker = None,
+            _ => {}
+        }
+    }
+    total
+}

@@ -1,0 +1,341 @@
+//! Input: one leafwing action enum, bindings from `assets/input.ron` (a bad file falls back to the
+//! defaults with a message), and the player's actions turned into `Command`s.
+//!
+//! Mouse flow: with no ability chosen, click an empty square to Move there or an enemy to attack
+//! it; choose an ability with 1–9 (or M for movement), then click its target or destination, or
+//! cycle targets with Tab and confirm with Enter. Esc or the right button cancels.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::battle::{Battle, HumanCommand, Pacing};
+use crate::rules::command::{ActIntent, Command};
+use crate::rules::components::{Abilities, Cid, GridPos};
+use crate::rules::driver::Combat;
+use crate::rules::ruleset::Effect;
+
+/// Everything a player can do.
+#[derive(Actionlike, PartialEq, Eq, PartialOrd, Ord, Clone, Copy, Hash, Debug, Reflect, Serialize, Deserialize)]
+pub enum GameAction {
+    /// Click: choose a square, a target or a destination.
+    Select,
+    /// Choose the movement ability.
+    Move,
+    /// Use the chosen ability on the chosen target (or on yourself).
+    Confirm,
+    /// Drop the chosen ability.
+    Cancel,
+    /// End the turn.
+    EndTurn,
+    /// Choose ability 1..9.
+    Ability1,
+    /// Ability 2.
+    Ability2,
+    /// Ability 3.
+    Ability3,
+    /// Ability 4.
+    Ability4,
+    /// Ability 5.
+    Ability5,
+    /// Ability 6.
+    Ability6,
+    /// Ability 7.
+    Ability7,
+    /// Ability 8.
+    Ability8,
+    /// Ability 9.
+    Ability9,
+    /// Next valid target.
+    CycleTargets,
+    /// Pan the camera up.
+    PanUp,
+    /// Pan down.
+    PanDown,
+    /// Pan left.
+    PanLeft,
+    /// Pan right.
+    PanRight,
+    /// Zoom in.
+    ZoomIn,
+    /// Zoom out.
+    ZoomOut,
+    /// Show or hide the combat log.
+    ToggleLog,
+    /// Hold to play events and AI turns eight times faster.
+    FastForward,
+}
+
+const ABILITY_KEYS: [GameAction; 9] = [
+    GameAction::Ability1,
+    GameAction::Ability2,
+    GameAction::Ability3,
+    GameAction::Ability4,
+    GameAction::Ability5,
+    GameAction::Ability6,
+    GameAction::Ability7,
+    GameAction::Ability8,
+    GameAction::Ability9,
+];
+
+/// One binding in `assets/input.ron`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Binding {
+    /// A key, by Bevy's `KeyCode` name (`KeyE`, `Digit1`, `Escape`, `ArrowUp`, ...).
+    Key(KeyCode),
+    /// A mouse button: `Left`, `Right`, `Middle`.
+    Mouse(MouseButton),
+    /// The mouse wheel: `Up` or `Down`.
+    Wheel(WheelDirection),
+}
+
+/// A wheel direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WheelDirection {
+    /// Away from you.
+    Up,
+    /// Towards you.
+    Down,
+}
+
+/// The bindings: every action and its inputs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bindings(pub BTreeMap<GameAction, Vec<Binding>>);
+
+impl Default for Bindings {
+    fn default() -> Self {
+        use Binding::{Key, Mouse, Wheel};
+        use GameAction as A;
+        let mut m = BTreeMap::new();
+        m.insert(A::Select, vec![Mouse(MouseButton::Left)]);
+        m.insert(A::Move, vec![Key(KeyCode::KeyM)]);
+        m.insert(A::Confirm, vec![Key(KeyCode::Enter)]);
+        m.insert(A::Cancel, vec![Key(KeyCode::Escape), Mouse(MouseButton::Right)]);
+        m.insert(A::EndTurn, vec![Key(KeyCode::KeyE)]);
+        let digits = [
+            KeyCode::Digit1,
+            KeyCode::Digit2,
+            KeyCode::Digit3,
+            KeyCode::Digit4,
+            KeyCode::Digit5,
+            KeyCode::Digit6,
+            KeyCode::Digit7,
+            KeyCode::Digit8,
+            KeyCode::Digit9,
+        ];
+        for (a, k) in ABILITY_KEYS.iter().zip(digits) {
+            m.insert(*a, vec![Key(k)]);
+        }
+        m.insert(A::CycleTargets, vec![Key(KeyCode::Tab)]);
+        m.insert(A::PanUp, vec![Key(KeyCode::KeyW), Key(KeyCode::ArrowUp)]);
+        m.insert(A::PanDown, vec![Key(KeyCode::KeyS), Key(KeyCode::ArrowDown)]);
+        m.insert(A::PanLeft, vec![Key(KeyCode::KeyA), Key(KeyCode::ArrowLeft)]);
+        m.insert(A::PanRight, vec![Key(KeyCode::KeyD), Key(KeyCode::ArrowRight)]);
+        m.insert(A::ZoomIn, vec![Wheel(WheelDirection::Up), Key(KeyCode::Equal)]);
+        m.insert(A::ZoomOut, vec![Wheel(WheelDirection::Down), Key(KeyCode::Minus)]);
+        m.insert(A::ToggleLog, vec![Key(KeyCode::KeyL)]);
+        m.insert(A::FastForward, vec![Key(KeyCode::Space)]);
+        Bindings(m)
+    }
+}
+
+impl Bindings {
+    /// Read `path`; a missing file gives the defaults, a bad one the defaults and the reason.
+    pub fn load(path: &Path) -> (Self, Option<String>) {
+        if !path.exists() {
+            return (Self::default(), None);
+        }
+        let text = match crate::rules::ruleset::read_data_file(path) {
+            Ok(t) => t,
+            Err(e) => return (Self::default(), Some(format!("{e} (using the default bindings)"))),
+        };
+        match crate::rules::ruleset::parse_ron::<Bindings>(&path.display().to_string(), &text) {
+            Ok(mut b) => {
+                // Actions the file leaves out keep their default inputs.
+                for (a, v) in Self::default().0 {
+                    b.0.entry(a).or_insert(v);
+                }
+                (b, None)
+            }
+            Err(e) => (Self::default(), Some(format!("{e} (using the default bindings)"))),
+        }
+    }
+
+    /// The leafwing input map.
+    pub fn input_map(&self) -> InputMap<GameAction> {
+        let mut map = InputMap::default();
+        for (a, inputs) in &self.0 {
+            for b in inputs {
+                match b {
+                    Binding::Key(k) => {
+                        map.insert(*a, *k);
+                    }
+                    Binding::Mouse(m) => {
+                        map.insert(*a, *m);
+                    }
+                    Binding::Wheel(WheelDirection::Up) => {
+                        map.insert(*a, MouseScrollDirection::UP);
+                    }
+                    Binding::Wheel(WheelDirection::Down) => {
+                        map.insert(*a, MouseScrollDirection::DOWN);
+                    }
+                }
+            }
+        }
+        map
+    }
+}
+
+/// A message about the bindings file, for the start screen.
+#[derive(Resource, Debug, Default)]
+pub struct BindingsNote(pub Option<String>);
+
+/// The player: the entity carrying the input map and action state.
+#[derive(Component)]
+pub struct PlayerInput;
+
+/// The square under the cursor, set by the view (none over egui or off the board).
+#[derive(Resource, Debug, Default, Clone, Copy)]
+pub struct CursorCell(pub Option<GridPos>);
+
+/// The player's current choice.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct Selection {
+    /// The ability chosen, if any.
+    pub ability: Option<String>,
+    /// The target picked with Tab, by index into the valid targets.
+    pub target: Option<Cid>,
+}
+
+/// Startup: read the bindings and spawn the player's input entity.
+pub fn spawn_input(mut commands: Commands) {
+    let (bindings, note) = Bindings::load(&super::library::assets_root().join("input.ron"));
+    if let Some(n) = &note {
+        warn!("{n}");
+    }
+    commands.insert_resource(BindingsNote(note));
+    commands.spawn((PlayerInput, bindings.input_map()));
+}
+
+/// Abilities the creature can use, in hotkey order: its own, then the ruleset's basic ones.
+pub fn ability_bar(combat: &Combat, who: Cid) -> Vec<String> {
+    let mut v = combat.get::<Abilities>(who).map(|a| a.0.clone()).unwrap_or_default();
+    for b in &combat.ruleset().basic_abilities {
+        if !v.contains(b) {
+            v.push(b.clone());
+        }
+    }
+    v
+}
+
+fn is_movement(combat: &Combat, ability: &str) -> bool {
+    combat
+        .ruleset()
+        .ability(ability)
+        .is_some_and(|d| matches!(d.effect, Effect::Move | Effect::MoveAs { .. } | Effect::Step | Effect::Disengage))
+}
+
+fn is_attack(combat: &Combat, ability: &str) -> bool {
+    combat.ruleset().ability(ability).is_some_and(|d| matches!(d.effect, Effect::Attack { .. }))
+}
+
+/// Creatures the ability may target now, by the engine's own dry run.
+pub fn valid_targets(combat: &mut Combat, who: Cid, ability: &str) -> Vec<Cid> {
+    (0..combat.len() as u32)
+        .map(Cid)
+        .filter(|t| combat.check_act(&ActIntent::new(who, ability, vec![*t])).is_ok())
+        .collect()
+}
+
+/// Turn the player's actions into commands for the creature the engine waits on.
+pub fn handle_input(
+    actions: Single<&ActionState<GameAction>, With<PlayerInput>>,
+    cursor: Res<CursorCell>,
+    battle: Option<ResMut<Battle>>,
+    mut selection: ResMut<Selection>,
+    mut pacing: ResMut<Pacing>,
+    mut out: MessageWriter<HumanCommand>,
+) {
+    pacing.fast_forward = actions.pressed(&GameAction::FastForward);
+    let Some(mut battle) = battle else { return };
+    let Some(who) = battle.human_waiting() else {
+        selection.ability = None;
+        return;
+    };
+    if battle.combat.turn().active != Some(who) {
+        // A decision (defence, opportunity...) is answered in its prompt.
+        return;
+    }
+    let bar = ability_bar(&battle.combat, who);
+    if actions.just_pressed(&GameAction::Cancel) {
+        *selection = Selection::default();
+    }
+    for (i, a) in ABILITY_KEYS.iter().enumerate() {
+        if actions.just_pressed(a)
+            && let Some(ab) = bar.get(i)
+        {
+            *selection = Selection { ability: Some(ab.clone()), target: None };
+        }
+    }
+    if actions.just_pressed(&GameAction::Move)
+        && let Some(m) = bar.iter().find(|a| is_movement(&battle.combat, a))
+    {
+        *selection = Selection { ability: Some(m.clone()), target: None };
+    }
+    if actions.just_pressed(&GameAction::EndTurn) {
+        out.write(HumanCommand(Command::EndTurn { actor: who }));
+        *selection = Selection::default();
+        return;
+    }
+    if actions.just_pressed(&GameAction::CycleTargets)
+        && let Some(ab) = selection.ability.clone()
+    {
+        let targets = valid_targets(&mut battle.combat, who, &ab);
+        let next = match selection.target.and_then(|t| targets.iter().position(|x| *x == t)) {
+            Some(i) => targets.get((i + 1) % targets.len()).copied(),
+            None => targets.first().copied(),
+        };
+        selection.target = next;
+    }
+    if actions.just_pressed(&GameAction::Confirm)
+        && let Some(ab) = selection.ability.clone()
+    {
+        let targets = selection.target.into_iter().collect();
+        out.write(HumanCommand(Command::Act(ActIntent::new(who, ab, targets))));
+        *selection = Selection::default();
+        return;
+    }
+    if !actions.just_pressed(&GameAction::Select) {
+        return;
+    }
+    let Some(cell) = cursor.0 else { return };
+    let on_cell = battle.creature_at(cell);
+    let ability = match (&selection.ability, on_cell) {
+        (Some(a), _) => a.clone(),
+        // No ability chosen: an enemy means the first attack that can reach it, an empty
+        // square the first movement.
+        (None, Some(t)) => {
+            match bar.iter().find(|a| {
+                is_attack(&battle.combat, a) && battle.combat.check_act(&ActIntent::new(who, *a, vec![t])).is_ok()
+            }) {
+                Some(a) => a.clone(),
+                None => return,
+            }
+        }
+        (None, None) => match bar.iter().find(|a| is_movement(&battle.combat, a)) {
+            Some(a) => a.clone(),
+            None => return,
+        },
+    };
+    let mut intent = ActIntent::new(who, ability.clone(), vec![]);
+    if is_movement(&battle.combat, &ability) || on_cell.is_none() {
+        intent.to = Some(cell);
+    } else if let Some(t) = on_cell {
+        intent.targets = vec![t];
+    }
+    out.write(HumanCommand(Command::Act(intent)));
+    *selection = Selection::default();
+}

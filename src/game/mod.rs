@@ -1,0 +1,114 @@
+//! The playable battlefield: a 2D grid, tokens, leafwing input, the built-in AI as opponent, and
+//! encounters as data (`assets/encounters/*.ron`) under any installed ruleset.
+//!
+//! The rules stay in `src/rules/`, headless. A battle owns one [`Combat`](crate::rules::driver::Combat),
+//! the same driver the scenario runner, the simulator and the tests use: the game only sends it
+//! `Command`s (from the player's input, the prompts and the AI) and reads its status, pending
+//! decision and log. Nothing here writes rules state.
+//!
+//! Plugins:
+//! - [`GameLogicPlugin`]: screens, the battle, pacing and AI turns, the player's input turned into
+//!   commands. No window, renderer or egui: headless tests and benchmarks run it on
+//!   `MinimalPlugins`.
+//! - [`view::ViewPlugin`]: the board, tokens, highlights, camera and the cursor.
+//! - [`ui::UiPlugin`]: the egui start screen, turn banner, decision prompts, log and end screen.
+//! - [`shots::ShotsPlugin`]: screenshots for `scripts/screenshots.sh`.
+
+pub mod battle;
+pub mod input;
+pub mod library;
+pub mod shots;
+pub mod ui;
+pub mod view;
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::InputManagerPlugin;
+
+pub use battle::{Battle, BattleSetup, HumanCommand, Pacing, Policies, Policy, SideControl};
+pub use input::{GameAction, Selection};
+
+/// The screens of the game.
+#[derive(States, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    /// Pick an encounter, a ruleset and who plays each side.
+    #[default]
+    Start,
+    /// The fight.
+    Battle,
+    /// Victory, defeat or draw.
+    End,
+}
+
+/// What `skirmish play` (or a plain `skirmish`) was asked for.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct PlayOptions {
+    /// The encounter file; none = the default encounter.
+    pub encounter: Option<PathBuf>,
+    /// The ruleset's name; none = homebrew-d20.
+    pub ruleset: Option<String>,
+    /// Sides the AI plays; the others are played by people at this screen (hot seat).
+    pub ai_sides: Vec<String>,
+    /// Every side is played by the AI.
+    pub all_ai: bool,
+    /// The dice seed; none = from the clock.
+    pub seed: Option<u64>,
+    /// Skip the start screen.
+    pub start_now: bool,
+    /// Save screenshots here, then exit (see [`shots`]).
+    pub screenshots: Option<PathBuf>,
+    /// With `screenshots`: exit once this many rounds have been played.
+    pub exit_after_rounds: Option<u32>,
+}
+
+/// Everything but the window, the renderer and egui: screens, the battle, pacing, AI turns and the
+/// player's input. Needs `StatesPlugin` and `InputPlugin` (both in `DefaultPlugins`).
+pub struct GameLogicPlugin;
+
+impl Plugin for GameLogicPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_state::<Screen>()
+            .add_plugins(InputManagerPlugin::<GameAction>::default())
+            .init_resource::<PlayOptions>()
+            .init_resource::<Pacing>()
+            .init_resource::<Policies>()
+            .init_resource::<Selection>()
+            .init_resource::<input::CursorCell>()
+            .init_resource::<battle::Playback>()
+            .init_resource::<battle::Highlights>()
+            .add_message::<HumanCommand>()
+            .add_systems(Startup, (library::load_library, input::spawn_input, battle::apply_options).chain())
+            .add_systems(OnEnter(Screen::Battle), battle::start_battle)
+            .add_systems(
+                Update,
+                (
+                    input::handle_input,
+                    battle::drive,
+                    battle::advance_playback,
+                    battle::update_highlights,
+                    battle::finish_when_over,
+                )
+                    .chain()
+                    .run_if(in_state(Screen::Battle)),
+            );
+    }
+}
+
+/// Open the game window and play.
+pub fn run(options: PlayOptions) -> AppExit {
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "skirmish".into(),
+            resolution: (1280, 800).into(),
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_plugins(bevy_egui::EguiPlugin::default())
+    .insert_resource(ClearColor(Color::srgb(0.07, 0.08, 0.10)))
+    .insert_resource(options)
+    .add_plugins((GameLogicPlugin, view::ViewPlugin, ui::UiPlugin, shots::ShotsPlugin));
+    app.run()
+}

@@ -1,0 +1,112 @@
+//! Screenshots for `scripts/screenshots.sh`: with `--screenshots DIR` the game photographs the
+//! start screen, starts the battle, lets it play (AI on the sides the options say), photographs
+//! the board once the given number of rounds has been played, and exits. When a person's side is
+//! to act first, it chooses that creature's movement instead, so the picture shows where it can
+//! go and which squares provoke, and photographs that (`your-turn.png`).
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+
+use super::battle::{Battle, Pacing};
+use super::{PlayOptions, Screen};
+
+/// The screenshot plugin (does nothing without `--screenshots`).
+pub struct ShotsPlugin;
+
+impl Plugin for ShotsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<ShotState>().add_systems(Update, take_shots);
+    }
+}
+
+#[derive(Resource, Default)]
+struct ShotState {
+    frames: u32,
+    stage: u8,
+    wait: u32,
+}
+
+fn shoot(commands: &mut Commands, options: &PlayOptions, name: &str, exit: bool) {
+    let Some(dir) = &options.screenshots else { return };
+    let _ = std::fs::create_dir_all(dir);
+    let path = dir.join(format!("{name}.png"));
+    info!("screenshot {}", path.display());
+    let mut e = commands.spawn(Screenshot::primary_window());
+    e.observe(save_to_disk(path));
+    if exit {
+        e.observe(|_: On<ScreenshotCaptured>, mut out: MessageWriter<AppExit>| {
+            out.write(AppExit::Success);
+        });
+    }
+}
+
+fn take_shots(
+    mut commands: Commands,
+    options: Res<PlayOptions>,
+    mut state: ResMut<ShotState>,
+    screen: Res<State<Screen>>,
+    battle: Option<Res<Battle>>,
+    mut pacing: ResMut<Pacing>,
+    mut selection: ResMut<super::Selection>,
+    mut policies: ResMut<super::Policies>,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if options.screenshots.is_none() {
+        return;
+    }
+    state.frames += 1;
+    if state.frames == 1 {
+        // Nobody is at the keyboard: decisions on the way are answered the AI's way.
+        for v in policies.0.values_mut() {
+            *v = super::Policy::Always;
+        }
+    }
+    // A safety net: never hang a CI run.
+    if state.frames > 20_000 {
+        error!("screenshots: gave up waiting");
+        exit.write(AppExit::error());
+        return;
+    }
+    pacing.speed = 3.0;
+    match (state.stage, screen.get()) {
+        (0, Screen::Start) if state.frames >= 30 => {
+            shoot(&mut commands, &options, "start", false);
+            state.stage = 1;
+            state.wait = state.frames + 20;
+        }
+        (1, Screen::Start) if state.frames >= state.wait => {
+            next.set(Screen::Battle);
+            state.stage = 2;
+        }
+        (2, Screen::Battle | Screen::End) => {
+            let rounds = options.exit_after_rounds.unwrap_or(1);
+            let Some(b) = battle else { return };
+            if let Some(who) = b.human_waiting().filter(|w| b.combat.turn().active == Some(*w)) {
+                let bar = super::input::ability_bar(&b.combat, who);
+                selection.ability = bar.into_iter().find(|a| {
+                    b.combat.ruleset().ability(a).is_some_and(|d| {
+                        matches!(d.effect, crate::rules::ruleset::Effect::Move | crate::rules::ruleset::Effect::MoveAs { .. })
+                    })
+                });
+                state.stage = 5;
+                state.wait = state.frames + 40;
+                return;
+            }
+            let done = b.combat.turn().round > rounds || b.combat.status() == crate::rules::state::EngineStatus::Ended;
+            if done {
+                state.stage = 3;
+                state.wait = state.frames + 30;
+            }
+        }
+        (3, _) if state.frames >= state.wait => {
+            shoot(&mut commands, &options, "battle", true);
+            state.stage = 4;
+        }
+        (5, _) if state.frames >= state.wait => {
+            shoot(&mut commands, &options, "your-turn", true);
+            state.stage = 4;
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,466 @@
+//! The board: squares coloured by terrain, tokens with side colour, name, HP bar and condition
+//! badges, highlights (whose turn, where the chosen movement reaches, valid targets, squares
+//! where leaving provokes), floating numbers, and a camera that pans, zooms and follows the
+//! creature whose turn it is. It only reads the battle; it never changes rules state.
+
+use bevy::camera::ScalingMode;
+use bevy::prelude::*;
+use bevy::sprite::Anchor;
+use bevy::window::PrimaryWindow;
+use leafwing_input_manager::prelude::ActionState;
+
+use super::Screen;
+use super::battle::{Battle, Highlights, Playback};
+use super::input::{CursorCell, GameAction, PlayerInput};
+use crate::rules::components::{Cid, Conditions, GridPos, Health, Side};
+
+/// Pixels per square.
+pub const CELL: f32 = 64.0;
+
+/// The board's plugin.
+pub struct ViewPlugin;
+
+impl Plugin for ViewPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, spawn_camera)
+            // The board stays on screen behind the end screen; a new battle replaces it.
+            .add_systems(OnEnter(Screen::Battle), |mut commands: Commands| commands.remove_resource::<BoardSpawned>())
+            .add_systems(
+                Update,
+                (
+                    spawn_board.run_if(not(resource_exists::<BoardSpawned>)).before(sync_tokens),
+                    cursor_cell.before(super::input::handle_input),
+                    (sync_tokens, paint_cells, spawn_floats, camera_control).after(super::battle::update_highlights),
+                )
+                    .run_if(in_state(Screen::Battle)),
+            )
+            .add_systems(Update, move_floats);
+    }
+}
+
+/// The centre of a square in world coordinates (row 0 at the top).
+pub fn to_world(p: Vec2) -> Vec2 {
+    Vec2::new(p.x * CELL, -p.y * CELL)
+}
+
+/// The square under a world position.
+pub fn to_cell(w: Vec2) -> GridPos {
+    GridPos { x: (w.x / CELL).round() as i32, y: (-w.y / CELL).round() as i32 }
+}
+
+#[derive(Component)]
+struct MainCamera;
+
+/// The board of the current battle is on screen, with its bounds in squares.
+#[derive(Resource)]
+struct BoardSpawned(GridPos, GridPos);
+
+/// Everything the board puts on screen: gone when the start screen returns or a battle begins.
+#[derive(Component)]
+#[require(DespawnOnEnter::<Screen>(Screen::Start))]
+struct BoardPart;
+
+/// A square of the board.
+#[derive(Component)]
+pub struct Tile(pub GridPos);
+
+/// The highlight over a square.
+#[derive(Component)]
+struct TileOverlay(GridPos);
+
+/// A creature's token.
+#[derive(Component)]
+pub struct Token(pub Cid);
+
+#[derive(Component)]
+struct HpBar(Cid);
+
+#[derive(Component)]
+struct Badges(Cid);
+
+#[derive(Component)]
+struct Ring(Cid, RingKind);
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RingKind {
+    Active,
+    Target,
+}
+
+#[derive(Component)]
+struct Float {
+    who: Cid,
+    age: f32,
+}
+
+/// The camera's own state: zoom and whether the player took over from follow.
+#[derive(Resource, Default)]
+struct CameraState {
+    manual: f32,
+    focus_seen: Option<Cid>,
+}
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((
+        Camera2d,
+        MainCamera,
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: ScalingMode::FixedVertical { viewport_height: 14.0 * CELL },
+            ..OrthographicProjection::default_2d()
+        }),
+    ));
+    commands.init_resource::<CameraState>();
+}
+
+/// Side colours: the first side blue, the second red, then others.
+pub fn side_color(index: usize) -> Color {
+    const C: [(f32, f32, f32); 4] = [(0.25, 0.55, 0.95), (0.88, 0.30, 0.28), (0.35, 0.78, 0.40), (0.85, 0.70, 0.25)];
+    let (r, g, b) = C[index % C.len()];
+    Color::srgb(r, g, b)
+}
+
+/// The board's bounds in squares: the map's, or around the combatants on an open map.
+pub fn bounds(battle: &Battle) -> (GridPos, GridPos) {
+    let map = battle.combat.map();
+    if map.width > 0 && map.height > 0 {
+        return (GridPos { x: 0, y: 0 }, GridPos { x: map.width - 1, y: map.height - 1 });
+    }
+    let ps: Vec<GridPos> = (0..battle.combat.len() as u32).filter_map(|i| battle.combat.get::<GridPos>(Cid(i)).copied()).collect();
+    let (minx, maxx) = (ps.iter().map(|p| p.x).min().unwrap_or(0), ps.iter().map(|p| p.x).max().unwrap_or(0));
+    let (miny, maxy) = (ps.iter().map(|p| p.y).min().unwrap_or(0), ps.iter().map(|p| p.y).max().unwrap_or(0));
+    (GridPos { x: minx - 3, y: miny - 3 }, GridPos { x: maxx + 3, y: maxy + 3 })
+}
+
+fn spawn_board(
+    mut commands: Commands,
+    battle: Option<Res<Battle>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut cam: Query<&mut Transform, With<MainCamera>>,
+    old: Query<Entity, With<BoardPart>>,
+) {
+    let Some(battle) = battle else { return };
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let (lo, hi) = bounds(&battle);
+    commands.insert_resource(BoardSpawned(lo, hi));
+    let map = battle.combat.map().clone();
+    for y in lo.y..=hi.y {
+        for x in lo.x..=hi.x {
+            let p = GridPos { x, y };
+            let shade = if (x + y) % 2 == 0 { 0.0 } else { 0.015 };
+            let color = if map.blocked.contains(&p) {
+                Color::srgb(0.22, 0.20, 0.18)
+            } else if map.difficult.contains(&p) {
+                Color::srgb(0.20 + shade, 0.27 + shade, 0.17 + shade)
+            } else {
+                Color::srgb(0.15 + shade, 0.17 + shade, 0.19 + shade)
+            };
+            let at = to_world(Vec2::new(x as f32, y as f32));
+            commands.spawn((
+                Sprite::from_color(color, Vec2::splat(CELL - 2.0)),
+                Transform::from_translation(at.extend(0.0)),
+                Tile(p),
+                BoardPart,
+            ));
+            if map.blocked.contains(&p) {
+                // A raised block: a lighter top face.
+                commands.spawn((
+                    Sprite::from_color(Color::srgb(0.34, 0.31, 0.27), Vec2::new(CELL - 12.0, CELL - 16.0)),
+                    Transform::from_translation((at + Vec2::new(0.0, 3.0)).extend(0.1)),
+                    BoardPart,
+                ));
+            } else if map.difficult.contains(&p) {
+                for (dx, dy) in [(-12.0, -10.0), (8.0, 6.0), (-4.0, 12.0), (14.0, -12.0)] {
+                    commands.spawn((
+                        Sprite::from_color(Color::srgb(0.36, 0.46, 0.26), Vec2::new(6.0, 10.0)),
+                        Transform::from_translation((at + Vec2::new(dx, dy)).extend(0.1)),
+                        BoardPart,
+                    ));
+                }
+            }
+            commands.spawn((
+                Sprite::from_color(Color::NONE, Vec2::splat(CELL - 2.0)),
+                Transform::from_translation(at.extend(0.2)),
+                TileOverlay(p),
+                BoardPart,
+            ));
+        }
+    }
+    let sides: Vec<String> = battle.setup.sides.keys().cloned().collect();
+    // Within a square, top to bottom: condition badges, the token, its HP bar, its name.
+    let circle = meshes.add(Circle::new(CELL * 0.28));
+    let ring = meshes.add(Annulus::new(CELL * 0.31, CELL * 0.37));
+    let gold = materials.add(Color::srgb(1.0, 0.84, 0.3));
+    let orange = materials.add(Color::srgb(1.0, 0.45, 0.15));
+    for i in 0..battle.combat.len() as u32 {
+        let who = Cid(i);
+        let side = battle.combat.get::<Side>(who).map(|s| s.0.clone()).unwrap_or_default();
+        let idx = sides.iter().position(|s| *s == side).unwrap_or(i as usize);
+        let name = battle.combat.name(who);
+        let fill = materials.add(side_color(idx));
+        commands
+            .spawn((
+                Token(who),
+                Mesh2d(circle.clone()),
+                MeshMaterial2d(fill),
+                Transform::from_xyz(0.0, 0.0, 2.0),
+                BoardPart,
+            ))
+            .with_children(|t| {
+                t.spawn((Mesh2d(ring.clone()), MeshMaterial2d(gold.clone()), Transform::from_xyz(0.0, 0.0, -0.05), Ring(who, RingKind::Active)));
+                t.spawn((Mesh2d(ring.clone()), MeshMaterial2d(orange.clone()), Transform::from_xyz(0.0, 0.0, -0.04), Ring(who, RingKind::Target)));
+                t.spawn((
+                    Text2d::new(initials(&name)),
+                    TextFont { font_size: FontSize::Px(15.0), ..default() },
+                    TextColor(Color::srgb(0.05, 0.05, 0.08)),
+                    Transform::from_xyz(0.0, 0.0, 0.1),
+                ));
+                t.spawn((
+                    Text2d::new(short(&name, 9)),
+                    TextFont { font_size: FontSize::Px(10.0), ..default() },
+                    TextColor(Color::srgb(0.92, 0.92, 0.92)),
+                    Transform::from_xyz(0.0, -CELL * 0.44, 0.3),
+                ));
+                t.spawn((
+                    Sprite::from_color(Color::srgb(0.1, 0.1, 0.1), Vec2::new(CELL * 0.62, 4.0)),
+                    Transform::from_xyz(0.0, -CELL * 0.33, 0.3),
+                ));
+                t.spawn((
+                    Sprite::from_color(Color::srgb(0.3, 0.85, 0.35), Vec2::new(CELL * 0.62, 4.0)),
+                    Anchor::CENTER_LEFT,
+                    Transform::from_xyz(-CELL * 0.31, -CELL * 0.33, 0.35),
+                    HpBar(who),
+                ));
+                t.spawn((
+                    Text2d::new(""),
+                    TextFont { font_size: FontSize::Px(9.0), ..default() },
+                    TextColor(Color::srgb(1.0, 0.85, 0.4)),
+                    Transform::from_xyz(0.0, CELL * 0.40, 0.3),
+                    Badges(who),
+                ));
+            });
+    }
+    if let Ok(mut t) = cam.single_mut() {
+        let c = to_world(Vec2::new((lo.x + hi.x) as f32 / 2.0, (lo.y + hi.y) as f32 / 2.0));
+        t.translation = c.extend(t.translation.z);
+    }
+}
+
+/// A name cut to fit over a square.
+fn short(name: &str, n: usize) -> String {
+    if name.chars().count() <= n { name.to_string() } else { format!("{}.", name.chars().take(n - 1).collect::<String>()) }
+}
+
+/// A condition as a badge: its initials, and its value when it has one (`frightened` 2 → `F2`).
+pub fn badge(id: &str, value: i32) -> String {
+    let letters: String = id.split('_').filter_map(|w| w.chars().next()).collect::<String>().to_uppercase();
+    if value > 1 { format!("{letters}{value}") } else { letters }
+}
+
+fn initials(name: &str) -> String {
+    name.split_whitespace().filter_map(|w| w.chars().next()).take(2).collect::<String>().to_uppercase()
+}
+
+fn sync_tokens(
+    battle: Option<Res<Battle>>,
+    playback: Res<Playback>,
+    hl: Res<Highlights>,
+    mut tokens: Query<(&Token, &mut Transform, &MeshMaterial2d<ColorMaterial>)>,
+    mut bars: Query<(&HpBar, &mut Transform, &mut Sprite), Without<Token>>,
+    mut badges: Query<(&Badges, &mut Text2d)>,
+    mut rings: Query<(&Ring, &mut Visibility)>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    let Some(battle) = battle else { return };
+    let c = &battle.combat;
+    let down = c.ruleset().defeated_condition.clone();
+    for (tok, mut t, mat) in &mut tokens {
+        if let Some(p) = playback.display.get(&tok.0) {
+            let w = to_world(*p);
+            t.translation.x = w.x;
+            t.translation.y = w.y + CELL * 0.04;
+        }
+        let is_down = c.get::<Conditions>(tok.0).is_some_and(|k| k.has(&down));
+        t.translation.z = if is_down { 1.5 } else { 2.0 };
+        if is_down && let Some(mut m) = materials.get_mut(&mat.0) {
+            m.color = Color::srgb(0.35, 0.35, 0.38);
+        }
+    }
+    for (bar, mut t, mut s) in &mut bars {
+        let Some(h) = c.get::<Health>(bar.0) else { continue };
+        let f = (h.hp.max(0) as f32 / h.max.max(1) as f32).clamp(0.0, 1.0);
+        t.scale.x = f.max(0.001);
+        s.color = if f > 0.6 {
+            Color::srgb(0.3, 0.85, 0.35)
+        } else if f > 0.3 {
+            Color::srgb(0.95, 0.75, 0.2)
+        } else {
+            Color::srgb(0.95, 0.3, 0.25)
+        };
+    }
+    for (b, mut text) in &mut badges {
+        let s = c
+            .get::<Conditions>(b.0)
+            .map(|k| {
+                k.0.iter()
+                    .filter(|(id, _)| **id != down)
+                    .map(|(id, st)| badge(id, st.value))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
+        if text.0 != s {
+            text.0 = s;
+        }
+    }
+    for (ring, mut vis) in &mut rings {
+        let on = match ring.1 {
+            RingKind::Active => hl.active == Some(ring.0),
+            RingKind::Target => hl.targets.contains(&ring.0),
+        };
+        let want = if on { Visibility::Inherited } else { Visibility::Hidden };
+        if *vis != want {
+            *vis = want;
+        }
+    }
+}
+
+fn paint_cells(
+    hl: Res<Highlights>,
+    cursor: Res<CursorCell>,
+    battle: Option<Res<Battle>>,
+    mut cells: Query<(&TileOverlay, &mut Sprite)>,
+) {
+    // The hovered square shows only when a person is to act.
+    let human = battle.is_some_and(|b| b.human_waiting().is_some());
+    for (o, mut s) in &mut cells {
+        let reach = hl.reachable.contains_key(&o.0);
+        let threat = hl.threatened.contains(&o.0);
+        let hover = human && cursor.0 == Some(o.0);
+        let color = match (reach, threat) {
+            (true, true) => Color::srgba(0.75, 0.35, 0.85, 0.24),
+            (true, false) => Color::srgba(0.25, 0.6, 1.0, 0.20),
+            (false, true) => Color::srgba(1.0, 0.25, 0.2, 0.14),
+            (false, false) => Color::NONE,
+        };
+        let color = if hover { color.mix(&Color::srgba(1.0, 1.0, 1.0, 0.35), 0.5) } else { color };
+        if s.color != color {
+            s.color = color;
+        }
+    }
+}
+
+fn spawn_floats(mut commands: Commands, playback: Res<Playback>, existing: Query<&Float>) {
+    for (i, (who, text, rgb)) in playback.floats.iter().enumerate() {
+        let Some(p) = playback.display.get(who) else { continue };
+        // Texts over the same creature stack instead of overlapping.
+        let stacked = existing.iter().filter(|f| f.who == *who && f.age < 0.8).count() + i;
+        let w = to_world(*p) + Vec2::new(0.0, CELL * 0.35 + 20.0 * stacked as f32);
+        commands.spawn((
+            Text2d::new(text.clone()),
+            TextFont { font_size: FontSize::Px(18.0), ..default() },
+            TextColor(Color::srgb(rgb[0], rgb[1], rgb[2])),
+            Transform::from_translation(w.extend(5.0)),
+            Float { who: *who, age: 0.0 },
+            BoardPart,
+        ));
+    }
+}
+
+fn move_floats(mut commands: Commands, time: Res<Time>, mut q: Query<(Entity, &mut Float, &mut Transform, &mut TextColor)>) {
+    for (e, mut f, mut t, mut c) in &mut q {
+        f.age += time.delta_secs();
+        t.translation.y += 30.0 * time.delta_secs();
+        c.0.set_alpha((1.0 - f.age / 1.2).max(0.0));
+        if f.age > 1.2 {
+            commands.entity(e).despawn();
+        }
+    }
+}
+
+fn cursor_cell(
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    camera: Option<Single<(&Camera, &GlobalTransform), With<MainCamera>>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut cell: ResMut<CursorCell>,
+) {
+    let over_ui = egui.is_some_and(|e| e.wants_any_pointer_input());
+    let found = (|| {
+        if over_ui {
+            return None;
+        }
+        let (cam, gt) = *camera?;
+        let pos = window?.cursor_position()?;
+        cam.viewport_to_world_2d(gt, pos).ok().map(to_cell)
+    })();
+    if cell.0 != found {
+        cell.0 = found;
+    }
+}
+
+fn camera_control(
+    actions: Single<&ActionState<GameAction>, With<PlayerInput>>,
+    mut cam: Query<(&mut Transform, &mut Projection), With<MainCamera>>,
+    mut state: ResMut<CameraState>,
+    playback: Res<Playback>,
+    board: Option<Res<BoardSpawned>>,
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    time: Res<Time>,
+) {
+    let Ok((mut t, mut proj)) = cam.single_mut() else { return };
+    let dt = time.delta_secs();
+    let mut pan = Vec2::ZERO;
+    for (a, d) in [
+        (GameAction::PanUp, Vec2::Y),
+        (GameAction::PanDown, Vec2::NEG_Y),
+        (GameAction::PanLeft, Vec2::NEG_X),
+        (GameAction::PanRight, Vec2::X),
+    ] {
+        if actions.pressed(&a) {
+            pan += d;
+        }
+    }
+    if let Projection::Orthographic(o) = proj.as_mut() {
+        if actions.just_pressed(&GameAction::ZoomIn) {
+            o.scale = (o.scale / 1.15).max(0.35);
+        }
+        if actions.just_pressed(&GameAction::ZoomOut) {
+            o.scale = (o.scale * 1.15).min(4.0);
+        }
+        pan *= o.scale;
+    }
+    if pan != Vec2::ZERO {
+        t.translation += (pan * 9.0 * CELL * dt).extend(0.0);
+        // The player steers: follow again at the next turn.
+        state.manual = 1.0;
+    }
+    if playback.focus != state.focus_seen {
+        state.focus_seen = playback.focus;
+        state.manual = 0.0;
+    }
+    // A board that fits on screen stays centred; a larger one follows the creature whose turn it is.
+    let (scale, aspect) = match (proj.as_ref(), &window) {
+        (Projection::Orthographic(o), Some(w)) => (o.scale, w.width() / w.height().max(1.0)),
+        (Projection::Orthographic(o), None) => (o.scale, 1.6),
+        _ => (1.0, 1.6),
+    };
+    let view_h = 14.0 * CELL * scale;
+    let fits = board.as_ref().is_some_and(|b| {
+        ((b.1.y - b.0.y + 1) as f32 * CELL) <= view_h * 0.9 && ((b.1.x - b.0.x + 1) as f32 * CELL) <= view_h * aspect * 0.9
+    });
+    let target = if fits {
+        board.as_ref().map(|b| to_world(Vec2::new((b.0.x + b.1.x) as f32 / 2.0, (b.0.y + b.1.y) as f32 / 2.0)))
+    } else {
+        playback.focus.and_then(|c| playback.display.get(&c)).map(|p| to_world(*p))
+    };
+    if state.manual == 0.0
+        && let Some(target) = target
+    {
+        let cur = t.translation.truncate();
+        let next = cur.lerp(target, (dt * 4.0).min(1.0));
+        t.translation.x = next.x;
+        t.translation.y = next.y;
+    }
+}

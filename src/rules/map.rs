@@ -1,0 +1,313 @@
+//! The battlefield grid: its bounds, walls and difficult terrain, the cheapest paths across it and
+//! line of sight.
+//!
+//! A [`BattleMap`] of width and height 0 is an open, unbounded plane with no terrain: the default,
+//! on which every move costs its Chebyshev distance (G-HB-14's grid, diagonals counting 1). A
+//! bounded map has the squares `0..width` × `0..height`; a blocked square (a wall) can be neither
+//! entered nor seen through, and entering a difficult square costs 2 squares of movement.
+//!
+//! Every search here is deterministic: frontiers and results are `BTreeSet`s and `BTreeMap`s
+//! keyed by (cost, square), and costs are integers.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::components::GridPos;
+
+/// The eight neighbours of a square, in a fixed order.
+const NEIGHBOURS: [(i32, i32); 8] = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)];
+
+/// The largest movement budget searched on an open map: four times the longest speed data may
+/// give ([`super::limits::MAX_SQUARES`]), enough for a charge at double speed with a detour. A
+/// safety net so that an open plane is never searched without end.
+pub const MAX_OPEN_BUDGET: u32 = 4 * super::limits::MAX_SQUARES;
+
+/// The most squares a map's side may have when it is written as rows.
+pub const MAX_MAP_SIDE: usize = 1_000;
+
+/// Movement cost of entering a difficult square.
+pub const DIFFICULT_COST: u32 = 2;
+
+/// The battlefield: bounds, blocked squares and difficult terrain.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleMap {
+    /// Squares across (x); 0 with `height` 0 = an open, unbounded plane.
+    pub width: i32,
+    /// Squares down (y); 0 with `width` 0 = an open, unbounded plane.
+    pub height: i32,
+    /// Walls: squares nobody may enter and that block line of sight.
+    pub blocked: BTreeSet<GridPos>,
+    /// Difficult terrain: entering one costs [`DIFFICULT_COST`] squares of movement.
+    pub difficult: BTreeSet<GridPos>,
+}
+
+impl BattleMap {
+    /// An open, unbounded plane (the default).
+    pub fn open() -> Self {
+        Self::default()
+    }
+
+    /// Whether this is the open, unbounded plane (no bounds; it may still list terrain).
+    pub fn is_unbounded(&self) -> bool {
+        self.width <= 0 || self.height <= 0
+    }
+
+    /// Whether the square is on the map (always, on an open plane).
+    pub fn in_bounds(&self, p: GridPos) -> bool {
+        self.is_unbounded() || (0..self.width).contains(&p.x) && (0..self.height).contains(&p.y)
+    }
+
+    /// Whether a creature may enter or stand on the square: on the map and not blocked.
+    pub fn passable(&self, p: GridPos) -> bool {
+        self.in_bounds(p) && !self.blocked.contains(&p)
+    }
+
+    /// Squares of movement it costs to enter the square: 1, or [`DIFFICULT_COST`] on difficult
+    /// terrain.
+    pub fn enter_cost(&self, p: GridPos) -> u32 {
+        if self.difficult.contains(&p) { DIFFICULT_COST } else { 1 }
+    }
+
+    /// The movement cost of a path as [`BattleMap::path`] returns it (the first square is where
+    /// the mover starts and costs nothing).
+    pub fn path_cost(&self, path: &[GridPos]) -> u32 {
+        path.iter().skip(1).fold(0u32, |c, p| c.saturating_add(self.enter_cost(*p)))
+    }
+
+    /// A budget clamped so that a search on an open plane stays bounded.
+    fn clamp_budget(&self, budget: u32) -> u32 {
+        if self.is_unbounded() { budget.min(MAX_OPEN_BUDGET) } else { budget }
+    }
+
+    /// The squares one step from `p` that a mover may enter: on the map, not blocked, and allowed
+    /// by `can_pass` (which rules out, say, squares held by enemies).
+    fn steps<'a>(&'a self, p: GridPos, can_pass: &'a impl Fn(GridPos) -> bool) -> impl Iterator<Item = GridPos> + 'a {
+        NEIGHBOURS.iter().filter_map(move |(dx, dy)| {
+            let q = GridPos { x: p.x.checked_add(*dx)?, y: p.y.checked_add(*dy)? };
+            (self.passable(q) && can_pass(q)).then_some(q)
+        })
+    }
+
+    /// Every square a mover starting on `from` can reach for at most `budget` squares of
+    /// movement, with the cheapest cost, where it may stop (`can_stop`). Dijkstra over the eight
+    /// neighbours: a diagonal step costs like an orthogonal one (Chebyshev distance, as
+    /// [`GridPos::distance`]), and each step costs the entered square's [`BattleMap::enter_cost`].
+    /// A mover passes only through passable squares that `can_pass` allows. The start square is
+    /// not in the result. On an open plane the budget is capped at [`MAX_OPEN_BUDGET`].
+    pub fn reachable(
+        &self,
+        from: GridPos,
+        budget: u32,
+        can_pass: impl Fn(GridPos) -> bool,
+        can_stop: impl Fn(GridPos) -> bool,
+    ) -> BTreeMap<GridPos, u32> {
+        let budget = self.clamp_budget(budget);
+        let mut best: BTreeMap<GridPos, u32> = BTreeMap::from([(from, 0)]);
+        let mut frontier: BTreeSet<(u32, GridPos)> = BTreeSet::from([(0, from)]);
+        while let Some((cost, p)) = frontier.pop_first() {
+            if best.get(&p).is_some_and(|b| *b < cost) {
+                continue;
+            }
+            for q in self.steps(p, &can_pass) {
+                let c = cost.saturating_add(self.enter_cost(q));
+                if c > budget || best.get(&q).is_some_and(|b| *b <= c) {
+                    continue;
+                }
+                if let Some(old) = best.insert(q, c) {
+                    frontier.remove(&(old, q));
+                }
+                frontier.insert((c, q));
+            }
+        }
+        best.remove(&from);
+        best.retain(|p, _| can_stop(*p));
+        best
+    }
+
+    /// The cheapest path from `from` to `to` costing at most `budget` squares of movement, under
+    /// the same rules as [`BattleMap::reachable`], or none. The path lists every square from
+    /// `from` (first) to `to` (last); [`BattleMap::path_cost`] gives its cost. A* with the
+    /// Chebyshev distance as its (consistent) estimate, so the cost is the one `reachable` gives;
+    /// ties break by (estimate, depth, square) order, so the same query always gives the same
+    /// path. On an open plane the budget is capped at [`MAX_OPEN_BUDGET`].
+    pub fn path(
+        &self,
+        from: GridPos,
+        to: GridPos,
+        budget: u32,
+        can_pass: impl Fn(GridPos) -> bool,
+        can_stop: impl Fn(GridPos) -> bool,
+    ) -> Option<Vec<GridPos>> {
+        if from == to {
+            return Some(vec![from]);
+        }
+        if !self.passable(to) || !can_pass(to) || !can_stop(to) {
+            return None;
+        }
+        let budget = self.clamp_budget(budget);
+        if from.distance(to) > budget {
+            return None;
+        }
+        let mut best: BTreeMap<GridPos, u32> = BTreeMap::from([(from, 0)]);
+        let mut came_from: BTreeMap<GridPos, GridPos> = BTreeMap::new();
+        // (estimated total, u32::MAX - cost so far: deeper first among equals, square)
+        let mut frontier: BTreeSet<(u32, u32, GridPos)> = BTreeSet::from([(from.distance(to), u32::MAX, from)]);
+        let mut done: BTreeSet<GridPos> = BTreeSet::new();
+        while let Some((_, inv, p)) = frontier.pop_first() {
+            let cost = u32::MAX - inv;
+            if p == to {
+                let mut out = vec![to];
+                let mut at = to;
+                while let Some(prev) = came_from.get(&at) {
+                    out.push(*prev);
+                    at = *prev;
+                }
+                out.reverse();
+                return Some(out);
+            }
+            if !done.insert(p) {
+                continue;
+            }
+            for q in self.steps(p, &can_pass) {
+                let c = cost.saturating_add(self.enter_cost(q));
+                let estimate = c.saturating_add(q.distance(to));
+                if estimate > budget || done.contains(&q) || best.get(&q).is_some_and(|b| *b <= c) {
+                    continue;
+                }
+                if let Some(old) = best.insert(q, c) {
+                    frontier.remove(&(old.saturating_add(q.distance(to)), u32::MAX - old, q));
+                }
+                came_from.insert(q, p);
+                frontier.insert((estimate, u32::MAX - c, q));
+            }
+        }
+        None
+    }
+
+    /// Whether `a` sees `b`: no blocked square lies strictly between them on the integer
+    /// (Bresenham) line between their centres. The line is always traced from the smaller square
+    /// to the larger, so `a` sees `b` exactly when `b` sees `a`. Creatures do not block it.
+    pub fn line_of_sight(&self, a: GridPos, b: GridPos) -> bool {
+        if self.blocked.is_empty() {
+            return true;
+        }
+        let (p, q) = if a <= b { (a, b) } else { (b, a) };
+        let mut clear = true;
+        for_line(p, q, |c| {
+            if c != p && c != q && self.blocked.contains(&c) {
+                clear = false;
+            }
+        });
+        clear
+    }
+
+    /// The squares of the line [`BattleMap::line_of_sight`] traces between `a` and `b`, from `a`
+    /// to `b`, both included.
+    pub fn line(a: GridPos, b: GridPos) -> Vec<GridPos> {
+        let (p, q) = if a <= b { (a, b) } else { (b, a) };
+        let mut out = Vec::new();
+        for_line(p, q, |c| out.push(c));
+        if p != a {
+            out.reverse();
+        }
+        out
+    }
+
+    /// A map from rows of text, for designers: `.` open, `#` blocked, `~` difficult. Every row has
+    /// the same length; the width is a row's length and the height the number of rows, row 0
+    /// being y = 0 and its first character x = 0. No rows at all is the open plane.
+    pub fn from_rows(rows: &[&str]) -> Result<BattleMap, String> {
+        if rows.is_empty() {
+            return Ok(BattleMap::default());
+        }
+        if rows.len() > MAX_MAP_SIDE {
+            return Err(format!("{} rows: at most {MAX_MAP_SIDE}", rows.len()));
+        }
+        let width = rows[0].chars().count();
+        if width == 0 {
+            return Err("row 0 is empty: a row needs at least one square".into());
+        }
+        if width > MAX_MAP_SIDE {
+            return Err(format!("row 0 has {width} squares: at most {MAX_MAP_SIDE}"));
+        }
+        let mut map = BattleMap { width: width as i32, height: rows.len() as i32, ..Default::default() };
+        for (y, row) in rows.iter().enumerate() {
+            let n = row.chars().count();
+            if n != width {
+                return Err(format!("row {y} has {n} squares, row 0 has {width}: every row must be as long"));
+            }
+            for (x, ch) in row.chars().enumerate() {
+                let p = GridPos { x: x as i32, y: y as i32 };
+                match ch {
+                    '.' => {}
+                    '#' => {
+                        map.blocked.insert(p);
+                    }
+                    '~' => {
+                        map.difficult.insert(p);
+                    }
+                    other => {
+                        return Err(format!(
+                            "row {y}, column {x}: `{other}` is not a square; use `.` (open), `#` (blocked) or `~` \
+                             (difficult)"
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(map)
+    }
+
+    /// The map as rows of text (the inverse of [`BattleMap::from_rows`]); none for the open
+    /// plane.
+    pub fn to_rows(&self) -> Vec<String> {
+        if self.is_unbounded() {
+            return Vec::new();
+        }
+        (0..self.height)
+            .map(|y| {
+                (0..self.width)
+                    .map(|x| {
+                        let p = GridPos { x, y };
+                        if self.blocked.contains(&p) {
+                            '#'
+                        } else if self.difficult.contains(&p) {
+                            '~'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// Visit the squares of the Bresenham line from `a` to `b`, both included, in order. Integer
+/// arithmetic in 64 bits, so no coordinate the data allows can overflow.
+fn for_line(a: GridPos, b: GridPos, mut visit: impl FnMut(GridPos)) {
+    let (mut x, mut y) = (i64::from(a.x), i64::from(a.y));
+    let (x1, y1) = (i64::from(b.x), i64::from(b.y));
+    let dx = (x1 - x).abs();
+    let dy = -(y1 - y).abs();
+    let sx = if x < x1 { 1 } else { -1 };
+    let sy = if y < y1 { 1 } else { -1 };
+    let mut err = dx + dy;
+    loop {
+        visit(GridPos { x: x as i32, y: y as i32 });
+        if x == x1 && y == y1 {
+            return;
+        }
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y += sy;
+        }
+    }
+}
