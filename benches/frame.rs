@@ -22,11 +22,16 @@ use skirmish::game::{GameLogicPlugin, Screen};
 fn encounter(n: usize) -> Encounter {
     let side = ((n as f64).sqrt().ceil() as usize * 2).max(8);
     let rows: Vec<String> = (0..side).map(|_| ".".repeat(side)).collect();
-    let mut s = format!("(name: \"bench {n}\", map: {rows:?}, sides: [(name: \"a\", controller: Ai), (name: \"b\", controller: Ai)], combatants: [\n");
+    let mut s = format!(
+        "(name: \"bench {n}\", map: {rows:?}, sides: [(name: \"a\", controller: Ai), (name: \"b\", controller: Ai)], combatants: [\n"
+    );
     for i in 0..n {
         let (x, y) = ((i * 2) % side, (i * 2) / side * 2 % side + (i * 2) / (side * side / 2));
         let team = if i % 2 == 0 { "a" } else { "b" };
-        s += &format!("(name: \"u{i}\", side: \"{team}\", hp: 20, abilities: [\"sword\"], at: ({x}, {})),\n", y.min(side - 1));
+        s += &format!(
+            "(name: \"u{i}\", side: \"{team}\", hp: 20, abilities: [\"sword\"], at: ({x}, {})),\n",
+            y.min(side - 1)
+        );
     }
     s += "])";
     Encounter::from_ron_str("bench.ron", &s).expect("bench encounter")

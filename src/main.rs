@@ -116,7 +116,8 @@ fn play(args: &[String]) -> ExitCode {
                     "--seed" => o.seed = Some(value("a number")?.parse().map_err(|_| "--seed needs a whole number")?),
                     "--screenshots" => o.screenshots = Some(PathBuf::from(value("a folder")?)),
                     "--rounds" => {
-                        o.exit_after_rounds = Some(value("a number")?.parse().map_err(|_| "--rounds needs a whole number")?)
+                        o.exit_after_rounds =
+                            Some(value("a number")?.parse().map_err(|_| "--rounds needs a whole number")?)
                     }
                     other => return Err(format!("unknown option {other}")),
                 }

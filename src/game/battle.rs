@@ -233,14 +233,23 @@ pub fn setup_from(library: &Library, options: &super::PlayOptions) -> Option<Bat
         .sides
         .iter()
         .map(|s| {
-            let ai = options.all_ai || options.ai_sides.contains(&s.name) || s.controller != crate::encounter::SideController::Human;
+            let ai = options.all_ai
+                || options.ai_sides.contains(&s.name)
+                || s.controller != crate::encounter::SideController::Human;
             (s.name.clone(), if ai { SideControl::Ai } else { SideControl::Human })
         })
         .collect();
     let seed = options.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs())
     });
-    Some(BattleSetup { file: file.display().to_string(), encounter: encounter.clone(), ruleset_name, ruleset, sides, seed })
+    Some(BattleSetup {
+        file: file.display().to_string(),
+        encounter: encounter.clone(),
+        ruleset_name,
+        ruleset,
+        sides,
+        seed,
+    })
 }
 
 /// Entering the battle screen: start the combat the setup describes.
@@ -361,14 +370,28 @@ fn return_someone(battle: &Battle) -> Option<Command> {
 }
 
 /// Turn new log events into beats and play them.
-pub fn advance_playback(battle: Option<Res<Battle>>, mut playback: ResMut<Playback>, pacing: Res<Pacing>, time: Res<Time>) {
+pub fn advance_playback(
+    battle: Option<Res<Battle>>,
+    mut playback: ResMut<Playback>,
+    pacing: Res<Pacing>,
+    time: Res<Time>,
+) {
     let Some(battle) = battle else { return };
     playback.floats.clear();
     let events = &battle.combat.log().events;
     let start = playback.shown.min(events.len());
+    let map = battle.combat.map();
     for e in &events[start..] {
-        if let Some(b) = beat_for(e) {
-            playback.queue.push_back(b);
+        match beat_for(e) {
+            // A walk follows the map's cheapest path, square by square, around walls and mud.
+            Some(Beat::Walk { who, from, to }) => {
+                let path = map.path(from, to, 400, |_| true, |_| true).unwrap_or_else(|| vec![from, to]);
+                for w in path.windows(2) {
+                    playback.queue.push_back(Beat::Walk { who, from: w[0], to: w[1] });
+                }
+            }
+            Some(b) => playback.queue.push_back(b),
+            None => {}
         }
     }
     playback.shown = events.len();
@@ -449,11 +472,7 @@ pub fn beat_for(e: &CombatEvent) -> Option<Beat> {
 }
 
 /// Recompute the highlights when the state or the selection changed.
-pub fn update_highlights(
-    battle: Option<ResMut<Battle>>,
-    selection: Res<super::Selection>,
-    mut hl: ResMut<Highlights>,
-) {
+pub fn update_highlights(battle: Option<ResMut<Battle>>, selection: Res<super::Selection>, mut hl: ResMut<Highlights>) {
     let Some(mut battle) = battle else { return };
     let status = format!("{:?}", battle.combat.status());
     let key = (battle.combat.log().events.len(), status, selection.ability.clone());

@@ -99,11 +99,7 @@ impl Plugin for GameLogicPlugin {
 pub fn run(options: PlayOptions) -> AppExit {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: "skirmish".into(),
-            resolution: (1280, 800).into(),
-            ..default()
-        }),
+        primary_window: Some(Window { title: "skirmish".into(), resolution: (1280, 800).into(), ..default() }),
         ..default()
     }))
     .add_plugins(bevy_egui::EguiPlugin::default())

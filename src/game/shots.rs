@@ -86,7 +86,10 @@ fn take_shots(
                 let bar = super::input::ability_bar(&b.combat, who);
                 selection.ability = bar.into_iter().find(|a| {
                     b.combat.ruleset().ability(a).is_some_and(|d| {
-                        matches!(d.effect, crate::rules::ruleset::Effect::Move | crate::rules::ruleset::Effect::MoveAs { .. })
+                        matches!(
+                            d.effect,
+                            crate::rules::ruleset::Effect::Move | crate::rules::ruleset::Effect::MoveAs { .. }
+                        )
                     })
                 });
                 state.stage = 5;

@@ -7,12 +7,12 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::battle::{Battle, BattleSetup, HumanCommand, Pacing, Policies, Policy, SideControl, decline};
+use super::battle::{Battle, BattleSetup, HumanCommand, Pacing, Policies, Policy, SideControl};
 use super::input::{BindingsNote, GameAction, PlayerInput, Selection, ability_bar};
 use super::library::Library;
 use super::{PlayOptions, Screen};
 use crate::rules::command::{ActionLoss, Choice, Command, Decider, DefenseMethod};
-use crate::rules::components::{ActionPool, Cid, Health};
+use crate::rules::components::{ActionPool, Health};
 use crate::rules::state::{DecisionKind, EngineStatus, Pending};
 
 /// The egui screens' plugin.
@@ -42,15 +42,9 @@ pub struct StartForm {
     error: Option<String>,
 }
 
-/// Whether the log is shown.
-#[derive(Resource, Debug)]
+/// Whether the log is shown (hidden at first: `L` or the banner's button shows it).
+#[derive(Resource, Debug, Default)]
 pub struct LogPanel(pub bool);
-
-impl Default for LogPanel {
-    fn default() -> Self {
-        LogPanel(false)
-    }
-}
 
 fn style(ctx: &egui::Context) {
     ctx.global_style_mut(|s| {
@@ -205,7 +199,11 @@ fn banner(
 ) -> Result {
     let Some(battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let mut root = egui::Ui::new(ctx.clone(), "root".into(), egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()));
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    );
     let c = &battle.combat;
     egui::Panel::top("banner").show_inside(&mut root, |ui| {
         ui.horizontal(|ui| {
@@ -218,7 +216,11 @@ fn banner(
                     let whose = if battle.control(who) == SideControl::Human { "your turn" } else { "AI" };
                     let left = c.get::<ActionPool>(who).map_or(0, ActionPool::available);
                     let hp = c.get::<Health>(who).map_or(0, |h| h.hp);
-                    ui.label(egui::RichText::new(format!("{} ({whose})", c.name(who))).strong().color(egui::Color32::from_rgb(255, 214, 90)));
+                    ui.label(
+                        egui::RichText::new(format!("{} ({whose})", c.name(who)))
+                            .strong()
+                            .color(egui::Color32::from_rgb(255, 214, 90)),
+                    );
                     ui.label(format!("{left} action(s) left · {hp} hp"));
                 }
                 EngineStatus::AwaitingDecision(d) => {
@@ -243,7 +245,11 @@ fn banner(
         if let Some(who) = battle.human_waiting().filter(|w| c.turn().active == Some(*w)) {
             ui.horizontal_wrapped(|ui| {
                 for (i, a) in ability_bar(c, who).iter().enumerate().take(9) {
-                    let name = c.ruleset().ability(a).map(|d| if d.name.is_empty() { a.clone() } else { d.name.clone() }).unwrap_or_default();
+                    let name = c
+                        .ruleset()
+                        .ability(a)
+                        .map(|d| if d.name.is_empty() { a.clone() } else { d.name.clone() })
+                        .unwrap_or_default();
                     let chosen = selection.ability.as_deref() == Some(a.as_str());
                     let label = egui::RichText::new(format!("{} {name}", i + 1));
                     ui.add(egui::Button::selectable(chosen, if chosen { label.strong() } else { label }));
@@ -281,7 +287,12 @@ fn choices(battle: &Battle, kind: &DecisionKind) -> Vec<(String, Choice)> {
         DecisionKind::Opportunity { mover, options } => {
             let mut v: Vec<(String, Choice)> = options
                 .iter()
-                .map(|a| (format!("Attack {} with {a} (uses your reaction)", c.name(*mover)), Choice::Opportunity(Some(a.clone()))))
+                .map(|a| {
+                    (
+                        format!("Attack {} with {a} (uses your reaction)", c.name(*mover)),
+                        Choice::Opportunity(Some(a.clone())),
+                    )
+                })
                 .collect();
             v.push((format!("Let {} go", c.name(*mover)), Choice::Opportunity(None)));
             v
@@ -292,8 +303,10 @@ fn choices(battle: &Battle, kind: &DecisionKind) -> Vec<(String, Choice)> {
             ("Deny it".into(), Choice::Approve(false)),
         ],
         DecisionKind::Triggered { options, .. } => {
-            let mut v: Vec<(String, Choice)> =
-                options.iter().map(|a| (format!("Use {a} now (free / reaction)"), Choice::Triggered(Some(a.clone())))).collect();
+            let mut v: Vec<(String, Choice)> = options
+                .iter()
+                .map(|a| (format!("Use {a} now (free / reaction)"), Choice::Triggered(Some(a.clone()))))
+                .collect();
             v.push(("Use nothing".into(), Choice::Triggered(None)));
             v
         }
@@ -306,7 +319,10 @@ fn choices(battle: &Battle, kind: &DecisionKind) -> Vec<(String, Choice)> {
             (format!("Hold {ability} (concentrate; release later)"), Choice::HoldCast(true)),
         ],
         DecisionKind::InitiativeTie { tied } => {
-            vec![(format!("Keep the order {}", tied.iter().map(|t| c.name(*t)).collect::<Vec<_>>().join(", ")), Choice::Order(tied.clone()))]
+            vec![(
+                format!("Keep the order {}", tied.iter().map(|t| c.name(*t)).collect::<Vec<_>>().join(", ")),
+                Choice::Order(tied.clone()),
+            )]
         }
     }
 }
@@ -345,7 +361,6 @@ fn prompt(
                 ui.selectable_value(entry, Policy::Always, "always");
                 ui.selectable_value(entry, Policy::Never, "never");
             });
-            let _ = decline;
         });
     Ok(())
 }
@@ -372,7 +387,13 @@ fn log_panel(
             egui::ScrollArea::vertical().stick_to_bottom(true).show(ui, |ui| {
                 let start = log.events.len().saturating_sub(200);
                 for e in &log.events[start..] {
-                    if e.is_bookkeeping() && !matches!(e, crate::rules::log::CombatEvent::TurnStarted { .. } | crate::rules::log::CombatEvent::RoundStarted { .. }) {
+                    if e.is_bookkeeping()
+                        && !matches!(
+                            e,
+                            crate::rules::log::CombatEvent::TurnStarted { .. }
+                                | crate::rules::log::CombatEvent::RoundStarted { .. }
+                        )
+                    {
                         continue;
                     }
                     ui.label(egui::RichText::new(log.describe(e)).size(11.5));
@@ -390,7 +411,8 @@ fn end_screen(
 ) -> Result {
     let Some(battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let humans: Vec<&String> = battle.setup.sides.iter().filter(|(_, c)| **c == SideControl::Human).map(|(s, _)| s).collect();
+    let humans: Vec<&String> =
+        battle.setup.sides.iter().filter(|(_, c)| **c == SideControl::Human).map(|(s, _)| s).collect();
     let title = match &battle.combat.turn().winner {
         Some(w) if humans.contains(&w) => "Victory!",
         Some(_) if !humans.is_empty() => "Defeat",
@@ -418,6 +440,5 @@ fn end_screen(
                 }
             });
         });
-    let _ = Cid(0);
     Ok(())
 }

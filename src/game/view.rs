@@ -125,7 +125,8 @@ pub fn bounds(battle: &Battle) -> (GridPos, GridPos) {
     if map.width > 0 && map.height > 0 {
         return (GridPos { x: 0, y: 0 }, GridPos { x: map.width - 1, y: map.height - 1 });
     }
-    let ps: Vec<GridPos> = (0..battle.combat.len() as u32).filter_map(|i| battle.combat.get::<GridPos>(Cid(i)).copied()).collect();
+    let ps: Vec<GridPos> =
+        (0..battle.combat.len() as u32).filter_map(|i| battle.combat.get::<GridPos>(Cid(i)).copied()).collect();
     let (minx, maxx) = (ps.iter().map(|p| p.x).min().unwrap_or(0), ps.iter().map(|p| p.x).max().unwrap_or(0));
     let (miny, maxy) = (ps.iter().map(|p| p.y).min().unwrap_or(0), ps.iter().map(|p| p.y).max().unwrap_or(0));
     (GridPos { x: minx - 3, y: miny - 3 }, GridPos { x: maxx + 3, y: maxy + 3 })
@@ -209,8 +210,18 @@ fn spawn_board(
                 BoardPart,
             ))
             .with_children(|t| {
-                t.spawn((Mesh2d(ring.clone()), MeshMaterial2d(gold.clone()), Transform::from_xyz(0.0, 0.0, -0.05), Ring(who, RingKind::Active)));
-                t.spawn((Mesh2d(ring.clone()), MeshMaterial2d(orange.clone()), Transform::from_xyz(0.0, 0.0, -0.04), Ring(who, RingKind::Target)));
+                t.spawn((
+                    Mesh2d(ring.clone()),
+                    MeshMaterial2d(gold.clone()),
+                    Transform::from_xyz(0.0, 0.0, -0.05),
+                    Ring(who, RingKind::Active),
+                ));
+                t.spawn((
+                    Mesh2d(ring.clone()),
+                    MeshMaterial2d(orange.clone()),
+                    Transform::from_xyz(0.0, 0.0, -0.04),
+                    Ring(who, RingKind::Target),
+                ));
                 t.spawn((
                     Text2d::new(initials(&name)),
                     TextFont { font_size: FontSize::Px(15.0), ..default() },
@@ -250,7 +261,11 @@ fn spawn_board(
 
 /// A name cut to fit over a square.
 fn short(name: &str, n: usize) -> String {
-    if name.chars().count() <= n { name.to_string() } else { format!("{}.", name.chars().take(n - 1).collect::<String>()) }
+    if name.chars().count() <= n {
+        name.to_string()
+    } else {
+        format!("{}.", name.chars().take(n - 1).collect::<String>())
+    }
 }
 
 /// A condition as a badge: its initials, and its value when it has one (`frightened` 2 → `F2`).
@@ -369,7 +384,11 @@ fn spawn_floats(mut commands: Commands, playback: Res<Playback>, existing: Query
     }
 }
 
-fn move_floats(mut commands: Commands, time: Res<Time>, mut q: Query<(Entity, &mut Float, &mut Transform, &mut TextColor)>) {
+fn move_floats(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut q: Query<(Entity, &mut Float, &mut Transform, &mut TextColor)>,
+) {
     for (e, mut f, mut t, mut c) in &mut q {
         f.age += time.delta_secs();
         t.translation.y += 30.0 * time.delta_secs();
@@ -448,7 +467,8 @@ fn camera_control(
     };
     let view_h = 14.0 * CELL * scale;
     let fits = board.as_ref().is_some_and(|b| {
-        ((b.1.y - b.0.y + 1) as f32 * CELL) <= view_h * 0.9 && ((b.1.x - b.0.x + 1) as f32 * CELL) <= view_h * aspect * 0.9
+        ((b.1.y - b.0.y + 1) as f32 * CELL) <= view_h * 0.9
+            && ((b.1.x - b.0.x + 1) as f32 * CELL) <= view_h * aspect * 0.9
     });
     let target = if fits {
         board.as_ref().map(|b| to_world(Vec2::new((b.0.x + b.1.x) as f32 / 2.0, (b.0.y + b.1.y) as f32 / 2.0)))

@@ -64,7 +64,7 @@ fn pos(c: &Combat, who: Cid) -> GridPos {
     *c.get::<GridPos>(who).unwrap()
 }
 
-fn used<'a>(events: &'a [CombatEvent], who: Cid) -> Vec<&'a str> {
+fn used(events: &[CombatEvent], who: Cid) -> Vec<&str> {
     events
         .iter()
         .filter_map(|e| match e {
