@@ -29,11 +29,11 @@ fn encounter(n: usize) -> Encounter {
         let (x, y) = ((i * 2) % side, (i * 2) / side * 2 % side + (i * 2) / (side * side / 2));
         let team = if i % 2 == 0 { "a" } else { "b" };
         s += &format!(
-            "(name: \"u{i}\", side: \"{team}\", hp: 20, abilities: [\"sword\"], at: ({x}, {})),\n",
+            "(name: \"u{i}\", side: \"{team}\", hp: 1000000, abilities: [\"sword\"], at: ({x}, {})),\n",
             y.min(side - 1)
         );
     }
-    s += "])";
+    s += "], max_rounds: 10000)";
     Encounter::from_ron_str("bench.ron", &s).expect("bench encounter")
 }
 
@@ -70,6 +70,8 @@ fn bench(cr: &mut Criterion) {
     for n in [8usize, 100, 1_000] {
         let mut a = app(n);
         g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| b.iter(|| a.update()));
+        // What was measured was the battle, not the end screen.
+        assert_eq!(*a.world().resource::<State<Screen>>().get(), Screen::Battle, "the fight ended while measuring");
     }
     g.finish();
 }

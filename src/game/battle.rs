@@ -84,6 +84,10 @@ impl Battle {
 #[derive(Message, Debug, Clone)]
 pub struct HumanCommand(pub Command);
 
+/// The player's commands not yet submitted: they wait while the view catches up.
+#[derive(Resource, Debug, Default)]
+pub struct HumanQueue(pub VecDeque<Command>);
+
 /// How fast the view plays events and AI turns.
 #[derive(Resource, Debug, Clone)]
 pub struct Pacing {
@@ -224,21 +228,25 @@ pub fn apply_options(
     }
 }
 
+/// Who plays a side: `--all-ai`, else `--ai SIDE` names the AI's sides (every other side is
+/// played by people), else the encounter's own choice.
+pub fn side_control(options: &super::PlayOptions, s: &crate::encounter::SideSpec) -> SideControl {
+    let ai = if options.all_ai {
+        true
+    } else if !options.ai_sides.is_empty() {
+        options.ai_sides.contains(&s.name)
+    } else {
+        s.controller != crate::encounter::SideController::Human
+    };
+    if ai { SideControl::Ai } else { SideControl::Human }
+}
+
 /// Build a setup from the options and what is installed.
 pub fn setup_from(library: &Library, options: &super::PlayOptions) -> Option<BattleSetup> {
     let (file, encounter) = library.encounter(options.encounter.as_deref())?;
     let ruleset_name = options.ruleset.clone().unwrap_or_else(|| super::library::DEFAULT_RULESET_NAME.into());
     let ruleset = library.ruleset(&ruleset_name)?.clone();
-    let sides = encounter
-        .sides
-        .iter()
-        .map(|s| {
-            let ai = options.all_ai
-                || options.ai_sides.contains(&s.name)
-                || s.controller != crate::encounter::SideController::Human;
-            (s.name.clone(), if ai { SideControl::Ai } else { SideControl::Human })
-        })
-        .collect();
+    let sides = encounter.sides.iter().map(|s| (s.name.clone(), side_control(options, s))).collect();
     let seed = options.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs())
     });
@@ -253,9 +261,20 @@ pub fn setup_from(library: &Library, options: &super::PlayOptions) -> Option<Bat
 }
 
 /// Entering the battle screen: start the combat the setup describes.
-pub fn start_battle(mut commands: Commands, setup: Option<Res<BattleSetup>>, mut playback: ResMut<Playback>) {
-    let Some(setup) = setup else { return };
+pub fn start_battle(
+    mut commands: Commands,
+    setup: Option<Res<BattleSetup>>,
+    mut playback: ResMut<Playback>,
+    mut selection: ResMut<super::Selection>,
+    mut highlights: ResMut<Highlights>,
+    mut queued: ResMut<HumanQueue>,
+) {
+    // Nothing of the last battle carries over.
     *playback = Playback::default();
+    *selection = super::Selection::default();
+    *highlights = Highlights::default();
+    queued.0.clear();
+    let Some(setup) = setup else { return };
     let (combat, error) = match setup.encounter.start(setup.ruleset.clone(), setup.seed) {
         Ok(c) => (c, None),
         Err(e) => {
@@ -282,18 +301,19 @@ pub fn start_battle(mut commands: Commands, setup: Option<Res<BattleSetup>>, mut
 pub fn drive(
     battle: Option<ResMut<Battle>>,
     mut human: MessageReader<HumanCommand>,
+    mut queued: ResMut<HumanQueue>,
     mut pacing: ResMut<Pacing>,
     policies: Res<Policies>,
     playback: Res<Playback>,
     time: Res<Time>,
 ) {
+    queued.0.extend(human.read().map(|h| h.0.clone()));
     let Some(mut battle) = battle else { return };
-    let commands: Vec<Command> = human.read().map(|h| h.0.clone()).collect();
     if playback.busy() && !pacing.instant {
         return;
     }
     // The player's commands, in order; a refusal is shown, not fatal.
-    for cmd in commands {
+    while let Some(cmd) = queued.0.pop_front() {
         if let Err(r) = battle.combat.submit(cmd) {
             battle.last_rejection = Some(battle.combat.explain(&r));
         } else {
@@ -321,16 +341,24 @@ pub fn drive(
             EngineStatus::AwaitingDecision(Decider::Creature(_)) => policy_answer(&battle.combat, &policies),
             // The GM's calls (Assist approval, initiative ties) are automatic: the AI's defaults.
             EngineStatus::AwaitingDecision(Decider::Gm) => ai::next_command(&battle.combat, scope),
-            EngineStatus::AwaitingReturn => return_someone(&battle),
+            // Nobody is scheduled: an AI creature that is delaying, readying or holding a cast
+            // comes back (the player's own come back from the banner's buttons).
+            EngineStatus::AwaitingReturn => ai::next_command(&battle.combat, scope)
+                .filter(|c| command_actor(c).is_some_and(|a| battle.control(a) == SideControl::Ai))
+                .or_else(|| return_someone(&battle)),
             _ => None,
         };
         let Some(cmd) = cmd else { return };
         if battle.combat.submit(cmd.clone()).is_err() {
-            // A refused AI command would come back forever: end that turn instead.
-            if let Command::Act(i) = cmd {
-                let _ = battle.combat.submit(Command::EndTurn { actor: i.actor });
-            } else {
-                return;
+            // A refused command would come back forever: the first AI's answer instead, else end
+            // the turn under way.
+            let fallback = ai::next_command_with(&battle.combat, scope, ai::Brain::Basic).filter(|c| *c != cmd);
+            let fallback_ok = fallback.is_some_and(|f| battle.combat.submit(f).is_ok());
+            if !fallback_ok {
+                let Some(active) = battle.combat.turn().active else { return };
+                if battle.combat.submit(Command::EndTurn { actor: active }).is_err() {
+                    return;
+                }
             }
         }
     }
@@ -359,6 +387,20 @@ pub fn decline(kind: &DecisionKind) -> crate::rules::command::Choice {
         DecisionKind::ActionLoss => Choice::LoseFirst(ActionLoss::Restricted),
         DecisionKind::CastComplete { .. } => Choice::HoldCast(false),
         DecisionKind::InitiativeTie { tied } => Choice::Order(tied.clone()),
+    }
+}
+
+/// The creature a command is for, if it names one.
+fn command_actor(c: &Command) -> Option<Cid> {
+    match c {
+        Command::Act(i) => Some(i.actor),
+        Command::Hold { actor, .. }
+        | Command::Delay { actor }
+        | Command::ReturnFromDelay { actor }
+        | Command::Release { actor }
+        | Command::EndTurn { actor } => Some(*actor),
+        Command::Decide { by: Decider::Creature(c), .. } => Some(*c),
+        _ => None,
     }
 }
 

@@ -231,6 +231,21 @@ pub fn ability_bar(combat: &Combat, who: Cid) -> Vec<String> {
     v
 }
 
+/// Movement abilities in the order a click prefers them: plain moves first, then short steps,
+/// then Disengage.
+fn movements(combat: &Combat, bar: &[String]) -> Vec<String> {
+    let rank = |a: &String| match combat.ruleset().ability(a).map(|d| &d.effect) {
+        Some(Effect::Move | Effect::MoveAs { .. }) => Some(0),
+        Some(Effect::Step) => Some(1),
+        Some(Effect::Disengage) => Some(2),
+        _ => None,
+    };
+    let mut v: Vec<(u8, usize, String)> =
+        bar.iter().enumerate().filter_map(|(i, a)| rank(a).map(|r| (r, i, a.clone()))).collect();
+    v.sort();
+    v.into_iter().map(|(_, _, a)| a).collect()
+}
+
 fn is_movement(combat: &Combat, ability: &str) -> bool {
     combat
         .ruleset()
@@ -281,9 +296,9 @@ pub fn handle_input(
         }
     }
     if actions.just_pressed(&GameAction::Move)
-        && let Some(m) = bar.iter().find(|a| is_movement(&battle.combat, a))
+        && let Some(m) = movements(&battle.combat, &bar).into_iter().next()
     {
-        *selection = Selection { ability: Some(m.clone()), target: None };
+        *selection = Selection { ability: Some(m), target: None };
     }
     if actions.just_pressed(&GameAction::EndTurn) {
         out.write(HumanCommand(Command::EndTurn { actor: who }));
@@ -325,10 +340,17 @@ pub fn handle_input(
                 None => return,
             }
         }
-        (None, None) => match bar.iter().find(|a| is_movement(&battle.combat, a)) {
-            Some(a) => a.clone(),
-            None => return,
-        },
+        // An empty square: the first movement that reaches it (a plain move before a step or a
+        // Disengage).
+        (None, None) => {
+            let reaching = movements(&battle.combat, &bar)
+                .into_iter()
+                .find(|m| battle.combat.reachable(who, m).contains_key(&cell));
+            match reaching {
+                Some(a) => a,
+                None => return,
+            }
+        }
     };
     let mut intent = ActIntent::new(who, ability.clone(), vec![]);
     if is_movement(&battle.combat, &ability) || on_cell.is_none() {

@@ -58,10 +58,11 @@ impl Library {
     /// A loaded encounter whose file name ends with `file` (or the default one for `None`).
     pub fn encounter(&self, file: Option<&Path>) -> Option<(&PathBuf, &Encounter)> {
         let wanted = file.map_or(Path::new("skirmish-4v4.ron"), |f| f);
-        self.encounters
-            .iter()
-            .find(|(f, _)| f == wanted || f.ends_with(wanted) || f.file_name() == wanted.file_name())
-            .and_then(|(f, e)| e.as_ref().ok().map(|e| (f, e)))
+        // The exact file first (a copy elsewhere with a shipped file's name is that copy).
+        let exact = self.encounters.iter().find(|(f, _)| f == wanted);
+        let by_name =
+            || self.encounters.iter().find(|(f, _)| f.ends_with(wanted) || f.file_name() == wanted.file_name());
+        exact.or_else(by_name).and_then(|(f, e)| e.as_ref().ok().map(|e| (f, e)))
     }
 
     /// Every load error, one line each.

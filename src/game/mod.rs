@@ -77,6 +77,7 @@ impl Plugin for GameLogicPlugin {
             .init_resource::<input::CursorCell>()
             .init_resource::<battle::Playback>()
             .init_resource::<battle::Highlights>()
+            .init_resource::<battle::HumanQueue>()
             .add_message::<HumanCommand>()
             .add_systems(Startup, (library::load_library, input::spawn_input, battle::apply_options).chain())
             .add_systems(OnEnter(Screen::Battle), battle::start_battle)

@@ -20,7 +20,7 @@ pub struct UiPlugin;
 
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<StartForm>().init_resource::<LogPanel>().add_systems(
+        app.init_resource::<StartForm>().init_resource::<LogPanel>().init_resource::<BannerRect>().add_systems(
             EguiPrimaryContextPass,
             (
                 start_screen.run_if(in_state(Screen::Start)),
@@ -41,6 +41,10 @@ pub struct StartForm {
     ready: bool,
     error: Option<String>,
 }
+
+/// The screen rectangle (logical pixels) the banner covers: the board ignores the pointer there.
+#[derive(Resource, Debug, Default, Clone, Copy)]
+pub struct BannerRect(pub Option<(f32, f32)>);
 
 /// Whether the log is shown (hidden at first: `L` or the banner's button shows it).
 #[derive(Resource, Debug, Default)]
@@ -73,7 +77,9 @@ fn start_screen(
     let rulesets: Vec<(String, bool)> = library.rulesets.iter().map(|(n, r)| (n.clone(), r.is_ok())).collect();
     if !form.ready {
         form.ready = true;
-        form.seed = options.seed.unwrap_or(1);
+        form.seed = options.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs() % 100_000)
+        });
         let wanted_rs = options.ruleset.clone().unwrap_or_else(|| super::library::DEFAULT_RULESET_NAME.into());
         form.ruleset = rulesets.iter().position(|(n, _)| *n == wanted_rs).unwrap_or(0);
         let wanted = options.encounter.clone().unwrap_or_else(|| "skirmish-4v4.ron".into());
@@ -84,10 +90,7 @@ fn start_screen(
             .unwrap_or(0);
         if let Some(Ok(enc)) = library.encounters.get(form.encounter).map(|(_, e)| e) {
             for s in &enc.sides {
-                let ai = options.all_ai
-                    || options.ai_sides.contains(&s.name)
-                    || s.controller != crate::encounter::SideController::Human;
-                form.sides.insert(s.name.clone(), if ai { SideControl::Ai } else { SideControl::Human });
+                form.sides.insert(s.name.clone(), super::battle::side_control(&options, s));
             }
         }
     }
@@ -191,21 +194,26 @@ fn start_screen(
 fn banner(
     mut contexts: EguiContexts,
     battle: Option<Res<Battle>>,
-    selection: Res<Selection>,
+    mut selection: ResMut<Selection>,
     mut pacing: ResMut<Pacing>,
     mut out: MessageWriter<HumanCommand>,
     mut next: ResMut<NextState<Screen>>,
     mut log_toggle: ResMut<LogPanel>,
+    mut banner_rect: ResMut<BannerRect>,
 ) -> Result {
     let Some(battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
+    // The game's keys (Tab, Enter, Space) must not move egui's focus or press its buttons.
+    if let Some(id) = ctx.memory(|m| m.focused()) {
+        ctx.memory_mut(|m| m.surrender_focus(id));
+    }
     let mut root = egui::Ui::new(
         ctx.clone(),
         "root".into(),
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
     let c = &battle.combat;
-    egui::Panel::top("banner").show_inside(&mut root, |ui| {
+    let shown = egui::Panel::top("banner").show_inside(&mut root, |ui| {
         ui.horizontal(|ui| {
             ui.label(egui::RichText::new(format!("Round {}", c.turn().round)).strong().size(18.0));
             ui.separator();
@@ -252,10 +260,45 @@ fn banner(
                         .unwrap_or_default();
                     let chosen = selection.ability.as_deref() == Some(a.as_str());
                     let label = egui::RichText::new(format!("{} {name}", i + 1));
-                    ui.add(egui::Button::selectable(chosen, if chosen { label.strong() } else { label }));
+                    if ui.add(egui::Button::selectable(chosen, if chosen { label.strong() } else { label })).clicked() {
+                        selection.ability = if chosen { None } else { Some(a.clone()) };
+                        selection.target = None;
+                    }
                 }
                 if ui.button("End turn (E)").clicked() {
                     out.write(HumanCommand(Command::EndTurn { actor: who }));
+                }
+                // Delay (pf2e, pf1e, segments): the engine refuses it where the ruleset has none.
+                if ui.button("Delay").clicked() {
+                    out.write(HumanCommand(Command::Delay { actor: who }));
+                }
+            });
+        }
+        // Delaying or holding creatures of the player's: come back, or release the held cast.
+        let turn = c.turn();
+        let mine: Vec<_> = (0..c.len() as u32)
+            .map(crate::rules::components::Cid)
+            .filter(|x| battle.control(*x) == SideControl::Human)
+            .collect();
+        let delayed: Vec<_> = mine.iter().copied().filter(|x| turn.delayed.contains(x)).collect();
+        let holding: Vec<_> = mine
+            .iter()
+            .copied()
+            .filter(|x| {
+                c.get::<crate::rules::components::Casting>(*x).is_some_and(|k| k.0.as_ref().is_some_and(|a| a.holding))
+            })
+            .collect();
+        if !delayed.is_empty() || !holding.is_empty() {
+            ui.horizontal_wrapped(|ui| {
+                for x in delayed {
+                    if ui.button(format!("{} returns from Delay", c.name(x))).clicked() {
+                        out.write(HumanCommand(Command::ReturnFromDelay { actor: x }));
+                    }
+                }
+                for x in holding {
+                    if ui.button(format!("{} releases the held cast", c.name(x))).clicked() {
+                        out.write(HumanCommand(Command::Release { actor: x }));
+                    }
                 }
             });
         }
@@ -266,6 +309,8 @@ fn banner(
             ui.colored_label(egui::Color32::from_rgb(255, 130, 110), e);
         }
     });
+    let r = shown.response.rect;
+    banner_rect.0 = Some((r.top(), r.bottom()));
     Ok(())
 }
 
@@ -327,6 +372,19 @@ fn choices(battle: &Battle, kind: &DecisionKind) -> Vec<(String, Choice)> {
     }
 }
 
+/// A choice in words.
+fn describe_choice(battle: &Battle, c: &Choice) -> String {
+    let names =
+        |v: &[crate::rules::components::Cid]| v.iter().map(|t| battle.combat.name(*t)).collect::<Vec<_>>().join(", ");
+    match c {
+        Choice::Opening(Some(u)) if u.targets.is_empty() => format!("Use {}", u.ability),
+        Choice::Opening(Some(u)) => format!("Use {} on {}", u.ability, names(&u.targets)),
+        Choice::Triggered(Some(a)) | Choice::Opportunity(Some(a)) => format!("Use {a}"),
+        Choice::Defend(m) => format!("{m:?}"),
+        other => format!("{other:?}"),
+    }
+}
+
 fn prompt(
     mut contexts: EguiContexts,
     battle: Option<Res<Battle>>,
@@ -338,7 +396,14 @@ fn prompt(
     let Some(p) = battle.combat.world.resource::<Pending>().0.clone() else { return Ok(()) };
     let Decider::Creature(_) = p.by else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let options = choices(&battle, &p.kind);
+    let mut options = choices(&battle, &p.kind);
+    // The AI's own answer, for choices the list above cannot spell out (which ability, on whom).
+    if let Some(Command::Decide { choice, .. }) =
+        crate::ai::next_command(&battle.combat, crate::ai::AiScope { gm: false, all_creatures: true })
+        && !options.iter().any(|(_, c)| *c == choice)
+    {
+        options.insert(0, (format!("{} (the AI's pick)", describe_choice(&battle, &choice)), choice));
+    }
     let kind = p.kind.name();
     // Keyboard: 1..9 pick a choice.
     let keys = [egui::Key::Num1, egui::Key::Num2, egui::Key::Num3, egui::Key::Num4, egui::Key::Num5, egui::Key::Num6];
@@ -413,10 +478,12 @@ fn end_screen(
     let ctx = contexts.ctx_mut()?;
     let humans: Vec<&String> =
         battle.setup.sides.iter().filter(|(_, c)| **c == SideControl::Human).map(|(s, _)| s).collect();
+    let everyone_human = humans.len() == battle.setup.sides.len();
     let title = match &battle.combat.turn().winner {
+        // Hot seat: somebody at this screen won and somebody lost.
+        Some(_) if everyone_human || humans.is_empty() => "The fight is over",
         Some(w) if humans.contains(&w) => "Victory!",
-        Some(_) if !humans.is_empty() => "Defeat",
-        Some(_) => "The fight is over",
+        Some(_) => "Defeat",
         None => "Draw",
     };
     egui::Window::new(title)

@@ -72,6 +72,10 @@ struct TileOverlay(GridPos);
 #[derive(Component)]
 pub struct Token(pub Cid);
 
+/// A token's side colour, restored if a downed creature gets up again.
+#[derive(Component)]
+struct SideColor(Color);
+
 #[derive(Component)]
 struct HpBar(Cid);
 
@@ -204,6 +208,7 @@ fn spawn_board(
         commands
             .spawn((
                 Token(who),
+                SideColor(side_color(idx)),
                 Mesh2d(circle.clone()),
                 MeshMaterial2d(fill),
                 Transform::from_xyz(0.0, 0.0, 2.0),
@@ -282,7 +287,7 @@ fn sync_tokens(
     battle: Option<Res<Battle>>,
     playback: Res<Playback>,
     hl: Res<Highlights>,
-    mut tokens: Query<(&Token, &mut Transform, &MeshMaterial2d<ColorMaterial>)>,
+    mut tokens: Query<(&Token, &SideColor, &mut Transform, &MeshMaterial2d<ColorMaterial>)>,
     mut bars: Query<(&HpBar, &mut Transform, &mut Sprite), Without<Token>>,
     mut badges: Query<(&Badges, &mut Text2d)>,
     mut rings: Query<(&Ring, &mut Visibility)>,
@@ -291,7 +296,7 @@ fn sync_tokens(
     let Some(battle) = battle else { return };
     let c = &battle.combat;
     let down = c.ruleset().defeated_condition.clone();
-    for (tok, mut t, mat) in &mut tokens {
+    for (tok, side, mut t, mat) in &mut tokens {
         if let Some(p) = playback.display.get(&tok.0) {
             let w = to_world(*p);
             t.translation.x = w.x;
@@ -299,8 +304,11 @@ fn sync_tokens(
         }
         let is_down = c.get::<Conditions>(tok.0).is_some_and(|k| k.has(&down));
         t.translation.z = if is_down { 1.5 } else { 2.0 };
-        if is_down && let Some(mut m) = materials.get_mut(&mat.0) {
-            m.color = Color::srgb(0.35, 0.35, 0.38);
+        let want = if is_down { Color::srgb(0.35, 0.35, 0.38) } else { side.0 };
+        if materials.get(&mat.0).is_some_and(|m| m.color != want)
+            && let Some(mut m) = materials.get_mut(&mat.0)
+        {
+            m.color = want;
         }
     }
     for (bar, mut t, mut s) in &mut bars {
@@ -403,6 +411,7 @@ fn cursor_cell(
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     camera: Option<Single<(&Camera, &GlobalTransform), With<MainCamera>>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    banner: Option<Res<super::ui::BannerRect>>,
     mut cell: ResMut<CursorCell>,
 ) {
     let over_ui = egui.is_some_and(|e| e.wants_any_pointer_input());
@@ -412,6 +421,11 @@ fn cursor_cell(
         }
         let (cam, gt) = *camera?;
         let pos = window?.cursor_position()?;
+        // The banner is a panel on the background layer: egui does not count the pointer as over
+        // it, so the board checks its rectangle itself.
+        if banner.and_then(|b| b.0).is_some_and(|(top, bottom)| pos.y >= top && pos.y <= bottom) {
+            return None;
+        }
         cam.viewport_to_world_2d(gt, pos).ok().map(to_cell)
     })();
     if cell.0 != found {

@@ -36,9 +36,15 @@ fn screen(app: &App) -> Screen {
 
 #[test]
 fn ai_against_ai_plays_the_default_encounter_to_the_end_under_every_ruleset() {
-    for rs in ["homebrew-d20", "pf2e", "pf1e", "segments"] {
+    let installed: Vec<String> =
+        std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets"))
+            .unwrap()
+            .filter_map(|e| e.ok()?.path().file_stem().map(|s| s.to_string_lossy().to_string()))
+            .collect();
+    assert!(installed.len() >= 4);
+    for rs in &installed {
         let mut a =
-            app(PlayOptions { ruleset: Some(rs.into()), all_ai: true, start_now: true, seed: Some(3), ..default() });
+            app(PlayOptions { ruleset: Some(rs.clone()), all_ai: true, start_now: true, seed: Some(3), ..default() });
         for _ in 0..200 {
             if screen(&a) == Screen::End {
                 break;
@@ -109,6 +115,16 @@ fn keys_and_clicks_move_and_attack_through_the_game_plugins() {
         "the click did not move {}: {:?}",
         b.combat.name(hero),
         b.last_rejection
+    );
+    // M chose the plain Move (not a one-square Disengage), and the click went further than one.
+    assert!(to.distance(from) > 1, "moved only {} square(s)", to.distance(from));
+    assert!(
+        b.combat
+            .log()
+            .events
+            .iter()
+            .any(|e| matches!(e, CombatEvent::AbilityUsed { who, ability, .. } if *who == hero && ability == "move")),
+        "the move was not a Move"
     );
     // E ends the turn.
     let before = b.combat.log().events.len();
@@ -197,4 +213,31 @@ fn the_player_never_writes_rules_state_except_through_commands() {
     let b = a.world().resource::<Battle>();
     assert_eq!(b.combat.state_hash(), hash);
     assert!(b.last_rejection.as_deref().is_some_and(|r| r.contains("no combatant")), "{:?}", b.last_rejection);
+}
+
+#[test]
+fn clicking_an_empty_square_with_nothing_chosen_uses_the_plain_move() {
+    let mut a = app(PlayOptions { ruleset: Some("homebrew-d20".into()), start_now: true, seed: Some(5), ..default() });
+    let hero = until_human_turn(&mut a);
+    let (from, to) = {
+        let mut b = a.world_mut().resource_mut::<Battle>();
+        let from = *b.combat.get::<GridPos>(hero).unwrap();
+        let reach = b.combat.reachable(hero, "move");
+        let to = *reach.keys().filter(|p| p.distance(from) >= 3).min().expect("a square 3 away");
+        (from, to)
+    };
+    a.world_mut().resource_mut::<CursorCell>().0 = Some(to);
+    tap(&mut a, MouseButton::Left);
+    let b = a.world().resource::<Battle>();
+    assert!(
+        b.combat
+            .log()
+            .events
+            .iter()
+            .any(|e| matches!(e, CombatEvent::AbilityUsed { who, ability, .. } if *who == hero && ability == "move")),
+        "a click {} squares away was not a Move: {:?}",
+        to.distance(from),
+        b.last_rejection
+    );
+    assert_eq!(*b.combat.get::<GridPos>(hero).unwrap(), to);
 }
