@@ -288,6 +288,8 @@ pub fn installed_rulesets(near: &Path) -> Result<Vec<Ruleset>, DataError> {
         })
         .unwrap_or_default();
     files.sort();
+    // A symlink out of the folder is not an installed ruleset.
+    files.retain(|f| crate::scenario::inside_its_folder(f).is_some());
     files.iter().map(|f| Ruleset::load(f)).collect()
 }
 

@@ -773,6 +773,15 @@ impl Rules<'_, '_> {
                     self.name_of(actor)
                 )));
             }
+            // Held actions answer enemies only (HB-50, G-HB-12): one waiting on an ally or on a
+            // creature that is down would never fire.
+            if !self.hostile(actor, by) || self.is_down(by) {
+                return Err(Rejection::InvalidTarget(format!(
+                    "{} is not a standing enemy of {}: the held action would never fire",
+                    self.name_of(by),
+                    self.name_of(actor)
+                )));
+            }
         }
         if self.holding(actor) {
             return Err(Rejection::NotWhileHolding("Ready".into()));

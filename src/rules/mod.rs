@@ -148,6 +148,10 @@ fn apply_next_command(mut r: Rules, mut queue: ResMut<CommandQueue>, mut outcome
         return;
     };
     let result = r.apply_command(&cmd);
+    if result.is_ok() {
+        // A return, a release or any other change: the turns may go on.
+        r.turn.waiting_return = false;
+    }
     outcomes.entries.push((cmd, result));
 }
 
@@ -178,7 +182,7 @@ fn publish_status(
         EngineStatus::Busy
     } else if let Some(a) = turn.active {
         EngineStatus::AwaitingCommand(a)
-    } else if timeline.is_empty() && turn.surprise_slots.is_empty() {
+    } else if turn.waiting_return || (timeline.is_empty() && turn.surprise_slots.is_empty()) {
         // Everyone still standing is delaying, readying or holding a cast (segments): nothing
         // happens until one of them returns or releases.
         EngineStatus::AwaitingReturn

@@ -101,7 +101,8 @@ pub fn resolve_inside(base: &Path, rel: &str, roots: &[PathBuf]) -> Result<PathB
     let joined = base.join(r);
     let real = joined.canonicalize().map_err(|_| format!("`{rel}` not found"))?;
     let inside = roots.iter().filter_map(|root| root.canonicalize().ok()).any(|root| real.starts_with(root));
-    if inside { Ok(joined) } else { Err(format!("`{rel}` leads outside the allowed folders")) }
+    // The resolved path itself is returned, so a symlink swapped in after this check changes nothing.
+    if inside { Ok(real) } else { Err(format!("`{rel}` leads outside the allowed folders")) }
 }
 
 /// Parse RON text with the options every data file uses. An error names the field's path

@@ -82,6 +82,9 @@ pub struct TurnState {
     /// Creatures that leave the schedule when their turn ends (segments Delay and Ready, a
     /// cast still held, G-SG-09/11/12).
     pub off_schedule: BTreeSet<Cid>,
+    /// Only creatures unable to act are scheduled while one free to act is delaying or off the
+    /// schedule: the engine waits for it to return or release instead of skipping turns on.
+    pub waiting_return: bool,
     /// The last round in which something happened beyond turn bookkeeping: a creature able to
     /// act took a turn, or an event changed the fight (the stalemate rule).
     pub last_progress_round: u32,

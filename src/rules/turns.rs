@@ -316,6 +316,18 @@ impl Rules<'_, '_> {
                 self.complete_cast(who);
                 return true;
             }
+            if !phased && self.cannot_act(who) && !self.can_recover(who) && !surprise && self.only_prevented_scheduled()
+            {
+                // Everyone scheduled is unable to act, and a creature that could act is delaying,
+                // readying or holding: wait for it to come back rather than skip round after round.
+                let waiting: Vec<Cid> =
+                    self.turn.delayed.iter().chain(self.turn.off_schedule.iter()).copied().collect();
+                if waiting.iter().any(|c| !self.is_down(*c) && !self.cannot_act(*c)) {
+                    self.timeline.schedule(key);
+                    self.turn.waiting_return = true;
+                    return false;
+                }
+            }
             if !phased && self.cannot_act(who) && !self.can_recover(who) {
                 // G-HB-19, P1-22: a creature unable to act takes no actions; it keeps its slot.
                 self.emit(CombatEvent::TurnSkipped { who, reason: "cannot act".into() });
@@ -525,7 +537,11 @@ impl Rules<'_, '_> {
     /// applied, no damage, no timeline-point expiry still to come (the stalemate rule).
     fn start_round(&mut self, round: u32) {
         let previous = self.turn.round;
-        if previous >= 1 && self.turn.last_progress_round < previous && self.turn.expiries.is_empty() {
+        if previous >= 1
+            && self.turn.last_progress_round < previous
+            && self.turn.expiries.is_empty()
+            && !self.anyone_could_act()
+        {
             self.draw(DrawReason::NobodyCanAct);
             return;
         }
@@ -614,6 +630,20 @@ impl Rules<'_, '_> {
             let winner = standing.first().map(|s| (*s).clone());
             self.finish_combat(winner);
         }
+    }
+
+    /// Whether every creature still on the timeline is unable to act.
+    fn only_prevented_scheduled(&self) -> bool {
+        self.timeline.upcoming(usize::MAX).iter().all(|k| self.cannot_act(k.who) && !self.can_recover(k.who))
+    }
+
+    /// Whether any standing creature is free to act: not prevented, or able to try the Recovery
+    /// Action. A creature whose next turn is more than a round away, or who is delaying or holding,
+    /// still counts: the fight is not stuck (the stalemate rule).
+    fn anyone_could_act(&self) -> bool {
+        (0..self.roster.entities.len() as u32)
+            .map(Cid)
+            .any(|c| !self.is_down(c) && (!self.cannot_act(c) || self.can_recover(c)))
     }
 
     /// End the combat as a draw, logging why.

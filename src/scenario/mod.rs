@@ -82,7 +82,19 @@ fn resolve_asset(scenario_file: &Path, name: &str, folder: &str, what: &str) -> 
     let mut candidates: Vec<PathBuf> = dir.ancestors().map(|p| p.join("assets").join(folder).join(&file)).collect();
     candidates.push(Path::new("assets").join(folder).join(&file));
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(folder).join(&file));
-    candidates.into_iter().find(|c| c.is_file()).ok_or_else(|| format!("`{name}` is not an installed {what}"))
+    candidates
+        .into_iter()
+        .find(|c| c.is_file())
+        .ok_or_else(|| format!("`{name}` is not an installed {what}"))
+        .and_then(|c| inside_its_folder(&c).ok_or_else(|| format!("`{name}` leads outside the allowed folders")))
+}
+
+/// A file found in an `assets/<folder>/`, as it really is (symlinks followed), if it really lies
+/// in that folder: a symlink out of it is refused.
+pub fn inside_its_folder(file: &Path) -> Option<PathBuf> {
+    let real = file.canonicalize().ok()?;
+    let folder = file.parent()?.canonicalize().ok()?;
+    real.starts_with(&folder).then_some(real)
 }
 
 /// Load and check a scenario file and the ruleset it names. Every error is `file:line:col: msg`.

@@ -423,3 +423,60 @@ fn a_negative_condition_value_never_adds_actions() {
     assert!(pool.available() <= 3, "{pool:?}");
     assert_eq!(pool.restricted_left, 0, "{pool:?}");
 }
+
+#[test]
+fn a_creature_free_to_act_keeps_the_fight_going_however_long_its_wait() {
+    // Review finding: a knight that Delays (or whose next turn is more than a round away) against
+    // a paralyzed statue must not make the fight a stalemate: it can still come back and win.
+    let mut statue = sg("Statue", "b", 5, (3, 0));
+    statue.conditions.push("paralyzed".into());
+    let mut f = Fight::segments(vec![sg("Knight", "a", 20, (0, 0)).with(&["longsword"]), statue]);
+    let knight = f.id("Knight");
+    f.0.submit(Command::Delay { actor: knight }).unwrap();
+    assert!(drawn(&f.0).is_none(), "{:?}", f.0.log().events.last());
+    assert_ne!(f.0.status(), EngineStatus::Ended);
+    f.0.submit(Command::ReturnFromDelay { actor: knight }).unwrap();
+    assert_eq!(f.0.status(), EngineStatus::AwaitingCommand(knight));
+    // A long wait between turns (the Sprint's recovery over a two-segment round) is no stalemate
+    // either.
+    let mut rs = load_ruleset("segments");
+    rs.turn_model = skirmish::rules::ruleset::TurnModel::RecoveryTime { segments_per_round: 2 };
+    let mut statue = sg("Statue", "b", 5, (9, 0));
+    statue.conditions.push("paralyzed".into());
+    let mut f = Fight::with_ruleset(rs, vec![sg("Knight", "a", 20, (0, 0)).with(&["longsword"]), statue]);
+    f.act_to("Knight", "sprint", &[], (6, 0), None).unwrap();
+    assert!(drawn(&f.0).is_none(), "{:?}", f.0.log().events);
+    assert_eq!(f.0.status(), EngineStatus::AwaitingCommand(f.id("Knight")));
+}
+
+#[test]
+fn a_hold_waiting_on_an_ally_or_a_downed_creature_is_rejected() {
+    let mut f = Fight::new(vec![
+        who("A", "a", 20, (0, 0)).with(&["sword"]),
+        who("F", "a", 15, (0, 1)),
+        who("B", "b", 10, (1, 0)),
+    ]);
+    let (a, ally) = (f.id("A"), f.id("F"));
+    let r = f.0.submit(Command::Hold {
+        actor: a,
+        ability: "sword".into(),
+        targets: vec![f.id("B")],
+        trigger: HeldTrigger { by: Some(ally), on: TriggerOn::default() },
+    });
+    assert!(matches!(&r, Err(Rejection::InvalidTarget(m)) if m.contains("F is not a standing enemy")), "{r:?}");
+}
+
+#[test]
+fn a_ruleset_name_cannot_lead_out_through_a_symlink() {
+    let outside = temp_dir("outside-name");
+    std::fs::write(outside.join("secret.ron"), ruleset_text("homebrew-d20")).unwrap();
+    let dir = temp_dir("names");
+    std::fs::create_dir_all(dir.join("assets/rulesets")).unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.ron"), dir.join("assets/rulesets/evil.ron")).unwrap();
+    let f = dir.join("s.ron");
+    std::fs::write(&f, brawl_with_ruleset("evil")).unwrap();
+    let e = scenario::load(&f).unwrap_err();
+    assert!(e.message.contains("outside the allowed folders"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&outside);
+}
