@@ -162,7 +162,7 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
             continue;
         }
         stats.rejected += 1;
-        let tactical = actor_of(&cmd).is_some_and(|c| brain_of(c) == Brain::Tactical);
+        let tactical = cmd.actor().is_some_and(|c| brain_of(c) == Brain::Tactical);
         stats.rejected_tactical += usize::from(tactical);
         if tactical
             && let Some(fallback) = basic::next_command(combat, scope).filter(|f| *f != cmd)
@@ -181,18 +181,4 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
         }
     }
     stats
-}
-
-/// The creature a command speaks for.
-fn actor_of(cmd: &Command) -> Option<Cid> {
-    match cmd {
-        Command::Act(i) => Some(i.actor),
-        Command::Hold { actor, .. }
-        | Command::Delay { actor }
-        | Command::ReturnFromDelay { actor }
-        | Command::Release { actor }
-        | Command::EndTurn { actor } => Some(*actor),
-        Command::Decide { by: Decider::Creature(c), .. } => Some(*c),
-        _ => None,
-    }
 }

@@ -344,7 +344,7 @@ pub fn drive(
             // Nobody is scheduled: an AI creature that is delaying, readying or holding a cast
             // comes back (the player's own come back from the banner's buttons).
             EngineStatus::AwaitingReturn => ai::next_command(&battle.combat, scope)
-                .filter(|c| command_actor(c).is_some_and(|a| battle.control(a) == SideControl::Ai))
+                .filter(|c| c.actor().is_some_and(|a| battle.control(a) == SideControl::Ai))
                 .or_else(|| return_someone(&battle)),
             _ => None,
         };
@@ -387,20 +387,6 @@ pub fn decline(kind: &DecisionKind) -> crate::rules::command::Choice {
         DecisionKind::ActionLoss => Choice::LoseFirst(ActionLoss::Restricted),
         DecisionKind::CastComplete { .. } => Choice::HoldCast(false),
         DecisionKind::InitiativeTie { tied } => Choice::Order(tied.clone()),
-    }
-}
-
-/// The creature a command is for, if it names one.
-fn command_actor(c: &Command) -> Option<Cid> {
-    match c {
-        Command::Act(i) => Some(i.actor),
-        Command::Hold { actor, .. }
-        | Command::Delay { actor }
-        | Command::ReturnFromDelay { actor }
-        | Command::Release { actor }
-        | Command::EndTurn { actor } => Some(*actor),
-        Command::Decide { by: Decider::Creature(c), .. } => Some(*c),
-        _ => None,
     }
 }
 

@@ -59,6 +59,22 @@ pub enum Command {
     Gm(GmInput),
 }
 
+impl Command {
+    /// The creature a command speaks for, if it names one (GM inputs name none).
+    pub fn actor(&self) -> Option<Cid> {
+        match self {
+            Command::Act(i) => Some(i.actor),
+            Command::Hold { actor, .. }
+            | Command::Delay { actor }
+            | Command::ReturnFromDelay { actor }
+            | Command::Release { actor }
+            | Command::EndTurn { actor } => Some(*actor),
+            Command::Decide { by: Decider::Creature(c), .. } => Some(*c),
+            _ => None,
+        }
+    }
+}
+
 /// Using one ability.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActIntent {
