@@ -56,6 +56,7 @@ fn app(n: usize) -> App {
         ruleset,
         sides: [("a".to_string(), SideControl::Ai), ("b".to_string(), SideControl::Ai)].into(),
         seed: 1,
+        scenario: None,
     });
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     for _ in 0..5 {

@@ -37,4 +37,18 @@ if ! timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
     exit 1
 fi
 shots+=("$out/your-turn/your-turn.png")
+# The HUD at four moments, each set up by a scenario file (the battle opens after its steps):
+# a homebrew-d20 opening prompt mid-round, a pf2e end-of-turn sequence, a pf1e surprise round,
+# and a segments timeline with a cast pending and the what-if preview.
+for moment in hud-hb-opening hud-p2-end-of-turn hud-p1-surprise hud-sg-cast; do
+    echo "screenshots: $moment"
+    if ! timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
+        "$bin" play --scenario "tests/scenarios/$moment.ron" --screenshots "$out/$moment" \
+        > "$out/$moment.log" 2>&1; then
+        echo "screenshots: the game failed on $moment; its output:"
+        tail -40 "$out/$moment.log"
+        exit 1
+    fi
+    shots+=("$out/$moment/moment.png")
+done
 python3 scripts/png_check.py "${shots[@]}"

@@ -8,5 +8,6 @@ pub mod ai;
 pub mod encounter;
 #[cfg(feature = "game")]
 pub mod game;
+pub mod hud;
 pub mod rules;
 pub mod scenario;

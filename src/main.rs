@@ -23,7 +23,7 @@ macro_rules! say {
 
 const USAGE: &str = "usage:
   skirmish                           play: the default encounter, your side against the AI
-  skirmish play [--encounter FILE] [--ruleset ID] [--ai SIDE]... [--all-ai] [--seed N] [--now]
+  skirmish play [--encounter FILE | --scenario FILE] [--ruleset ID] [--ai SIDE]... [--all-ai] [--seed N] [--now]
                 [--screenshots DIR [--rounds N]]
                                      play an encounter under a ruleset; --ai makes the AI play
                                      a side (the others are hot seat); --now skips the start
@@ -109,6 +109,7 @@ fn play(args: &[String]) -> ExitCode {
             let r: Result<(), String> = (|| {
                 match a.as_str() {
                     "--encounter" => o.encounter = Some(PathBuf::from(value("a file")?)),
+                    "--scenario" => o.scenario = Some(PathBuf::from(value("a scenario file")?)),
                     "--ruleset" => o.ruleset = Some(value("a ruleset name")?),
                     "--ai" => o.ai_sides.push(value("a side")?),
                     "--all-ai" => o.all_ai = true,

@@ -40,6 +40,8 @@ pub struct BattleSetup {
     pub sides: BTreeMap<String, SideControl>,
     /// The dice seed.
     pub seed: u64,
+    /// A scenario file whose steps set the fight up: the battle opens after its last step.
+    pub scenario: Option<std::path::PathBuf>,
 }
 
 /// The fight under way.
@@ -221,6 +223,16 @@ pub fn apply_options(
     library: Res<Library>,
     mut next: ResMut<NextState<Screen>>,
 ) {
+    if let Some(path) = &options.scenario {
+        match setup_from_scenario(&options, path) {
+            Ok(setup) => {
+                commands.insert_resource(setup);
+                next.set(Screen::Battle);
+            }
+            Err(e) => error!("{}: {e}", path.display()),
+        }
+        return;
+    }
     let Some(setup) = setup_from(&library, &options) else { return };
     commands.insert_resource(setup);
     if options.start_now {
@@ -241,6 +253,55 @@ pub fn side_control(options: &super::PlayOptions, s: &crate::encounter::SideSpec
     if ai { SideControl::Ai } else { SideControl::Human }
 }
 
+/// The combat a scenario's steps lead to (`skirmish play --scenario FILE`).
+fn scenario_combat(path: &std::path::Path) -> Result<Combat, String> {
+    let ls = crate::scenario::load(path).map_err(|e| e.to_string())?;
+    let (report, combat) = crate::scenario::run_keep(&ls, None);
+    if let Some(f) = report.checks.iter().find(|c| c.failure.is_some()) {
+        warn!("{}: step {} ({}) failed: {}", path.display(), f.step, f.what, f.failure.clone().unwrap_or_default());
+    }
+    combat.ok_or_else(|| {
+        report.checks.iter().find_map(|c| c.failure.clone()).unwrap_or_else(|| "the scenario could not be set up".into())
+    })
+}
+
+/// A setup for a scenario file: its ruleset, map and combatants, after its steps. Every side is
+/// played by people unless the options name the AI's sides.
+pub fn setup_from_scenario(options: &super::PlayOptions, path: &std::path::Path) -> Result<BattleSetup, String> {
+    let ls = crate::scenario::load(path).map_err(|e| e.to_string())?;
+    let s = &ls.scenario;
+    let mut side_names: Vec<String> = Vec::new();
+    let specs = crate::scenario::run_keep(&ls, None).1.map(|c| {
+        (0..c.len() as u32).filter_map(|i| c.get::<crate::rules::components::Side>(Cid(i)).map(|x| x.0.clone())).collect::<Vec<_>>()
+    });
+    for side in specs.unwrap_or_default() {
+        if !side_names.contains(&side) {
+            side_names.push(side);
+        }
+    }
+    let sides: Vec<crate::encounter::SideSpec> = side_names
+        .iter()
+        .map(|n| crate::encounter::SideSpec { name: n.clone(), controller: crate::encounter::SideController::Human })
+        .collect();
+    let control = sides.iter().map(|x| (x.name.clone(), side_control(options, x))).collect();
+    Ok(BattleSetup {
+        file: path.display().to_string(),
+        encounter: crate::encounter::Encounter {
+            name: s.name.clone(),
+            description: s.description.clone(),
+            map: s.map.clone(),
+            sides,
+            combatants: Vec::new(),
+            max_rounds: s.max_rounds,
+        },
+        ruleset_name: ls.ruleset.name.clone(),
+        ruleset: ls.ruleset.clone(),
+        sides: control,
+        seed: s.seed,
+        scenario: Some(path.to_path_buf()),
+    })
+}
+
 /// Build a setup from the options and what is installed.
 pub fn setup_from(library: &Library, options: &super::PlayOptions) -> Option<BattleSetup> {
     let (file, encounter) = library.encounter(options.encounter.as_deref())?;
@@ -257,6 +318,7 @@ pub fn setup_from(library: &Library, options: &super::PlayOptions) -> Option<Bat
         ruleset,
         sides,
         seed,
+        scenario: None,
     })
 }
 
@@ -275,7 +337,11 @@ pub fn start_battle(
     *highlights = Highlights::default();
     queued.0.clear();
     let Some(setup) = setup else { return };
-    let (combat, error) = match setup.encounter.start(setup.ruleset.clone(), setup.seed) {
+    let started = match &setup.scenario {
+        Some(path) => scenario_combat(path),
+        None => setup.encounter.start(setup.ruleset.clone(), setup.seed).map_err(|e| e.to_string()),
+    };
+    let (combat, error) = match started {
         Ok(c) => (c, None),
         Err(e) => {
             let fallback = Combat::new(setup.ruleset.clone(), setup.seed, &[]);
@@ -304,6 +370,7 @@ pub fn drive(
     mut queued: ResMut<HumanQueue>,
     mut pacing: ResMut<Pacing>,
     policies: Res<Policies>,
+    gm: Option<Res<super::ui::GmSeat>>,
     playback: Res<Playback>,
     time: Res<Time>,
 ) {
@@ -339,7 +406,11 @@ pub fn drive(
                 ai::next_command(&battle.combat, scope)
             }
             EngineStatus::AwaitingDecision(Decider::Creature(_)) => policy_answer(&battle.combat, &policies),
-            // The GM's calls (Assist approval, initiative ties) are automatic: the AI's defaults.
+            // The GM's calls (Assist approval, initiative ties): a person in the GM's seat is asked
+            // as policies say; otherwise they are automatic, the AI's defaults.
+            EngineStatus::AwaitingDecision(Decider::Gm) if gm.as_ref().is_some_and(|g| g.0) => {
+                policy_answer(&battle.combat, &policies)
+            }
             EngineStatus::AwaitingDecision(Decider::Gm) => ai::next_command(&battle.combat, scope),
             // Nobody is scheduled: an AI creature that is delaying, readying or holding a cast
             // comes back (the player's own come back from the banner's buttons).

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::battle::{Battle, HumanCommand, Pacing};
 use crate::rules::command::{ActIntent, Command};
-use crate::rules::components::{Abilities, Cid, GridPos};
+use crate::rules::components::{Cid, GridPos};
 use crate::rules::driver::Combat;
 use crate::rules::ruleset::Effect;
 
@@ -65,6 +65,10 @@ pub enum GameAction {
     ZoomOut,
     /// Show or hide the combat log.
     ToggleLog,
+    /// Show or hide every HUD panel.
+    ToggleHud,
+    /// Show or hide the world inspector (for modders).
+    ToggleInspector,
     /// Hold to play events and AI turns eight times faster.
     FastForward,
 }
@@ -137,6 +141,8 @@ impl Default for Bindings {
         m.insert(A::ZoomIn, vec![Wheel(WheelDirection::Up), Key(KeyCode::Equal)]);
         m.insert(A::ZoomOut, vec![Wheel(WheelDirection::Down), Key(KeyCode::Minus)]);
         m.insert(A::ToggleLog, vec![Key(KeyCode::KeyL)]);
+        m.insert(A::ToggleHud, vec![Key(KeyCode::KeyH)]);
+        m.insert(A::ToggleInspector, vec![Key(KeyCode::F12)]);
         m.insert(A::FastForward, vec![Key(KeyCode::Space)]);
         Bindings(m)
     }
@@ -217,18 +223,27 @@ pub fn spawn_input(mut commands: Commands) {
         warn!("{n}");
     }
     commands.insert_resource(BindingsNote(note));
+    // The ability bar shows each ability's key as bound (`1`..`9` by default).
+    let labels = ABILITY_KEYS
+        .iter()
+        .map(|a| {
+            bindings.0.get(a).and_then(|v| v.first()).map_or(String::new(), |b| match b {
+                Binding::Key(k) => {
+                    let s = format!("{k:?}");
+                    s.strip_prefix("Digit").or_else(|| s.strip_prefix("Key")).unwrap_or(&s).to_string()
+                }
+                Binding::Mouse(m) => format!("{m:?} click"),
+                Binding::Wheel(w) => format!("wheel {w:?}"),
+            })
+        })
+        .collect();
+    commands.insert_resource(super::ui::HotkeyLabels(labels));
     commands.spawn((PlayerInput, bindings.input_map()));
 }
 
 /// Abilities the creature can use, in hotkey order: its own, then the ruleset's basic ones.
 pub fn ability_bar(combat: &Combat, who: Cid) -> Vec<String> {
-    let mut v = combat.get::<Abilities>(who).map(|a| a.0.clone()).unwrap_or_default();
-    for b in &combat.ruleset().basic_abilities {
-        if !v.contains(b) {
-            v.push(b.clone());
-        }
-    }
-    v
+    crate::hud::abilities_of(combat, who)
 }
 
 /// Movement abilities in the order a click prefers them: plain moves first, then short steps,

@@ -11,10 +11,13 @@
 //!   commands. No window, renderer or egui: headless tests and benchmarks run it on
 //!   `MinimalPlugins`.
 //! - [`view::ViewPlugin`]: the board, tokens, highlights, camera and the cursor.
-//! - [`ui::UiPlugin`]: the egui start screen, turn banner, decision prompts, log and end screen.
+//! - [`ui::UiPlugin`]: the egui start screen, the battle HUD ([`hud`]: tracker, card, ability bar,
+//!   log), decision prompts, the F12 inspector ([`inspector`]) and the end screen.
 //! - [`shots::ShotsPlugin`]: screenshots for `scripts/screenshots.sh`.
 
 pub mod battle;
+pub mod hud;
+pub mod inspector;
 pub mod input;
 pub mod library;
 pub mod shots;
@@ -58,6 +61,9 @@ pub struct PlayOptions {
     pub start_now: bool,
     /// Save screenshots here, then exit (see [`shots`]).
     pub screenshots: Option<PathBuf>,
+    /// Open the battle at the end of this scenario file's steps (every side played by people
+    /// unless `ai_sides` says otherwise).
+    pub scenario: Option<PathBuf>,
     /// With `screenshots`: exit once this many rounds have been played.
     pub exit_after_rounds: Option<u32>,
 }
@@ -106,6 +112,8 @@ pub fn run(options: PlayOptions) -> AppExit {
     .add_plugins(bevy_egui::EguiPlugin::default())
     .insert_resource(ClearColor(Color::srgb(0.07, 0.08, 0.10)))
     .insert_resource(options)
-    .add_plugins((GameLogicPlugin, view::ViewPlugin, ui::UiPlugin, shots::ShotsPlugin));
+    .add_plugins((GameLogicPlugin, view::ViewPlugin, ui::UiPlugin, shots::ShotsPlugin))
+    .add_plugins(bevy_inspector_egui::DefaultInspectorConfigPlugin);
+    inspector::register_rules_types(&mut app);
     app.run()
 }

@@ -24,6 +24,7 @@ struct ShotState {
     frames: u32,
     stage: u8,
     wait: u32,
+    previewed: bool,
 }
 
 fn shoot(commands: &mut Commands, options: &PlayOptions, name: &str, exit: bool) {
@@ -51,11 +52,22 @@ fn take_shots(
     mut policies: ResMut<super::Policies>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
+    mut hud_ui: ResMut<super::hud::HudUi>,
+    cache: Res<super::hud::HudCache>,
 ) {
     if options.screenshots.is_none() {
         return;
     }
     state.frames += 1;
+    if options.scenario.is_some() {
+        if state.frames > 3_000 {
+            error!("screenshots: the scenario's battle never came up");
+            exit.write(AppExit::error());
+            return;
+        }
+        scenario_shot(&mut commands, &options, &mut state, screen.get(), battle.as_deref(), &mut hud_ui, &cache);
+        return;
+    }
     if state.frames == 1 {
         // Nobody is at the keyboard: decisions on the way are answered the AI's way.
         for v in policies.0.values_mut() {
@@ -108,6 +120,57 @@ fn take_shots(
         }
         (5, _) if state.frames >= state.wait => {
             shoot(&mut commands, &options, "your-turn", true);
+            state.stage = 4;
+        }
+        _ => {}
+    }
+}
+
+/// `--scenario FILE --screenshots DIR`: the battle opens at the scenario's last step with its
+/// prompt, if any, still waiting. The person's creature (if it is its turn) previews its first
+/// usable ability other than movement (else its first usable one), so the picture shows the
+/// what-if preview; then `moment.png`, and exit.
+fn scenario_shot(
+    commands: &mut Commands,
+    options: &PlayOptions,
+    state: &mut ShotState,
+    screen: &Screen,
+    battle: Option<&Battle>,
+    hud_ui: &mut super::hud::HudUi,
+    cache: &super::hud::HudCache,
+) {
+    if *screen != Screen::Battle || battle.is_none() {
+        return;
+    }
+    match state.stage {
+        0 => {
+            state.stage = 1;
+            state.wait = state.frames + 90;
+        }
+        1 if state.frames >= state.wait.saturating_sub(40) && !state.previewed => {
+            state.previewed = true;
+            let Some(b) = battle else { return };
+            let rs = b.combat.ruleset();
+            let movement = |id: &str| {
+                rs.ability(id).is_some_and(|d| {
+                    matches!(
+                        d.effect,
+                        crate::rules::ruleset::Effect::Move
+                            | crate::rules::ruleset::Effect::MoveAs { .. }
+                            | crate::rules::ruleset::Effect::Step
+                            | crate::rules::ruleset::Effect::Disengage
+                    )
+                })
+            };
+            hud_ui.preview = cache
+                .bar
+                .iter()
+                .find(|x| x.enabled && !movement(&x.id))
+                .or_else(|| cache.bar.iter().find(|x| x.enabled))
+                .map(|x| x.id.clone());
+        }
+        1 if state.frames >= state.wait => {
+            shoot(commands, options, "moment", true);
             state.stage = 4;
         }
         _ => {}

@@ -8,11 +8,12 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::battle::{Battle, BattleSetup, HumanCommand, Pacing, Policies, Policy, SideControl};
-use super::input::{BindingsNote, GameAction, PlayerInput, Selection, ability_bar};
+use super::hud::{HudCache, HudUi};
+use super::input::{BindingsNote, GameAction, PlayerInput, Selection};
 use super::library::Library;
 use super::{PlayOptions, Screen};
 use crate::rules::command::{ActionLoss, Choice, Command, Decider, DefenseMethod};
-use crate::rules::components::{ActionPool, Health};
+use crate::rules::components::ActionPool;
 use crate::rules::state::{DecisionKind, EngineStatus, Pending};
 
 /// The egui screens' plugin.
@@ -20,14 +21,27 @@ pub struct UiPlugin;
 
 impl Plugin for UiPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<StartForm>().init_resource::<LogPanel>().init_resource::<BannerRect>().add_systems(
-            EguiPrimaryContextPass,
-            (
-                start_screen.run_if(in_state(Screen::Start)),
-                (banner, prompt, log_panel).run_if(in_state(Screen::Battle)),
-                end_screen.run_if(in_state(Screen::End)),
-            ),
-        );
+        app.init_resource::<StartForm>()
+            .init_resource::<BannerRect>()
+            .init_resource::<HudUi>()
+            .init_resource::<HudCache>()
+            .init_resource::<GmSeat>()
+            .add_systems(
+                EguiPrimaryContextPass,
+                (
+                    themed,
+                    start_screen.run_if(in_state(Screen::Start)),
+                    (hud_keys, battle_hud, prompt, super::inspector::inspector_window).chain().run_if(in_state(Screen::Battle)),
+                    end_screen.run_if(in_state(Screen::End)),
+                )
+                    .chain(),
+            )
+            .add_systems(OnEnter(Screen::Battle), |mut cache: ResMut<HudCache>, mut ui: ResMut<HudUi>| {
+                *cache = HudCache::default();
+                ui.focus = None;
+                ui.hovered = None;
+                ui.filter = Default::default();
+            });
     }
 }
 
@@ -42,19 +56,46 @@ pub struct StartForm {
     error: Option<String>,
 }
 
-/// The screen rectangle (logical pixels) the banner covers: the board ignores the pointer there.
+/// The screen rectangles (logical pixels: left, top, right, bottom) the HUD's panels cover: the
+/// board ignores the pointer there.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct BannerRect(pub Vec<(f32, f32, f32, f32)>);
+
+/// A person sits in the GM's seat: the GM's decisions (Assist approval, initiative ties) are asked
+/// in a prompt instead of answered by the AI (the start screen's choice).
 #[derive(Resource, Debug, Default, Clone, Copy)]
-pub struct BannerRect(pub Option<(f32, f32)>);
+pub struct GmSeat(pub bool);
 
-/// Whether the log is shown (hidden at first: `L` or the banner's button shows it).
-#[derive(Resource, Debug, Default)]
-pub struct LogPanel(pub bool);
+/// The labels of the ability hotkeys, from the bindings (`1`..`9` by default).
+#[derive(Resource, Debug, Default, Clone)]
+pub struct HotkeyLabels(pub Vec<String>);
 
-fn style(ctx: &egui::Context) {
-    ctx.global_style_mut(|s| {
-        s.visuals.window_corner_radius = egui::CornerRadius::same(6);
-        s.spacing.item_spacing = egui::vec2(8.0, 6.0);
-    });
+/// Set the theme once the egui context exists.
+fn themed(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if !*done {
+        super::hud::theme(contexts.ctx_mut()?);
+        *done = true;
+    }
+    Ok(())
+}
+
+/// The HUD's keys: L shows or hides the log, H every panel, F12 the world inspector.
+fn hud_keys(
+    actions: Single<&leafwing_input_manager::prelude::ActionState<GameAction>, With<PlayerInput>>,
+    mut hud_ui: ResMut<HudUi>,
+) {
+    if actions.just_pressed(&GameAction::ToggleLog) {
+        hud_ui.log = !hud_ui.log;
+    }
+    if actions.just_pressed(&GameAction::ToggleHud) {
+        let on = !(hud_ui.tracker || hud_ui.card || hud_ui.log);
+        hud_ui.tracker = on;
+        hud_ui.card = on;
+        hud_ui.log = on;
+    }
+    if actions.just_pressed(&GameAction::ToggleInspector) {
+        hud_ui.inspector = !hud_ui.inspector;
+    }
 }
 
 fn start_screen(
@@ -63,12 +104,12 @@ fn start_screen(
     options: Res<PlayOptions>,
     note: Option<Res<BindingsNote>>,
     mut form: ResMut<StartForm>,
+    mut gm: ResMut<GmSeat>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let Some(library) = library else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    style(ctx);
     let encounters: Vec<(String, bool)> = library
         .encounters
         .iter()
@@ -138,6 +179,10 @@ fn start_screen(
                 ui.label("Dice seed");
                 ui.add(egui::DragValue::new(&mut form.seed));
                 ui.end_row();
+                ui.label("Game master");
+                ui.checkbox(&mut gm.0, "a person here decides Assist approvals and initiative ties")
+                    .on_hover_text("Off: the AI answers the GM's calls with its defaults");
+                ui.end_row();
             });
             if let Some(Ok(enc)) = library.encounters.get(form.encounter).map(|(_, e)| e) {
                 ui.label(egui::RichText::new(enc.description.clone()).italics());
@@ -162,6 +207,7 @@ fn start_screen(
                                 ruleset: rs.clone(),
                                 sides,
                                 seed: form.seed,
+                                scenario: None,
                             });
                             form.error = None;
                             next.set(Screen::Battle);
@@ -191,117 +237,77 @@ fn start_screen(
     Ok(())
 }
 
-fn banner(
+fn battle_hud(
     mut contexts: EguiContexts,
-    battle: Option<Res<Battle>>,
+    battle: Option<ResMut<Battle>>,
     mut selection: ResMut<Selection>,
     mut pacing: ResMut<Pacing>,
     mut out: MessageWriter<HumanCommand>,
     mut next: ResMut<NextState<Screen>>,
-    mut log_toggle: ResMut<LogPanel>,
-    mut banner_rect: ResMut<BannerRect>,
+    mut hud_ui: ResMut<HudUi>,
+    mut cache: ResMut<HudCache>,
+    hotkeys: Option<Res<HotkeyLabels>>,
+    mut rects: ResMut<BannerRect>,
 ) -> Result {
-    let Some(battle) = battle else { return Ok(()) };
+    let Some(mut battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     // The game's keys (Tab, Enter, Space) must not move egui's focus or press its buttons.
     if let Some(id) = ctx.memory(|m| m.focused()) {
         ctx.memory_mut(|m| m.surrender_focus(id));
     }
+    if (ctx.zoom_factor() - hud_ui.zoom).abs() > 0.001 {
+        ctx.set_zoom_factor(hud_ui.zoom);
+    }
+    // Whose ability bar: the person's creature whose turn it is.
+    let human = battle.human_waiting().filter(|w| battle.combat.turn().active == Some(*w));
+    let keys = hotkeys.map(|h| h.0.clone()).unwrap_or_default();
+    {
+        // Reading the engine's dry runs and forecasts needs the world mutably; nothing in the
+        // rules state changes, so the battle is not marked changed.
+        let b = battle.bypass_change_detection();
+        let pointed = hud_ui.preview.as_deref().or(hud_ui.hovered.as_deref());
+        cache.refresh(&mut b.combat, human, hud_ui.focus, pointed, &keys);
+    }
+    let battle = &*battle;
     let mut root = egui::Ui::new(
         ctx.clone(),
         "root".into(),
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
     let c = &battle.combat;
+    let mut covered = Vec::new();
     let shown = egui::Panel::top("banner").show_inside(&mut root, |ui| {
         ui.horizontal(|ui| {
-            ui.label(egui::RichText::new(format!("Round {}", c.turn().round)).strong().size(18.0));
+            ui.label(egui::RichText::new(format!("Round {}", c.turn().round)).strong().size(18.0).color(super::hud::GOLD));
             ui.separator();
             ui.label(format!("{} · {}", battle.setup.encounter.name, battle.setup.ruleset_name));
             ui.separator();
             match c.status() {
                 EngineStatus::AwaitingCommand(who) => {
                     let whose = if battle.control(who) == SideControl::Human { "your turn" } else { "AI" };
-                    let left = c.get::<ActionPool>(who).map_or(0, ActionPool::available);
-                    let hp = c.get::<Health>(who).map_or(0, |h| h.hp);
                     ui.label(
                         egui::RichText::new(format!("{} ({whose})", c.name(who)))
                             .strong()
                             .color(egui::Color32::from_rgb(255, 214, 90)),
                     );
-                    ui.label(format!("{left} action(s) left · {hp} hp"));
                 }
-                EngineStatus::AwaitingDecision(d) => {
-                    ui.label(format!("waiting for {}", d.describe(&|x| c.name(x))));
-                }
-                EngineStatus::Ended => {
-                    ui.label("the fight is over");
-                }
-                s => {
-                    ui.label(format!("{s:?}"));
+                _ => {
+                    ui.label(crate::hud::status_line(c));
                 }
             }
             ui.separator();
             ui.add(egui::Slider::new(&mut pacing.speed, 0.25..=4.0).text("speed"));
-            if ui.button("Log (L)").clicked() {
-                log_toggle.0 = !log_toggle.0;
-            }
+            ui.separator();
+            ui.toggle_value(&mut hud_ui.tracker, "Tracker").on_hover_text("Show or hide the initiative tracker");
+            ui.toggle_value(&mut hud_ui.card, "Card").on_hover_text("Show or hide the creature card");
+            ui.toggle_value(&mut hud_ui.log, "Log (L)").on_hover_text("Show or hide the combat log");
+            ui.toggle_value(&mut hud_ui.inspector, "F12").on_hover_text("The world inspector, for modders");
+            ui.add(egui::DragValue::new(&mut hud_ui.zoom).range(0.6..=2.0).speed(0.01).prefix("UI ×"))
+                .on_hover_text("HUD scale, on top of the system's scale factor");
             if ui.button("Quit to start").clicked() {
                 next.set(Screen::Start);
             }
         });
-        if let Some(who) = battle.human_waiting().filter(|w| c.turn().active == Some(*w)) {
-            ui.horizontal_wrapped(|ui| {
-                for (i, a) in ability_bar(c, who).iter().enumerate().take(9) {
-                    let name = c
-                        .ruleset()
-                        .ability(a)
-                        .map(|d| if d.name.is_empty() { a.clone() } else { d.name.clone() })
-                        .unwrap_or_default();
-                    let chosen = selection.ability.as_deref() == Some(a.as_str());
-                    let label = egui::RichText::new(format!("{} {name}", i + 1));
-                    if ui.add(egui::Button::selectable(chosen, if chosen { label.strong() } else { label })).clicked() {
-                        selection.ability = if chosen { None } else { Some(a.clone()) };
-                        selection.target = None;
-                    }
-                }
-                if ui.button("End turn (E)").clicked() {
-                    out.write(HumanCommand(Command::EndTurn { actor: who }));
-                }
-                // Delay (pf2e, pf1e, segments): the engine refuses it where the ruleset has none.
-                if ui.button("Delay").clicked() {
-                    out.write(HumanCommand(Command::Delay { actor: who }));
-                }
-            });
-        }
-        // Delaying or holding creatures of the player's: come back, or release the held cast.
-        let turn = c.turn();
-        let mine: Vec<_> = (0..c.len() as u32)
-            .map(crate::rules::components::Cid)
-            .filter(|x| battle.control(*x) == SideControl::Human)
-            .collect();
-        let delayed: Vec<_> = mine.iter().copied().filter(|x| turn.delayed.contains(x)).collect();
-        let holding: Vec<_> = mine
-            .iter()
-            .copied()
-            .filter(|x| {
-                c.get::<crate::rules::components::Casting>(*x).is_some_and(|k| k.0.as_ref().is_some_and(|a| a.holding))
-            })
-            .collect();
-        if !delayed.is_empty() || !holding.is_empty() {
-            ui.horizontal_wrapped(|ui| {
-                for x in delayed {
-                    if ui.button(format!("{} returns from Delay", c.name(x))).clicked() {
-                        out.write(HumanCommand(Command::ReturnFromDelay { actor: x }));
-                    }
-                }
-                for x in holding {
-                    if ui.button(format!("{} releases the held cast", c.name(x))).clicked() {
-                        out.write(HumanCommand(Command::Release { actor: x }));
-                    }
-                }
-            });
-        }
         if let Some(r) = &battle.last_rejection {
             ui.colored_label(egui::Color32::from_rgb(255, 130, 110), format!("Refused: {r}"));
         }
@@ -309,24 +315,127 @@ fn banner(
             ui.colored_label(egui::Color32::from_rgb(255, 130, 110), e);
         }
     });
-    let r = shown.response.rect;
-    banner_rect.0 = Some((r.top(), r.bottom()));
+    covered.push(shown.response.rect);
+    // The ability bar and the turn's buttons, for the person whose turn it is.
+    let turn = c.turn();
+    let mine: Vec<_> = (0..c.len() as u32)
+        .map(crate::rules::components::Cid)
+        .filter(|x| battle.control(*x) == SideControl::Human)
+        .collect();
+    let delayed: Vec<_> = mine.iter().copied().filter(|x| turn.delayed.contains(x)).collect();
+    let holding: Vec<_> = mine
+        .iter()
+        .copied()
+        .filter(|x| c.get::<crate::rules::components::Casting>(*x).is_some_and(|k| k.0.as_ref().is_some_and(|a| a.holding)))
+        .collect();
+    let mut actions = Vec::new();
+    if human.is_some() || !delayed.is_empty() || !holding.is_empty() {
+        let shown = egui::Panel::bottom("abilities").show_inside(&mut root, |ui| {
+            ui.add_space(3.0);
+            if let Some(who) = human {
+                ui.horizontal(|ui| {
+                    ui.label(egui::RichText::new(format!("{}'s abilities", c.name(who))).strong());
+                    ui.label(egui::RichText::new("hover for the what-if preview; greyed ones say why").small().color(super::hud::DIM));
+                });
+                actions.extend(super::hud::ability_bar(ui, &cache, selection.ability.as_deref(), &mut hud_ui));
+            }
+            ui.horizontal_wrapped(|ui| {
+                if let Some(who) = human {
+                    if ui.button("End turn (E)").clicked() {
+                        out.write(HumanCommand(Command::EndTurn { actor: who }));
+                    }
+                    // Delay (pf2e, pf1e, segments): the engine refuses it where the ruleset has none.
+                    let delay = ui.button("Delay");
+                    let delay = if crate::hud::rules_ref::family(c.ruleset()) == crate::hud::rules_ref::Family::PerRoundPool {
+                        delay.on_hover_text("This ruleset has no Delay; the engine will say so")
+                    } else {
+                        delay.on_hover_text("Leave the order now and come back after any later turn")
+                    };
+                    if delay.clicked() {
+                        out.write(HumanCommand(Command::Delay { actor: who }));
+                    }
+                }
+                for x in &delayed {
+                    if ui.button(format!("{} returns from Delay", c.name(*x))).clicked() {
+                        out.write(HumanCommand(Command::ReturnFromDelay { actor: *x }));
+                    }
+                }
+                for x in &holding {
+                    if ui.button(format!("{} releases the held cast", c.name(*x))).clicked() {
+                        out.write(HumanCommand(Command::Release { actor: *x }));
+                    }
+                }
+            });
+        });
+        covered.push(shown.response.rect);
+    } else if hud_ui.hovered.is_some() || hud_ui.preview.is_some() {
+        hud_ui.hovered = None;
+        hud_ui.preview = None;
+    }
+    let (more, panels) = super::hud::draw_panels(&mut root, &cache, &mut hud_ui);
+    actions.extend(more);
+    covered.extend(panels);
+    for a in actions {
+        match a {
+            super::hud::HudAction::Choose(ab) => {
+                selection.ability = ab;
+                selection.target = None;
+            }
+            super::hud::HudAction::Focus(f) => hud_ui.focus = f,
+            super::hud::HudAction::ExportLog => {
+                hud_ui.export_note = Some(export_log(battle, &cache));
+            }
+        }
+    }
+    rects.0 = covered.iter().map(|r| (r.left(), r.top(), r.right(), r.bottom())).collect();
     Ok(())
 }
 
-/// The choices of a pending decision: label, cost or effect in words, and the answer.
-fn choices(battle: &Battle, kind: &DecisionKind) -> Vec<(String, Choice)> {
+/// Write the combat log as JSON lines under `exports/`, and say where (or why not).
+fn export_log(battle: &Battle, cache: &HudCache) -> String {
+    let dir = std::path::Path::new("exports");
+    let name = format!(
+        "{}-{}-seed{}-{}.jsonl",
+        battle.setup.encounter.name.to_lowercase().replace(|ch: char| !ch.is_ascii_alphanumeric(), "-"),
+        battle.setup.ruleset_name,
+        battle.setup.seed,
+        battle.combat.log().events.len()
+    );
+    let path = dir.join(name);
+    let text = cache.log.to_jsonl(&battle.combat);
+    let tmp = path.with_extension("jsonl.tmp");
+    let r = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&tmp, text)).and_then(|_| std::fs::rename(&tmp, &path));
+    match r {
+        Ok(()) => format!("log written to {}", path.display()),
+        Err(e) => format!("could not write {}: {e}", path.display()),
+    }
+}
+
+/// The choices of a pending decision: label with what it costs, and the answer. Built from the
+/// decision and the rules state; the engine still judges the answer when it is sent.
+fn choices(battle: &Battle, kind: &DecisionKind, by: Decider) -> Vec<(String, Choice)> {
     let c = &battle.combat;
+    let rs = c.ruleset();
+    let reaction_cost = match rs.reactions {
+        crate::rules::ruleset::ReactionBudget::Unlimited => "a reaction: no action cost",
+        _ => "uses your reaction",
+    };
     match kind {
         DecisionKind::Defense { attacker, attack_total, options } => options
             .iter()
             .map(|m| {
-                let what = match m {
-                    DefenseMethod::Dodge => "Dodge: 1d20 + DEX",
-                    DefenseMethod::Parry => "Parry: 1d20 + STR",
-                    DefenseMethod::NoDefense => "No defence roll",
+                let what = match (m, &rs.defense) {
+                    (DefenseMethod::Dodge, crate::rules::ruleset::DefenseRule::ActiveRoll { dodge_stat, .. }) => {
+                        format!("Dodge: 1d20 + {dodge_stat}")
+                    }
+                    (DefenseMethod::Parry, crate::rules::ruleset::DefenseRule::ActiveRoll { parry_stat, .. }) => {
+                        format!("Parry: 1d20 + {parry_stat}")
+                    }
+                    (DefenseMethod::NoDefense, _) => "No defence roll: the attack hits".into(),
+                    (m, _) => format!("{m:?}"),
                 };
-                (format!("{what} against {}'s {attack_total}", c.name(*attacker)), Choice::Defend(*m))
+                let cost = if *m == DefenseMethod::NoDefense { "" } else { " — free, no action cost (G-HB-11)" };
+                (format!("{what} against {}'s {attack_total}{cost}", c.name(*attacker)), Choice::Defend(*m))
             })
             .collect(),
         DecisionKind::Opportunity { mover, options } => {
@@ -334,42 +443,126 @@ fn choices(battle: &Battle, kind: &DecisionKind) -> Vec<(String, Choice)> {
                 .iter()
                 .map(|a| {
                     (
-                        format!("Attack {} with {a} (uses your reaction)", c.name(*mover)),
+                        format!("Attack {} with {} ({reaction_cost})", c.name(*mover), ability_name(c, a)),
                         Choice::Opportunity(Some(a.clone())),
                     )
                 })
                 .collect();
-            v.push((format!("Let {} go", c.name(*mover)), Choice::Opportunity(None)));
+            v.push((format!("Let {} go (keeps your reaction)", c.name(*mover)), Choice::Opportunity(None)));
             v
         }
-        DecisionKind::Opening { .. } => vec![("Pass the opening".into(), Choice::Opening(None))],
+        DecisionKind::Opening { .. } => {
+            let Decider::Creature(who) = by else { return vec![] };
+            let left = c.get::<ActionPool>(who).map_or(0, ActionPool::available);
+            let mut v = Vec::new();
+            // Each attack on each enemy in reach, and each untargeted ability, that its actions
+            // left pay for (HB-30, HB-31, HB-33); the engine judges the pick.
+            let me = c.get::<crate::rules::components::GridPos>(who).copied();
+            let my_side = c.get::<crate::rules::components::Side>(who).cloned();
+            let reach = rs.engagement.melee_reach;
+            for a in crate::hud::abilities_of(c, who) {
+                let Some(d) = rs.ability(&a) else { continue };
+                if d.cost > left {
+                    continue;
+                }
+                let cost = match d.cost {
+                    0 => "no action cost".to_string(),
+                    n => format!("costs {n} of your {left} action(s) left this round"),
+                };
+                match &d.effect {
+                    crate::rules::ruleset::Effect::Attack { kind, .. } => {
+                        for t in 0..c.len() as u32 {
+                            let t = crate::rules::components::Cid(t);
+                            let hostile = c.get::<crate::rules::components::Side>(t).cloned() != my_side;
+                            let down = c
+                                .get::<crate::rules::components::Conditions>(t)
+                                .is_some_and(|k| k.has(&rs.defeated_condition));
+                            let near = match (me, c.get::<crate::rules::components::GridPos>(t)) {
+                                (Some(p), Some(q)) => {
+                                    *kind != crate::rules::ruleset::AttackKind::Melee || p.distance(*q) <= reach
+                                }
+                                _ => false,
+                            };
+                            if hostile && !down && near {
+                                v.push((
+                                    format!("{} on {} ({cost})", ability_name(c, &a), c.name(t)),
+                                    Choice::Opening(Some(crate::rules::command::OpeningUse {
+                                        ability: a.clone(),
+                                        targets: vec![t],
+                                        to: None,
+                                        mode: None,
+                                    })),
+                                ));
+                            }
+                        }
+                    }
+                    crate::rules::ruleset::Effect::SelfCondition { .. } => v.push((
+                        format!("{} ({cost})", ability_name(c, &a)),
+                        Choice::Opening(Some(crate::rules::command::OpeningUse {
+                            ability: a.clone(),
+                            targets: vec![],
+                            to: None,
+                            mode: None,
+                        })),
+                    )),
+                    _ => {}
+                }
+            }
+            v.push(("Pass the opening (costs nothing)".into(), Choice::Opening(None)));
+            v
+        }
         DecisionKind::AssistApproval { from, to } => vec![
-            (format!("Approve {}'s Assist to {}", c.name(*from), c.name(*to)), Choice::Approve(true)),
-            ("Deny it".into(), Choice::Approve(false)),
+            (format!("Approve {}'s Assist to {} (HB-11)", c.name(*from), c.name(*to)), Choice::Approve(true)),
+            ("Deny it: the Assist's action is still spent".into(), Choice::Approve(false)),
         ],
         DecisionKind::Triggered { options, .. } => {
             let mut v: Vec<(String, Choice)> = options
                 .iter()
-                .map(|a| (format!("Use {a} now (free / reaction)"), Choice::Triggered(Some(a.clone()))))
+                .map(|a| {
+                    let d = rs.ability(a);
+                    let cost = match d.map(|d| d.timing) {
+                        Some(crate::rules::ruleset::Timing::Reaction) => reaction_cost,
+                        _ => "a free action",
+                    };
+                    (format!("Use {} now ({cost})", ability_name(c, a)), Choice::Triggered(Some(a.clone())))
+                })
                 .collect();
             v.push(("Use nothing".into(), Choice::Triggered(None)));
             v
         }
         DecisionKind::ActionLoss => vec![
-            ("Lose the bonus (restricted) action first".into(), Choice::LoseFirst(ActionLoss::Restricted)),
-            ("Lose a regular action first".into(), Choice::LoseFirst(ActionLoss::Regular)),
+            ("Lose the restricted (bonus) action first: keep a regular one".into(), Choice::LoseFirst(ActionLoss::Restricted)),
+            ("Lose a regular action first: keep the restricted one".into(), Choice::LoseFirst(ActionLoss::Regular)),
         ],
         DecisionKind::CastComplete { ability } => vec![
-            (format!("Release {ability} now"), Choice::HoldCast(false)),
-            (format!("Hold {ability} (concentrate; release later)"), Choice::HoldCast(true)),
+            (
+                format!("Release {} now: its recovery time starts now (SG-13/14)", ability_name(c, ability)),
+                Choice::HoldCast(false),
+            ),
+            (
+                format!(
+                    "Hold {}: recovery suspended, keep concentrating; each action while holding adds its RT + surcharge (SG-19..23)",
+                    ability_name(c, ability)
+                ),
+                Choice::HoldCast(true),
+            ),
         ],
         DecisionKind::InitiativeTie { tied } => {
-            vec![(
-                format!("Keep the order {}", tied.iter().map(|t| c.name(*t)).collect::<Vec<_>>().join(", ")),
-                Choice::Order(tied.clone()),
-            )]
+            // Every rotation of the tied creatures: each may go first.
+            (0..tied.len().min(6))
+                .map(|k| {
+                    let mut order = tied.clone();
+                    order.rotate_left(k);
+                    let names = order.iter().map(|t| c.name(*t)).collect::<Vec<_>>().join(", then ");
+                    (format!("{names} (free)"), Choice::Order(order))
+                })
+                .collect()
         }
     }
+}
+
+fn ability_name(c: &crate::rules::driver::Combat, a: &str) -> String {
+    c.ruleset().ability(a).map_or(a.to_string(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() })
 }
 
 /// A choice in words.
@@ -377,95 +570,129 @@ fn describe_choice(battle: &Battle, c: &Choice) -> String {
     let names =
         |v: &[crate::rules::components::Cid]| v.iter().map(|t| battle.combat.name(*t)).collect::<Vec<_>>().join(", ");
     match c {
-        Choice::Opening(Some(u)) if u.targets.is_empty() => format!("Use {}", u.ability),
-        Choice::Opening(Some(u)) => format!("Use {} on {}", u.ability, names(&u.targets)),
-        Choice::Triggered(Some(a)) | Choice::Opportunity(Some(a)) => format!("Use {a}"),
+        Choice::Opening(Some(u)) if u.targets.is_empty() => format!("Use {}", ability_name(&battle.combat, &u.ability)),
+        Choice::Opening(Some(u)) => format!("Use {} on {}", ability_name(&battle.combat, &u.ability), names(&u.targets)),
+        Choice::Triggered(Some(a)) | Choice::Opportunity(Some(a)) => format!("Use {}", ability_name(&battle.combat, a)),
         Choice::Defend(m) => format!("{m:?}"),
+        Choice::Order(o) => format!("Order {}", names(o)),
         other => format!("{other:?}"),
+    }
+}
+
+/// Who answers the decision pending now, if a person at this screen does: a person's creature, or
+/// the GM when a person has taken the GM's seat.
+fn person_deciding(battle: &Battle, gm: &GmSeat) -> Option<Decider> {
+    let p = battle.combat.world.resource::<Pending>().0.as_ref()?;
+    match (battle.combat.status(), p.by) {
+        (EngineStatus::AwaitingDecision(Decider::Creature(c)), by) if battle.control(c) == SideControl::Human => Some(by),
+        (EngineStatus::AwaitingDecision(Decider::Gm), Decider::Gm) if gm.0 => Some(Decider::Gm),
+        _ => None,
     }
 }
 
 fn prompt(
     mut contexts: EguiContexts,
     battle: Option<Res<Battle>>,
+    gm: Res<GmSeat>,
     mut policies: ResMut<Policies>,
     mut out: MessageWriter<HumanCommand>,
+    mut ai_pick: Local<Option<(usize, Option<Choice>)>>,
 ) -> Result {
     let Some(battle) = battle else { return Ok(()) };
-    let Some(who) = battle.human_waiting() else { return Ok(()) };
+    let Some(by) = person_deciding(&battle, &gm) else { return Ok(()) };
     let Some(p) = battle.combat.world.resource::<Pending>().0.clone() else { return Ok(()) };
-    let Decider::Creature(_) = p.by else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let mut options = choices(&battle, &p.kind);
-    // The AI's own answer, for choices the list above cannot spell out (which ability, on whom).
-    if let Some(Command::Decide { choice, .. }) =
-        crate::ai::next_command(&battle.combat, crate::ai::AiScope { gm: false, all_creatures: true })
+    let mut options = choices(&battle, &p.kind, by);
+    // The AI's own answer, for choices the list above cannot spell out (which ability, on whom):
+    // worked out once per decision, not every frame.
+    let asked_at = battle.combat.log().events.len();
+    if ai_pick.as_ref().is_none_or(|(at, _)| *at != asked_at) {
+        let pick = match crate::ai::next_command(&battle.combat, crate::ai::AiScope { gm: true, all_creatures: true }) {
+            Some(Command::Decide { choice, .. }) => Some(choice),
+            _ => None,
+        };
+        *ai_pick = Some((asked_at, pick));
+    }
+    if let Some(choice) = ai_pick.as_ref().and_then(|(_, c)| c.clone())
         && !options.iter().any(|(_, c)| *c == choice)
     {
         options.insert(0, (format!("{} (the AI's pick)", describe_choice(&battle, &choice)), choice));
     }
     let kind = p.kind.name();
     // Keyboard: 1..9 pick a choice.
-    let keys = [egui::Key::Num1, egui::Key::Num2, egui::Key::Num3, egui::Key::Num4, egui::Key::Num5, egui::Key::Num6];
+    let keys = [
+        egui::Key::Num1,
+        egui::Key::Num2,
+        egui::Key::Num3,
+        egui::Key::Num4,
+        egui::Key::Num5,
+        egui::Key::Num6,
+        egui::Key::Num7,
+        egui::Key::Num8,
+        egui::Key::Num9,
+    ];
     let pressed = ctx.input(|i| keys.iter().position(|k| i.key_pressed(*k)));
-    egui::Window::new(format!("{}: {kind}", battle.combat.name(who)))
+    let title = match by {
+        Decider::Creature(c) => format!("{}: {}", battle.combat.name(c), kind_words(kind)),
+        Decider::Gm => format!("GM: {}", kind_words(kind)),
+    };
+    egui::Window::new(title)
         .collapsible(false)
         .resizable(false)
-        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -24.0))
+        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -110.0))
         .show(ctx, |ui| {
+            ui.label(egui::RichText::new(decision_summary(&battle, &p.kind)).small());
             for (i, (label, choice)) in options.iter().enumerate() {
-                if ui.button(format!("{}. {label}", i + 1)).clicked() || pressed == Some(i) {
+                let key = if i < 9 { format!("{}. ", i + 1) } else { String::new() };
+                if ui.button(format!("{key}{label}")).clicked() || pressed == Some(i) {
                     out.write(HumanCommand(Command::Decide { by: p.by, choice: choice.clone() }));
                 }
             }
             ui.separator();
             ui.horizontal(|ui| {
-                ui.label(format!("{kind} from now on:"));
+                ui.label(format!("{} from now on:", kind_words(kind)));
                 let entry = policies.0.entry(kind).or_insert(Policy::Ask);
                 ui.selectable_value(entry, Policy::Ask, "ask");
-                ui.selectable_value(entry, Policy::Always, "always");
-                ui.selectable_value(entry, Policy::Never, "never");
+                ui.selectable_value(entry, Policy::Always, "always").on_hover_text("Take it the way the AI would");
+                ui.selectable_value(entry, Policy::Never, "never").on_hover_text("Decline it without asking");
             });
         });
     Ok(())
 }
 
-fn log_panel(
-    mut contexts: EguiContexts,
-    battle: Option<Res<Battle>>,
-    actions: Single<&leafwing_input_manager::prelude::ActionState<GameAction>, With<PlayerInput>>,
-    mut panel: ResMut<LogPanel>,
-) -> Result {
-    if actions.just_pressed(&GameAction::ToggleLog) {
-        panel.0 = !panel.0;
+/// What the decision is about, in a sentence.
+fn decision_summary(battle: &Battle, kind: &DecisionKind) -> String {
+    let c = &battle.combat;
+    match kind {
+        DecisionKind::Defense { attacker, attack_total, .. } => {
+            format!("{} attacks with a total of {attack_total}: a defensive roll that meets it blocks the attack (HB-40).", c.name(*attacker))
+        }
+        DecisionKind::Opportunity { mover, .. } => format!("{} leaves your reach.", c.name(*mover)),
+        DecisionKind::Opening { .. } => {
+            "An opening: you may use one ability now, paid from this round's actions (HB-30, HB-31, HB-33).".into()
+        }
+        DecisionKind::AssistApproval { from, to } => {
+            format!("{} wants to assist {}: the GM decides whether the help is plausible (HB-11).", c.name(*from), c.name(*to))
+        }
+        DecisionKind::Triggered { .. } => "Something triggers your free action or reaction.".into(),
+        DecisionKind::ActionLoss => "You lose an action: which kind goes first (G-P2-07)?".into(),
+        DecisionKind::CastComplete { .. } => "Your casting time is complete (SG-13, SG-19).".into(),
+        DecisionKind::InitiativeTie { .. } => "These creatures tied for initiative: who goes first?".into(),
     }
-    let Some(battle) = battle else { return Ok(()) };
-    if !panel.0 {
-        return Ok(());
+}
+
+fn kind_words(kind: &str) -> &'static str {
+    match kind {
+        "Defense" => "defensive roll",
+        "Opportunity" => "attack of opportunity",
+        "Opening" => "an opening",
+        "AssistApproval" => "approve an Assist",
+        "Triggered" => "a triggered action",
+        "ActionLoss" => "which action to lose",
+        "InitiativeTie" => "initiative tie",
+        "CastComplete" => "hold or release the cast",
+        _ => "a decision",
     }
-    let ctx = contexts.ctx_mut()?;
-    let log = battle.combat.log();
-    egui::Window::new("Combat log")
-        .default_pos(egui::pos2(ctx.viewport_rect().right() - 380.0, ctx.viewport_rect().bottom() - 280.0))
-        .default_size(egui::vec2(360.0, 240.0))
-        .show(ctx, |ui| {
-            egui::ScrollArea::vertical().stick_to_bottom(true).show(ui, |ui| {
-                let start = log.events.len().saturating_sub(200);
-                for e in &log.events[start..] {
-                    if e.is_bookkeeping()
-                        && !matches!(
-                            e,
-                            crate::rules::log::CombatEvent::TurnStarted { .. }
-                                | crate::rules::log::CombatEvent::RoundStarted { .. }
-                        )
-                    {
-                        continue;
-                    }
-                    ui.label(egui::RichText::new(log.describe(e)).size(11.5));
-                }
-            });
-        });
-    Ok(())
 }
 
 fn end_screen(

@@ -421,9 +421,9 @@ fn cursor_cell(
         }
         let (cam, gt) = *camera?;
         let pos = window?.cursor_position()?;
-        // The banner is a panel on the background layer: egui does not count the pointer as over
+        // The HUD's panels are on the background layer: egui does not count the pointer as over
         // it, so the board checks its rectangle itself.
-        if banner.and_then(|b| b.0).is_some_and(|(top, bottom)| pos.y >= top && pos.y <= bottom) {
+        if banner.is_some_and(|b| b.0.iter().any(|(l, t, r, bt)| pos.x >= *l && pos.x <= *r && pos.y >= *t && pos.y <= *bt)) {
             return None;
         }
         cam.viewport_to_world_2d(gt, pos).ok().map(to_cell)

@@ -247,14 +247,17 @@ impl Combat {
         self.world.get::<T>(e)
     }
 
-    /// The next `k` turns as they stand now: creature, round, segment (SG forecast).
+    /// The next `k` turns as they stand now: creature, round, segment, under every turn model
+    /// (see [`Rules::forecast`]: a fixed cycle repeats its order into later rounds).
     pub fn forecast(&mut self, k: usize) -> Vec<super::segments::ForecastTurn> {
         let mut state = SystemState::<Rules>::new(&mut self.world);
         let rules = state.get_mut(&mut self.world).expect("rules resources exist");
         rules.forecast(k)
     }
 
-    /// If `who` took `ability` now, the round and segment of its next turn (SG forecast).
+    /// If `who` took `ability` now, the round and segment of its next turn: on a segment clock
+    /// from the ability's recovery, cast or focus time (SG-05, SG-11/14, SG-26); in a fixed cycle,
+    /// its slot in the next round (segment 0).
     pub fn next_turn_if(&mut self, who: Cid, ability: &str) -> Option<(u32, u32)> {
         if who.0 as usize >= self.len() {
             return None;
@@ -264,6 +267,17 @@ impl Combat {
         let rules = state.get_mut(&mut self.world).expect("rules resources exist");
         let t = rules.next_turn_if(who, &def);
         Some(rules.timeline.round_and_segment(t))
+    }
+
+    /// The recovery time a creature holding a cast would owe if it released it now (SG-20,
+    /// SG-23, G-X-03): the power's recovery time after every global modifier, plus what the
+    /// actions taken while holding accrued. None when it holds no cast.
+    pub fn release_owed(&mut self, who: Cid) -> Option<u32> {
+        let held = self.get::<Casting>(who)?.0.as_ref().filter(|a| a.holding)?.clone();
+        let recovery = self.ruleset().ability(&held.ability).and_then(|d| d.recovery).unwrap_or(0);
+        let mut state = SystemState::<Rules>::new(&mut self.world);
+        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
+        Some(rules.effective_rt(who, recovery).saturating_add(held.accrued))
     }
 
     /// The controller of a combatant.
@@ -283,6 +297,14 @@ impl Combat {
         let mut state = SystemState::<Rules>::new(&mut self.world);
         let rules = state.get_mut(&mut self.world).expect("rules resources exist");
         rules.check_act(intent).map(|_| ())
+    }
+
+    /// Dry runs of several intents at once (see [`Combat::check_act`]): the same answers, with
+    /// the engine's system state built once. The HUD asks this for every ability and target.
+    pub fn check_acts(&mut self, intents: &[ActIntent]) -> Vec<Result<(), Rejection>> {
+        let mut state = SystemState::<Rules>::new(&mut self.world);
+        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
+        intents.iter().map(|i| rules.check_act(i).map(|_| ())).collect()
     }
 
     /// The squares `who` could move to with `ability` now, with their movement cost: terrain

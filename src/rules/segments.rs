@@ -88,8 +88,14 @@ impl Rules<'_, '_> {
 
     /// The time at which the creature's next turn would come if it took `def` now (SG-05,
     /// SG-11/14, SG-23, SG-26): the forecast's "what if".
+    ///
+    /// In a fixed cycle of rounds (homebrew-d20, pf2e, pf1e) every ability leaves the creature
+    /// its own slot in the next round (HB-05, P1-15, G-P2-02): the round after this one.
     pub fn next_turn_if(&self, who: Cid, def: &AbilityDef) -> u32 {
         let now = self.timeline.now;
+        if !matches!(self.timeline.model, Some(super::ruleset::TurnModel::RecoveryTime { .. })) {
+            return now.saturating_add(1);
+        }
         let rt = self.effective_rt(who, def.recovery.unwrap_or(0));
         if self.holding(who) {
             let accrued = self.c(who).casting.0.as_ref().map_or(0, |a| a.accrued);
@@ -103,7 +109,17 @@ impl Rules<'_, '_> {
     }
 
     /// The next `k` turns as they stand now (casts resolving are not turns).
+    ///
+    /// On a segment clock these are the turns on the timeline, one per creature: later ones
+    /// depend on actions not yet chosen. In a fixed cycle of rounds the order repeats (HB-05,
+    /// P1-15, G-P2-02), so the forecast runs on into later rounds: the surprise-round turns still
+    /// to come (round 0), the turns left this round, the active creature's slot next round, and
+    /// the same slots round after round. Delaying creatures and creatures that are down have no
+    /// scheduled turn and are left out.
     pub fn forecast(&self, k: usize) -> Vec<ForecastTurn> {
+        if !matches!(self.timeline.model, Some(super::ruleset::TurnModel::RecoveryTime { .. })) {
+            return self.forecast_rounds(k);
+        }
         self.timeline
             .upcoming(self.timeline.len())
             .into_iter()
@@ -114,6 +130,34 @@ impl Rules<'_, '_> {
                 ForecastTurn { who: key.who, round, segment }
             })
             .collect()
+    }
+
+    fn forecast_rounds(&self, k: usize) -> Vec<ForecastTurn> {
+        let mut out: Vec<ForecastTurn> = Vec::with_capacity(k);
+        if self.turn.surprise_round {
+            for key in self.turn.surprise_slots.iter().take(k) {
+                out.push(ForecastTurn { who: key.who, round: 0, segment: 0 });
+            }
+        }
+        let mut queue: std::collections::BTreeSet<TurnKey> =
+            self.timeline.upcoming(self.timeline.len()).into_iter().collect();
+        if let Some(a) = self.turn.active
+            && !self.turn.surprise_round
+            && self.timeline.scheduled(a).is_none()
+            && !self.is_down(a)
+            && !self.turn.delayed.contains(&a)
+            && !self.turn.off_schedule.contains(&a)
+        {
+            queue.insert(TurnKey { time: self.timeline.now.saturating_add(1), rank: self.rank(a), who: a });
+        }
+        while out.len() < k {
+            let Some(key) = queue.pop_first() else { break };
+            out.push(ForecastTurn { who: key.who, round: key.time, segment: 0 });
+            if !self.is_down(key.who) && key.time < u32::MAX {
+                queue.insert(TurnKey { time: key.time + 1, ..key });
+            }
+        }
+        out
     }
 
     /// SG-10/11, SG-26: announce a Cast or Focus Action; the effect comes `CT`/`FT` segments later

@@ -159,6 +159,7 @@ fn clicking_an_enemy_in_reach_attacks_it() {
         ruleset,
         sides: [("heroes".to_string(), SideControl::Human), ("monsters".to_string(), SideControl::Ai)].into(),
         seed: 9,
+        scenario: None,
     });
     a.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     a.update();

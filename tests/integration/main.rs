@@ -18,6 +18,8 @@
 //! - `gx_rules`: one test per interaction default that crosses rules (G-X-01..G-X-04), per ruleset.
 //! - `ai_strength`: the tactical AI against the basic one, seeded 4v4 fights under every ruleset.
 //! - `ai_tactics`: what the tactical AI does in set situations, and that it finishes every fight.
+//! - `hud`: the HUD's view-models under every ruleset: tracker order, pips, expiry wording,
+//!   disabled abilities with the engine's reasons, log sentences with dice and rule IDs.
 
 mod ai_strength;
 mod ai_tactics;
@@ -33,6 +35,7 @@ mod grid;
 mod gx_rules;
 mod hardening;
 mod hb_rules;
+mod hud;
 mod mutate;
 mod p1_rules;
 mod p2_rules;

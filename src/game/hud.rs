@@ -1,0 +1,636 @@
+//! The battle HUD's egui widgets: the initiative tracker (a segment timeline under segments), the
+//! creature card (action economy, conditions, casting), the ability bar and the combat log.
+//!
+//! They draw the view-models of [`crate::hud`] and act only by returning [`HudAction`]s, which the
+//! calling system turns into `HumanCommand`s: nothing here touches rules state. The view-models are
+//! rebuilt only when the combat changed (its log grew, the engine ran, or what the player points
+//! at changed), so a frame costs the drawing alone. [`draw_panels`] takes a plain `egui::Ui`, so the
+//! HUD benchmark runs it on a headless egui context.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use egui::{Color32, RichText};
+
+use crate::hud::log::{Category, LogFilter, LogView};
+use crate::hud::{self, AbilityButton, Budget, Card, MarkKind, Reactions, Tracker, TrackerKind, TrackerRow};
+use crate::rules::components::Cid;
+use crate::rules::driver::Combat;
+
+/// Gold: the current creature, selections, the what-if preview.
+pub const GOLD: Color32 = Color32::from_rgb(236, 196, 92);
+/// Warnings and negative conditions.
+pub const RED: Color32 = Color32::from_rgb(236, 110, 96);
+/// Positive conditions and usable things.
+pub const GREEN: Color32 = Color32::from_rgb(132, 200, 120);
+/// Dimmed text: creatures that are down, spent pips.
+pub const DIM: Color32 = Color32::from_rgb(120, 124, 132);
+
+/// What the player has chosen to see.
+#[derive(Resource, Debug, Clone)]
+pub struct HudUi {
+    /// The tracker (left).
+    pub tracker: bool,
+    /// The creature card (right, top).
+    pub card: bool,
+    /// The log (right, bottom).
+    pub log: bool,
+    /// The F12 world inspector.
+    pub inspector: bool,
+    /// The log's filter.
+    pub filter: LogFilter,
+    /// The creature whose card is shown; none: the one acting or deciding.
+    pub focus: Option<Cid>,
+    /// The ability under the pointer in the ability bar (for the what-if preview).
+    pub hovered: Option<String>,
+    /// An ability whose what-if preview stays shown, whatever the pointer does (screenshots).
+    pub preview: Option<String>,
+    /// Where the last log export went, or why it failed.
+    pub export_note: Option<String>,
+    /// The HUD's zoom, on top of the OS scale factor.
+    pub zoom: f32,
+}
+
+impl Default for HudUi {
+    fn default() -> Self {
+        Self {
+            tracker: true,
+            card: true,
+            log: true,
+            inspector: false,
+            filter: LogFilter::default(),
+            focus: None,
+            hovered: None,
+            preview: None,
+            export_note: None,
+            zoom: 1.0,
+        }
+    }
+}
+
+/// The view-models, rebuilt only when something they show changed.
+#[derive(Resource, Debug, Default)]
+pub struct HudCache {
+    /// The combat log as entries.
+    pub log: LogView,
+    key: Option<(usize, u64, Option<Cid>, Option<String>, Option<Cid>)>,
+    /// The tracker.
+    pub tracker: Option<Tracker>,
+    /// The focused creature's card.
+    pub card: Option<Card>,
+    /// The acting person's ability bar.
+    pub bar: Vec<AbilityButton>,
+    /// The creature the bar is for.
+    pub bar_for: Option<Cid>,
+    /// Combatant names, by id.
+    pub names: Vec<String>,
+}
+
+impl HudCache {
+    /// Bring the view-models up to date. `human` is the person's creature whose turn it is (its
+    /// ability bar is built); `focus` the creature whose card to show; `hovered` the ability under
+    /// the pointer.
+    pub fn refresh(
+        &mut self,
+        combat: &mut Combat,
+        human: Option<Cid>,
+        focus: Option<Cid>,
+        hovered: Option<&str>,
+        hotkeys: &[String],
+    ) {
+        self.log.update(combat);
+        let key = (combat.log().events.len(), combat.runs(), human, hovered.map(str::to_string), focus);
+        if self.key.as_ref() == Some(&key) {
+            return;
+        }
+        self.key = Some(key);
+        self.names = combat.log().names.clone();
+        let what_if = human.zip(hovered);
+        self.tracker = Some(hud::tracker(combat, (combat.len() * 2).clamp(4, 24), what_if));
+        let shown = focus.or(human).or_else(|| match combat.status() {
+            crate::rules::state::EngineStatus::AwaitingCommand(c) => Some(c),
+            crate::rules::state::EngineStatus::AwaitingDecision(crate::rules::command::Decider::Creature(c)) => {
+                Some(c)
+            }
+            _ => combat.turn().active,
+        });
+        self.card = shown.map(|c| hud::card(combat, c));
+        if self.bar_for != human || human.is_some() {
+            self.bar = human.map(|h| hud::ability_bar(combat, h, hotkeys)).unwrap_or_default();
+        }
+        self.bar_for = human;
+    }
+
+    fn name(&self, c: Cid) -> &str {
+        self.names.get(c.0 as usize).map_or("?", |s| s.as_str())
+    }
+}
+
+/// What the player did in the HUD.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HudAction {
+    /// Choose (or drop) an ability of the bar.
+    Choose(Option<String>),
+    /// Show this creature's card (none: the acting one).
+    Focus(Option<Cid>),
+    /// Write the log as JSON lines.
+    ExportLog,
+}
+
+/// Set the game's look: a dark theme with gold accents, readable at 1280×800.
+pub fn theme(ctx: &egui::Context) {
+    ctx.global_style_mut(|s| {
+        let v = &mut s.visuals;
+        *v = egui::Visuals::dark();
+        v.window_corner_radius = egui::CornerRadius::same(6);
+        v.panel_fill = Color32::from_rgba_unmultiplied(22, 24, 30, 238);
+        v.window_fill = Color32::from_rgb(28, 30, 38);
+        v.extreme_bg_color = Color32::from_rgb(14, 15, 19);
+        v.selection.bg_fill = Color32::from_rgb(120, 92, 30);
+        v.selection.stroke = egui::Stroke::new(1.0, GOLD);
+        v.hyperlink_color = GOLD;
+        v.widgets.hovered.bg_stroke = egui::Stroke::new(1.0, GOLD);
+        s.spacing.item_spacing = egui::vec2(8.0, 5.0);
+        s.spacing.button_padding = egui::vec2(8.0, 4.0);
+    });
+}
+
+/// Draw the tracker (left), the card and the log (right) and the segment timeline (top) inside
+/// `root`, whose remaining space is the board. Returns what the player did and the rectangles the
+/// panels cover.
+pub fn draw_panels(root: &mut egui::Ui, cache: &HudCache, st: &mut HudUi) -> (Vec<HudAction>, Vec<egui::Rect>) {
+    let mut out = Vec::new();
+    let mut rects = Vec::new();
+    let width = root.max_rect().width();
+    let side = (width * 0.22).clamp(220.0, 380.0);
+    if let Some(t) = cache.tracker.as_ref().filter(|t| matches!(t.kind, TrackerKind::Segments { .. }))
+        && st.tracker
+    {
+        rects.push(egui::Panel::top("timeline").show_inside(root, |ui| timeline(ui, cache, t)).response.rect);
+    }
+    if st.tracker
+        && let Some(t) = &cache.tracker
+    {
+        let r = egui::Panel::left("tracker").resizable(true).default_size(side * 0.85).show_inside(root, |ui| {
+            tracker(ui, cache, t, st, &mut out);
+        });
+        rects.push(r.response.rect);
+    }
+    if st.card || st.log {
+        let r = egui::Panel::right("details").resizable(true).default_size(side * 1.15).show_inside(root, |ui| {
+            if st.card
+                && let Some(c) = &cache.card
+            {
+                card(ui, c, st, &mut out);
+                ui.separator();
+            }
+            if st.log {
+                log(ui, cache, st, &mut out);
+            }
+        });
+        rects.push(r.response.rect);
+    }
+    (out, rects)
+}
+
+/// A small filled circle in the text line (egui's default fonts have no "●").
+fn dot(ui: &mut egui::Ui, colour: Color32) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 14.0), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), 4.0, colour);
+}
+
+/// A pip: a filled diamond (still there) or an outlined one (spent).
+fn pip(ui: &mut egui::Ui, filled: bool, colour: Color32) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
+    let c = rect.center();
+    let r = 6.0;
+    let pts = vec![c + egui::vec2(0.0, -r), c + egui::vec2(r, 0.0), c + egui::vec2(0.0, r), c + egui::vec2(-r, 0.0)];
+    let shape = if filled {
+        egui::Shape::convex_polygon(pts, colour, egui::Stroke::NONE)
+    } else {
+        egui::Shape::closed_line(pts, egui::Stroke::new(1.2, DIM))
+    };
+    ui.painter().add(shape);
+}
+
+/// A slot: a filled circle (open) or an outlined one (spent), then its word.
+fn slot(ui: &mut egui::Ui, open: bool, word: &str) {
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 14.0), egui::Sense::hover());
+        if open {
+            ui.painter().circle_filled(rect.center(), 4.5, GOLD);
+        } else {
+            ui.painter().circle_stroke(rect.center(), 4.5, egui::Stroke::new(1.2, DIM));
+        }
+        ui.label(RichText::new(word).color(if open { GOLD } else { DIM }));
+    });
+}
+
+fn side_colour(side: &str) -> Color32 {
+    // Stable per side: a hash of its name picks one of a few distinct hues.
+    let h = side.bytes().fold(5381u32, |h, b| h.wrapping_mul(33) ^ u32::from(b));
+    const HUES: [Color32; 6] = [
+        Color32::from_rgb(96, 150, 236),
+        Color32::from_rgb(226, 96, 84),
+        Color32::from_rgb(120, 200, 110),
+        Color32::from_rgb(200, 130, 230),
+        Color32::from_rgb(240, 170, 70),
+        Color32::from_rgb(90, 200, 200),
+    ];
+    HUES[(h % 6) as usize]
+}
+
+fn row_widget(ui: &mut egui::Ui, r: &TrackerRow, counts: bool, st: &mut HudUi, out: &mut Vec<HudAction>) {
+    ui.horizontal(|ui| {
+        dot(ui, side_colour(&r.side));
+        let mut name = RichText::new(&r.name);
+        if r.current {
+            name = name.strong().color(GOLD);
+        } else if r.down {
+            name = name.strikethrough().color(DIM);
+        } else if r.prevented {
+            name = name.color(RED);
+        }
+        let marker = if r.current { "▶ " } else { "" };
+        let resp = ui.add(egui::Button::selectable(st.focus == Some(r.who), name).frame(false));
+        if !marker.is_empty() {
+            ui.label(RichText::new("acting").small().color(GOLD));
+        }
+        if counts {
+            ui.label(RichText::new(format!("count {}", r.count)).small().color(DIM));
+        }
+        if resp.clicked() {
+            let f = if st.focus == Some(r.who) { None } else { Some(r.who) };
+            out.push(HudAction::Focus(f));
+        }
+        let tags = if r.tags.is_empty() { String::new() } else { r.tags.join(", ") };
+        if !tags.is_empty() {
+            resp.on_hover_text(format!("{} ({}): {tags}", r.name, r.side));
+        }
+    });
+    if !r.tags.is_empty() {
+        ui.label(RichText::new(format!("    {}", r.tags.join(" · "))).small().color(DIM));
+    }
+}
+
+fn tracker(ui: &mut egui::Ui, _cache: &HudCache, t: &Tracker, st: &mut HudUi, out: &mut Vec<HudAction>) {
+    ui.add_space(4.0);
+    let title = match t.kind {
+        TrackerKind::Rounds if t.surprise_round => "Surprise round".to_string(),
+        TrackerKind::Rounds => format!("Round {}", t.round),
+        TrackerKind::Segments { .. } => format!("Round {} · segment {}", t.round, t.segment),
+    };
+    ui.label(RichText::new(title).strong().size(17.0).color(GOLD));
+    if t.surprise_round {
+        ui.label(RichText::new("Only aware creatures act; the unaware are flat-footed.").small().color(RED));
+    }
+    ui.label(RichText::new("Turn order").small().color(DIM));
+    egui::ScrollArea::vertical().id_salt("tracker_scroll").max_height(ui.available_height() * 0.7).show(ui, |ui| {
+        let mut last_round = None;
+        for r in &t.order {
+            if !r.current && last_round.is_some_and(|lr| lr != r.round) {
+                let label = match (t.kind, r.round) {
+                    (_, 0) => "— surprise round —".to_string(),
+                    (TrackerKind::Segments { .. }, _) => format!("— round {} —", r.round),
+                    _ => format!("— round {} —", r.round),
+                };
+                ui.label(RichText::new(label).small().color(DIM));
+            }
+            last_round = Some(r.round);
+            if let TrackerKind::Segments { .. } = t.kind
+                && !r.current
+            {
+                ui.label(RichText::new(format!("seg {} (round {})", r.segment, r.round)).small().color(DIM));
+            }
+            row_widget(ui, r, t.show_counts, st, out);
+        }
+    });
+    if !t.delayed.is_empty() {
+        ui.separator();
+        ui.label(RichText::new("Delayed").strong());
+        for r in &t.delayed {
+            row_widget(ui, r, t.show_counts, st, out);
+        }
+    }
+    if !t.readied.is_empty() {
+        ui.separator();
+        ui.label(RichText::new("Readied / holding").strong());
+        for r in &t.readied {
+            row_widget(ui, r, t.show_counts, st, out);
+        }
+    }
+}
+
+fn timeline(ui: &mut egui::Ui, cache: &HudCache, t: &Tracker) {
+    let TrackerKind::Segments { per_round } = t.kind else { return };
+    let (first, last) = t.timeline_rounds;
+    let cols = ((last - first + 1) * per_round) as usize;
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("Timeline").strong());
+        for h in &t.held {
+            ui.label(
+                RichText::new(format!("{} holds {} (release owes RT {})", h.name, h.ability, h.owes)).color(GOLD),
+            )
+            .on_hover_text("SG-19..25: a held cast suspends its recovery time until it is released.");
+        }
+    });
+    let avail = ui.available_width();
+    let w = (avail / cols as f32).max(18.0);
+    egui::Grid::new("timeline_grid").spacing([0.0, 2.0]).min_col_width(w).max_col_width(w).show(ui, |ui| {
+        for i in 0..cols {
+            let r = first + i as u32 / per_round;
+            let s = i as u32 % per_round + 1;
+            let now = (r, s) == (t.round, t.segment);
+            let text = if s == 1 { format!("R{r}·1") } else { s.to_string() };
+            ui.label(RichText::new(text).small().color(if now { GOLD } else { DIM }));
+        }
+        ui.end_row();
+        let rows = (0..cols)
+            .map(|i| {
+                let r = first + i as u32 / per_round;
+                let s = i as u32 % per_round + 1;
+                t.marks.iter().filter(move |m| m.round == r && m.segment == s).collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>();
+        let depth = rows.iter().map(Vec::len).max().unwrap_or(0).min(4);
+        for d in 0..depth.max(1) {
+            for marks in &rows {
+                match marks.get(d) {
+                    Some(m) => {
+                        let short: String = m.name.chars().take(4).collect();
+                        let (text, colour) = match m.kind {
+                            MarkKind::Turn => (short, Color32::WHITE),
+                            MarkKind::CastResolves => (format!("*{short}"), Color32::from_rgb(170, 140, 255)),
+                            MarkKind::FocusResolves => (format!("~{short}"), Color32::from_rgb(120, 200, 240)),
+                            MarkKind::WhatIf => (format!("?{short}"), GOLD),
+                            MarkKind::Now => (format!(">{short}"), GOLD),
+                        };
+                        let mut rt = RichText::new(text).small().color(colour);
+                        if m.kind == MarkKind::WhatIf {
+                            rt = rt.strong().background_color(Color32::from_rgb(70, 56, 20));
+                        }
+                        ui.label(rt).on_hover_text(&m.label);
+                    }
+                    None => {
+                        ui.label("");
+                    }
+                }
+            }
+            ui.end_row();
+        }
+    });
+    let _ = cache;
+}
+
+fn pips(ui: &mut egui::Ui, label: &str, have: u8, of: u8, colour: Color32) {
+    ui.horizontal(|ui| {
+        ui.label(label);
+        for i in 0..of {
+            pip(ui, i < have, colour);
+        }
+        ui.label(RichText::new(format!("{have} of {of}")).small().color(DIM));
+    });
+}
+
+fn card(ui: &mut egui::Ui, c: &Card, st: &mut HudUi, out: &mut Vec<HudAction>) {
+    ui.horizontal(|ui| {
+        dot(ui, side_colour(&c.side));
+        ui.label(RichText::new(&c.name).strong().size(17.0));
+        ui.label(RichText::new(&c.side).small().color(DIM));
+        if st.focus.is_some() && ui.small_button("×").on_hover_text("Back to the creature acting").clicked() {
+            out.push(HudAction::Focus(None));
+        }
+    });
+    let frac = if c.max_hp > 0 { (c.hp.max(0) as f32) / (c.max_hp as f32) } else { 0.0 };
+    ui.add(
+        egui::ProgressBar::new(frac)
+            .text(format!("{} / {} hp", c.hp, c.max_hp))
+            .fill(if frac > 0.5 { Color32::from_rgb(70, 140, 70) } else { Color32::from_rgb(170, 70, 50) }),
+    );
+    match &c.budget {
+        Budget::Pool { max, spent, restricted_left, restricted_to, per_round } => {
+            let left = max.saturating_sub(*spent);
+            pips(ui, if *per_round { "Actions this round" } else { "Actions this turn" }, left, *max, GOLD);
+            if *restricted_left > 0 {
+                let only = if restricted_to.is_empty() { String::new() } else { format!(" ({})", restricted_to.join(", ")) };
+                ui.label(RichText::new(format!("+{restricted_left} extra action{only}")).color(GREEN));
+            }
+            if *per_round {
+                ui.label(RichText::new("Bonus actions: no action cost (HB-34)").small().color(DIM));
+            }
+        }
+        Budget::Slots { standard, moves, swift, full_round_open, step_open } => {
+            egui::Grid::new("slots").num_columns(2).show(ui, |ui| {
+                let row = |ui: &mut egui::Ui, name: &str, open: bool, yes: &str, no: &str| {
+                    ui.label(name);
+                    slot(ui, open, if open { yes } else { no });
+                    ui.end_row();
+                };
+                row(ui, "Standard", *standard > 0, "open", "spent");
+                row(ui, "Move", *moves > 0, "open", "spent");
+                row(ui, "Swift", *swift > 0, "open", "spent");
+                row(ui, "Free", true, "any number", "");
+                row(ui, "Full-round", *full_round_open, "still open", "closed");
+                row(ui, "5-ft step", *step_open, "open", "used or moved");
+            });
+        }
+        Budget::Recovery { acting, owed, next } => {
+            if *acting {
+                ui.label(RichText::new("Acting now: one timed action, plus free actions").color(GOLD));
+            }
+            match (owed, next) {
+                (Some(o), Some((r, s))) => {
+                    ui.label(format!("Next turn: segment {s} of round {r} ({o} segment(s) of recovery owed)"));
+                }
+                _ if *acting => {}
+                _ => {
+                    ui.label(RichText::new("No turn scheduled (delaying, readied, holding or casting)").color(DIM));
+                }
+            }
+        }
+    }
+    match c.reactions {
+        Reactions::Unlimited => ui.label(RichText::new("Reactions: unlimited, no action cost").small()),
+        Reactions::Left(n) => ui.label(format!("Reactions left: {n}")),
+    };
+    for m in &c.modifiers {
+        ui.label(RichText::new(format!("{} {}: {}", m.condition, m.value, m.effect)).color(RED));
+    }
+    if let Some(a) = &c.activity {
+        let frac = if a.total > 0 { a.paid as f32 / a.total as f32 } else { 0.0 };
+        ui.add(
+            egui::ProgressBar::new(frac)
+                .text(format!("{}: {}/{} {}", a.ability, a.paid, a.total, a.unit))
+                .fill(Color32::from_rgb(110, 90, 190)),
+        )
+        .on_hover_text(&a.text);
+        let mut line = String::new();
+        if a.concentrating {
+            line.push_str("concentrating");
+        }
+        if let Some(o) = a.release_owes {
+            line.push_str(&format!(" · release owes RT {o}"));
+        }
+        if !line.is_empty() {
+            ui.label(RichText::new(line).small().color(Color32::from_rgb(170, 140, 255)));
+        }
+    }
+    if !c.badges.is_empty() {
+        ui.horizontal_wrapped(|ui| {
+            for b in &c.badges {
+                let colour = if b.negative { RED } else { GREEN };
+                let text = match &b.remaining {
+                    Some(r) => format!("{} · {r}", b.label),
+                    None => b.label.clone(),
+                };
+                let resp = egui::Frame::new()
+                    .stroke(egui::Stroke::new(1.0, colour))
+                    .corner_radius(4)
+                    .inner_margin(egui::Margin::symmetric(5, 2))
+                    .show(ui, |ui| ui.label(RichText::new(text).small().color(colour)))
+                    .response;
+                resp.on_hover_ui(|ui| badge_tooltip(ui, b));
+            }
+        });
+    }
+}
+
+fn badge_tooltip(ui: &mut egui::Ui, b: &hud::Badge) {
+    ui.set_max_width(360.0);
+    ui.label(RichText::new(&b.label).strong());
+    ui.label(&b.expiry);
+    for id in &b.rules {
+        ui.separator();
+        match hud::rules_ref::rule_text(id) {
+            Some((title, text)) => {
+                ui.label(RichText::new(format!("{id} — {title}")).strong().color(GOLD));
+                ui.label(RichText::new(text).small());
+            }
+            None => {
+                ui.label(RichText::new(id).strong().color(GOLD));
+            }
+        }
+    }
+}
+
+fn rule_tooltip(ui: &mut egui::Ui, id: &str) {
+    ui.set_max_width(360.0);
+    match hud::rules_ref::rule_text(id) {
+        Some((title, text)) => {
+            ui.label(RichText::new(format!("{id} — {title}")).strong().color(GOLD));
+            ui.label(RichText::new(text).small());
+        }
+        None => {
+            ui.label(id);
+        }
+    }
+}
+
+fn log(ui: &mut egui::Ui, cache: &HudCache, st: &mut HudUi, out: &mut Vec<HudAction>) {
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("Combat log").strong());
+        let who = st.filter.who.map_or("everyone".to_string(), |c| cache.name(c).to_string());
+        egui::ComboBox::from_id_salt("log_who").width(110.0).selected_text(who).show_ui(ui, |ui| {
+            ui.selectable_value(&mut st.filter.who, None, "everyone");
+            for (i, n) in cache.names.iter().enumerate() {
+                ui.selectable_value(&mut st.filter.who, Some(Cid(i as u32)), n);
+            }
+        });
+        if ui.small_button("Export").on_hover_text("Write the log as JSON lines").clicked() {
+            out.push(HudAction::ExportLog);
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        for c in Category::ALL {
+            let shown = !st.filter.hidden.contains(&c);
+            if ui.add(egui::Button::selectable(shown, RichText::new(c.label()).small())).clicked() {
+                if shown {
+                    st.filter.hidden.push(c);
+                } else {
+                    st.filter.hidden.retain(|h| *h != c);
+                }
+            }
+        }
+    });
+    if let Some(n) = &st.export_note {
+        ui.label(RichText::new(n).small().color(GOLD));
+    }
+    let rows: Vec<&crate::hud::log::LogEntry> = cache.log.filtered(&st.filter).collect();
+    // Rows of two small lines: long sentences wrap, and only the rows in view are laid out, so a
+    // 10,000-entry log costs what a screenful does.
+    let line = ui.text_style_height(&egui::TextStyle::Small);
+    let row_h = 2.0 * line + 6.0;
+    egui::ScrollArea::vertical().id_salt("log_scroll").stick_to_bottom(true).auto_shrink([false, false]).show_rows(
+        ui,
+        row_h,
+        rows.len(),
+        |ui, range| {
+            let width = ui.available_width();
+            for e in &rows[range] {
+                let (rect, _) = ui.allocate_exact_size(egui::vec2(width, row_h), egui::Sense::hover());
+                let mut row = ui.new_child(
+                    egui::UiBuilder::new().max_rect(rect).layout(egui::Layout::left_to_right(egui::Align::TOP)),
+                );
+                row.set_clip_rect(rect.intersect(ui.clip_rect()));
+                let tag = e.rule.unwrap_or("");
+                row.add_sized(
+                    egui::vec2(56.0, line),
+                    egui::Label::new(RichText::new(tag).small().monospace().color(GOLD)),
+                )
+                .on_hover_ui(|ui| rule_tooltip(ui, tag));
+                let colour = match e.category {
+                    Category::Attack => Color32::from_rgb(236, 200, 180),
+                    Category::Turn => DIM,
+                    Category::Condition => Color32::from_rgb(200, 220, 160),
+                    Category::Casting => Color32::from_rgb(190, 170, 250),
+                    _ => Color32::from_rgb(220, 222, 228),
+                };
+                row.add(egui::Label::new(RichText::new(&e.text).small().color(colour)).wrap())
+                    .on_hover_text(format!("round {} · {}\n{}", e.round, e.kind, e.text));
+            }
+        },
+    );
+}
+
+/// Draw the ability bar of the acting person's creature. Returns what the player did.
+pub fn ability_bar(ui: &mut egui::Ui, cache: &HudCache, chosen: Option<&str>, st: &mut HudUi) -> Vec<HudAction> {
+    let mut out = Vec::new();
+    let mut hovered = None;
+    ui.horizontal_wrapped(|ui| {
+        for b in &cache.bar {
+            let key = b.hotkey.as_deref().map(|k| format!("{k} ")).unwrap_or_default();
+            let selected = chosen == Some(b.id.as_str());
+            let mut label = RichText::new(format!("{key}{}\n{}", b.name, b.cost));
+            if selected {
+                label = label.strong().color(GOLD);
+            }
+            let resp = ui.add_enabled(b.enabled, egui::Button::selectable(selected, label));
+            let resp = if b.enabled {
+                let tip = b.what_if.clone().unwrap_or_default();
+                let targets = if b.targets.is_empty() {
+                    String::new()
+                } else {
+                    format!("\ntargets now: {}", b.targets.iter().map(|t| cache.name(*t)).collect::<Vec<_>>().join(", "))
+                };
+                resp.on_hover_text(format!("{tip}{targets}"))
+            } else {
+                let why = b.reason.clone().unwrap_or_default();
+                let tip = b.what_if.clone().map(|w| format!("\n{w}")).unwrap_or_default();
+                resp.on_disabled_hover_text(format!("Can't use it now: {why}{tip}"))
+            };
+            if resp.hovered() || resp.contains_pointer() {
+                hovered = Some(b.id.clone());
+            }
+            if resp.clicked() {
+                out.push(HudAction::Choose(if selected { None } else { Some(b.id.clone()) }));
+            }
+        }
+    });
+    if st.hovered != hovered {
+        st.hovered = hovered;
+    }
+    let shown = st.preview.as_ref().or(st.hovered.as_ref());
+    if let Some(w) = shown.and_then(|id| cache.bar.iter().find(|b| &b.id == id)).and_then(|b| b.what_if.clone()) {
+        ui.label(RichText::new(format!("What if: {w}")).color(GOLD));
+    }
+    out
+}

@@ -1,0 +1,77 @@
+//! F12: bevy-inspector-egui's world inspector on the combat's own world, so that modders can watch
+//! the combatants' components (their own included) change live.
+//!
+//! The rules state lives in the battle's [`Combat`](crate::rules::driver::Combat) world, not in the
+//! app's world, so the inspector shows that world. It shares the app's type registry: a mod that
+//! registers its component types on the app (`app.register_type::<Regeneration>()`) sees them here.
+//! The inspector is read-only: presentation never changes rules state (edits would bypass the
+//! engine and its log), so its widgets are drawn disabled.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use super::battle::Battle;
+use super::hud::HudUi;
+use crate::rules::components::*;
+
+/// Register the rules' component types, so the inspector can show them.
+pub fn register_rules_types(app: &mut App) {
+    app.register_type::<Cid>()
+        .register_type::<CombatantName>()
+        .register_type::<Side>()
+        .register_type::<Stats>()
+        .register_type::<Health>()
+        .register_type::<GridPos>()
+        .register_type::<Movement>()
+        .register_type::<Abilities>()
+        .register_type::<Controller>()
+        .register_type::<InitiativeSetup>()
+        .register_type::<Initiative>()
+        .register_type::<ActionPool>()
+        .register_type::<ConditionState>()
+        .register_type::<Conditions>()
+        .register_type::<Activity>()
+        .register_type::<Casting>()
+        .register_type::<HeldActions>()
+        .register_type::<AssistBonuses>()
+        .register_type::<DisengagedFrom>()
+        .register_type::<Traits>()
+        .register_type::<Inventory>()
+        .register_type::<Aware>()
+        .register_type::<CreatedEffects>();
+}
+
+/// The inspector window (F12).
+pub fn inspector_window(
+    mut contexts: EguiContexts,
+    battle: Option<ResMut<Battle>>,
+    registry: Res<AppTypeRegistry>,
+    mut hud_ui: ResMut<HudUi>,
+) -> Result {
+    if !hud_ui.inspector {
+        return Ok(());
+    }
+    let Some(mut battle) = battle else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    // Not a rules resource: the type registry the inspector reads, shared with the app.
+    let world = &mut battle.bypass_change_detection().combat.world;
+    if !world.contains_resource::<AppTypeRegistry>() {
+        world.insert_resource(registry.clone());
+    }
+    let mut open = true;
+    egui::Window::new("World inspector (F12)")
+        .open(&mut open)
+        .default_size(egui::vec2(380.0, 460.0))
+        .default_pos(egui::pos2(260.0, 90.0))
+        .show(ctx, |ui| {
+            ui.label(
+                egui::RichText::new("The combat's world, read-only: rules state changes only through commands.")
+                    .small(),
+            );
+            egui::ScrollArea::both().show(ui, |ui| {
+                ui.add_enabled_ui(false, |ui| bevy_inspector_egui::bevy_inspector::ui_for_world(world, ui));
+            });
+        });
+    hud_ui.inspector = open;
+    Ok(())
+}

@@ -1,0 +1,908 @@
+//! The HUD's view-models: plain structs computed from the rules state and the combat log, with no
+//! egui in them. The game's widgets ([`crate::game::hud`]) only draw these; the headless tests
+//! check them under every ruleset.
+//!
+//! Everything here reads the [`Combat`]; nothing writes rules state. Where the HUD must know
+//! whether something is allowed (the ability bar), it asks the engine's own dry run
+//! ([`Combat::check_acts`]) and shows the engine's reason.
+//!
+//! - [`tracker`]: the initiative tracker (round-based rulesets) and the segment timeline.
+//! - [`card`]: one creature's action economy under its ruleset's budget, conditions with their
+//!   expiry in words, and its cast or activity in progress.
+//! - [`ability_bar`] and [`what_if`]: the active creature's abilities, costs, hotkeys, the engine's
+//!   reason when one can't be used, and where its user would act next.
+//! - [`log`]: the combat log as sentences with dice and rule IDs, filters, and JSON lines.
+//! - [`rules_ref`]: rule IDs for events and conditions, and their text from `docs/rules.md`.
+
+pub mod log;
+pub mod rules_ref;
+
+use crate::rules::command::{ActIntent, Rejection};
+use crate::rules::components::*;
+use crate::rules::driver::Combat;
+use crate::rules::ruleset::{
+    ActionBudget, ActionType, DurationClock, Effect, Lasts, ReactionBudget, Ruleset, Timing, TurnModel,
+};
+use crate::rules::state::EngineStatus;
+
+/// Which turn structure the tracker draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackerKind {
+    /// A fixed cycle of rounds: an ordered list.
+    Rounds,
+    /// A segment clock: a horizontal timeline.
+    Segments {
+        /// Segments in a round.
+        per_round: u32,
+    },
+}
+
+/// One creature in the tracker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrackerRow {
+    /// The creature.
+    pub who: Cid,
+    /// Its name.
+    pub name: String,
+    /// Its side.
+    pub side: String,
+    /// Round of this turn (0: the surprise round).
+    pub round: u32,
+    /// Segment of this turn (0 in a fixed cycle).
+    pub segment: u32,
+    /// This is the turn running now.
+    pub current: bool,
+    /// Its initiative total: the count it acts on (shown where durations end at counts).
+    pub count: i32,
+    /// Out of the fight.
+    pub down: bool,
+    /// Can't act (a condition blocks actions).
+    pub prevented: bool,
+    /// Short condition tags, e.g. `flat-footed`, `frightened 2`.
+    pub tags: Vec<String>,
+}
+
+/// A mark on the segment timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkKind {
+    /// The creature's next turn.
+    Turn,
+    /// A cast resolves (SG-11, SG-13).
+    CastResolves,
+    /// A focus resolves (SG-26).
+    FocusResolves,
+    /// The turn the creature would get if it used the hovered ability (what-if).
+    WhatIf,
+    /// The turn running now.
+    Now,
+}
+
+/// One mark on the segment timeline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mark {
+    /// Whose.
+    pub who: Cid,
+    /// Its name.
+    pub name: String,
+    /// Round.
+    pub round: u32,
+    /// Segment, 1-based.
+    pub segment: u32,
+    /// What happens there.
+    pub kind: MarkKind,
+    /// A short label, e.g. `Mage: Fireball resolves`.
+    pub label: String,
+}
+
+/// A cast held after its casting time (SG-19..25).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldCast {
+    /// The holder.
+    pub who: Cid,
+    /// Its name.
+    pub name: String,
+    /// The power held.
+    pub ability: String,
+    /// The recovery time a release now would owe (SG-23, G-X-03).
+    pub owes: u32,
+}
+
+/// The initiative tracker and, on a segment clock, the timeline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tracker {
+    /// List or timeline.
+    pub kind: TrackerKind,
+    /// The round now (0 before the first, and in the surprise round).
+    pub round: u32,
+    /// The segment now (segment clock only; 0 otherwise).
+    pub segment: u32,
+    /// The surprise round is running (P1-26).
+    pub surprise_round: bool,
+    /// Show initiative counts: the ruleset ends durations just before a count (P1-12).
+    pub show_counts: bool,
+    /// The turn running now, then the turns to come, in order, across round boundaries.
+    pub order: Vec<TrackerRow>,
+    /// Creatures that have delayed and not yet returned (shown apart).
+    pub delayed: Vec<TrackerRow>,
+    /// Creatures with readied or held actions waiting for a trigger (shown apart).
+    pub readied: Vec<TrackerRow>,
+    /// Segment clock: the rounds the timeline spans (this one and the next).
+    pub timeline_rounds: (u32, u32),
+    /// Segment clock: next turns, cast and focus resolutions, in time order.
+    pub marks: Vec<Mark>,
+    /// Segment clock: held casts and what they owe.
+    pub held: Vec<HeldCast>,
+}
+
+fn row(combat: &Combat, who: Cid, round: u32, segment: u32, current: bool) -> TrackerRow {
+    let rs = combat.ruleset();
+    let conditions = combat.get::<Conditions>(who);
+    let down = conditions.is_some_and(|c| c.has(&rs.defeated_condition));
+    let prevented = conditions.is_some_and(|c| {
+        c.0.keys().any(|id| rs.condition(id).is_some_and(|d| d.blocks_actions))
+    });
+    let tags = conditions
+        .map(|c| {
+            c.0.iter()
+                .filter(|(id, _)| **id != rs.defeated_condition)
+                .map(|(id, st)| condition_label(rs, id, st))
+                .collect()
+        })
+        .unwrap_or_default();
+    TrackerRow {
+        who,
+        name: combat.name(who),
+        side: combat.get::<Side>(who).map(|s| s.0.clone()).unwrap_or_default(),
+        round,
+        segment,
+        current,
+        count: combat.get::<Initiative>(who).map_or(0, |i| i.total),
+        down,
+        prevented,
+        tags,
+    }
+}
+
+/// The tracker as it stands: the current turn and the next `ahead` turns. On a segment clock also
+/// the timeline of this round and the next, with each creature's next turn, its cast or focus
+/// resolution and its held cast. `what_if` adds the hovered ability's mark for its user.
+pub fn tracker(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &str)>) -> Tracker {
+    let rs = combat.ruleset().clone();
+    let kind = match rs.turn_model {
+        TurnModel::RecoveryTime { segments_per_round } => TrackerKind::Segments { per_round: segments_per_round },
+        TurnModel::FixedCycle => TrackerKind::Rounds,
+    };
+    let (round, segment) = match kind {
+        TrackerKind::Segments { .. } => combat.clock(),
+        TrackerKind::Rounds => (combat.turn().round, 0),
+    };
+    let turn = combat.turn().clone();
+    let mut order = Vec::new();
+    if let Some(a) = turn.active {
+        order.push(row(combat, a, if turn.surprise_round { 0 } else { round }, segment, true));
+    }
+    for f in combat.forecast(ahead) {
+        order.push(row(combat, f.who, f.round, f.segment, false));
+    }
+    let delayed = turn.delayed.iter().map(|d| row(combat, *d, round, 0, false)).collect();
+    let mut readied = Vec::new();
+    for i in 0..combat.len() as u32 {
+        let c = Cid(i);
+        let holds = combat.get::<HeldActions>(c).is_some_and(|h| !h.0.is_empty());
+        let ready_off = turn.off_schedule.contains(&c)
+            && !turn.delayed.contains(&c)
+            && !combat.get::<Casting>(c).is_some_and(|k| k.0.as_ref().is_some_and(|a| a.holding));
+        if holds || ready_off {
+            readied.push(row(combat, c, round, 0, false));
+        }
+    }
+    let mut marks = Vec::new();
+    let mut held = Vec::new();
+    let mut timeline_rounds = (round, round);
+    if let TrackerKind::Segments { per_round } = kind {
+        let first = round.max(1);
+        timeline_rounds = (first, first + 1);
+        let in_window = |r: u32| r >= first && r <= first + 1;
+        let to_rs = |t: u32| {
+            let t = t.max(1) - 1;
+            (t / per_round + 1, t % per_round + 1)
+        };
+        if let Some(a) = turn.active {
+            marks.push(Mark {
+                who: a,
+                name: combat.name(a),
+                round,
+                segment,
+                kind: MarkKind::Now,
+                label: format!("{}: acting now", combat.name(a)),
+            });
+        }
+        for f in combat.forecast(combat.len()) {
+            if in_window(f.round) {
+                marks.push(Mark {
+                    who: f.who,
+                    name: combat.name(f.who),
+                    round: f.round,
+                    segment: f.segment,
+                    kind: MarkKind::Turn,
+                    label: format!("{}: next turn", combat.name(f.who)),
+                });
+            }
+        }
+        for i in 0..combat.len() as u32 {
+            let c = Cid(i);
+            let Some(act) = combat.get::<Casting>(c).and_then(|k| k.0.clone()) else { continue };
+            let def = rs.ability(&act.ability);
+            let shown = def.map_or(act.ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
+            if act.holding {
+                let owes = combat.release_owed(c).unwrap_or(0);
+                held.push(HeldCast { who: c, name: combat.name(c), ability: shown, owes });
+            } else if let Some(at) = act.effect_at {
+                let (r, s) = to_rs(at);
+                if in_window(r) {
+                    let focus = def.is_some_and(|d| d.focus_time.is_some() && d.cast_time.is_none());
+                    marks.push(Mark {
+                        who: c,
+                        name: combat.name(c),
+                        round: r,
+                        segment: s,
+                        kind: if focus { MarkKind::FocusResolves } else { MarkKind::CastResolves },
+                        label: format!("{}: {shown} resolves", combat.name(c)),
+                    });
+                }
+            }
+        }
+        if let Some((who, ability)) = what_if_mark
+            && let Some(w) = what_if(combat, who, ability)
+        {
+            marks.push(Mark {
+                who,
+                name: combat.name(who),
+                round: w.round,
+                segment: w.segment,
+                kind: MarkKind::WhatIf,
+                label: w.text.clone(),
+            });
+        }
+        marks.sort_by_key(|m| (m.round, m.segment, m.kind as u8, m.who));
+    }
+    Tracker {
+        kind,
+        round: if turn.surprise_round { 0 } else { round },
+        segment,
+        surprise_round: turn.surprise_round,
+        show_counts: rs.durations == DurationClock::TimelinePoint && kind == TrackerKind::Rounds,
+        order,
+        delayed,
+        readied,
+        timeline_rounds,
+        marks,
+        held,
+    }
+}
+
+/// Where a creature would act next if it used an ability now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WhatIf {
+    /// Round of that turn.
+    pub round: u32,
+    /// Segment of that turn (0 in a fixed cycle).
+    pub segment: u32,
+    /// Its place among the turns of that round or segment: how many turns come before it.
+    pub after: Vec<String>,
+    /// In words, e.g. `Fireball: next turn at segment 7 of round 2, after Orc`.
+    pub text: String,
+}
+
+/// If `who` used `ability` now, where it would act next ([`Combat::next_turn_if`]), and who would
+/// act before it then ([`Combat::forecast`]).
+pub fn what_if(combat: &mut Combat, who: Cid, ability: &str) -> Option<WhatIf> {
+    let (round, segment) = combat.next_turn_if(who, ability)?;
+    let rank = combat.get::<Initiative>(who).map_or(0, |i| i.rank);
+    let forecast = combat.forecast(combat.len().saturating_mul(3));
+    let mut after = Vec::new();
+    for f in &forecast {
+        if f.who == who {
+            continue;
+        }
+        let earlier = (f.round, f.segment) < (round, segment)
+            || ((f.round, f.segment) == (round, segment)
+                && combat.get::<Initiative>(f.who).map_or(0, |i| i.rank) < rank);
+        let same_slot = if segment == 0 { f.round == round } else { (f.round, f.segment) == (round, segment) };
+        if earlier && same_slot {
+            after.push(combat.name(f.who));
+        }
+    }
+    let shown = combat.ruleset().ability(ability).map_or(ability.to_string(), |d| {
+        if d.name.is_empty() { d.id.clone() } else { d.name.clone() }
+    });
+    let when = if segment == 0 {
+        let place = after.len() + 1;
+        format!("next turn in round {round}, {} in the order", ordinal(place))
+    } else {
+        format!("next turn at segment {segment} of round {round}")
+    };
+    let text = match after.last() {
+        Some(last) if segment != 0 => format!("{shown}: {when}, after {last}"),
+        _ => format!("{shown}: {when}"),
+    };
+    Some(WhatIf { round, segment, after, text })
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, r) if r != 11 => "st",
+        (2, r) if r != 12 => "nd",
+        (3, r) if r != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// What a creature can still spend, in its ruleset's own terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Budget {
+    /// A pool of actions (homebrew-d20 per round, pf2e per turn).
+    Pool {
+        /// Actions this round or turn.
+        max: u8,
+        /// Spent.
+        spent: u8,
+        /// Extra actions only some abilities may use (quickened), left.
+        restricted_left: u8,
+        /// What those extra actions may be spent on.
+        restricted_to: Vec<String>,
+        /// Per-round pool (refilled at round start) rather than per turn.
+        per_round: bool,
+    },
+    /// Typed slots (pf1e).
+    Slots {
+        /// Standard actions left.
+        standard: u8,
+        /// Move actions left.
+        moves: u8,
+        /// Swift actions left.
+        swift: u8,
+        /// A full-round action is still open (standard and move unspent, no movement yet).
+        full_round_open: bool,
+        /// A 5-foot step is still open.
+        step_open: bool,
+    },
+    /// One timed action per turn on a segment clock.
+    Recovery {
+        /// Whether its turn is running and the timed action is still to take.
+        acting: bool,
+        /// Segments until its next turn, from now.
+        owed: Option<u32>,
+        /// Its next turn: (round, segment).
+        next: Option<(u32, u32)>,
+    },
+}
+
+/// Reactions left, under the ruleset's reaction budget.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reactions {
+    /// No limit (homebrew-d20, HB-37).
+    Unlimited,
+    /// This many left.
+    Left(u8),
+}
+
+/// A condition that changes the actions a creature gets (quickened, slowed, stunned; P2-12).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EconomyModifier {
+    /// Condition id.
+    pub condition: String,
+    /// Its value.
+    pub value: i32,
+    /// Its effect in words.
+    pub effect: String,
+}
+
+/// A spread or multi-turn activity under way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActivityBar {
+    /// The ability.
+    pub ability: String,
+    /// Paid so far.
+    pub paid: u32,
+    /// Its whole cost.
+    pub total: u32,
+    /// What the numbers count: `actions`, `rounds`, `segments`.
+    pub unit: &'static str,
+    /// A cast held after its casting time (SG-19).
+    pub holding: bool,
+    /// Concentration is being kept (a cast or focus under way, or held).
+    pub concentrating: bool,
+    /// What releasing a held cast would owe (SG-23).
+    pub release_owes: Option<u32>,
+    /// In words.
+    pub text: String,
+}
+
+/// One condition badge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Badge {
+    /// Condition id.
+    pub id: String,
+    /// Shown text: id and value, e.g. `frightened 2`.
+    pub label: String,
+    /// Remaining duration, short, e.g. `2 rd`.
+    pub remaining: Option<String>,
+    /// When it ends, in words.
+    pub expiry: String,
+    /// A negative effect (drawn in a warning colour).
+    pub negative: bool,
+    /// Rule IDs behind it: what it does, and how it ends.
+    pub rules: Vec<String>,
+}
+
+/// A creature's card: hit points, action economy, conditions and casting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Card {
+    /// The creature.
+    pub who: Cid,
+    /// Name.
+    pub name: String,
+    /// Side.
+    pub side: String,
+    /// Hit points.
+    pub hp: i32,
+    /// Maximum hit points.
+    pub max_hp: i32,
+    /// What it can spend.
+    pub budget: Budget,
+    /// Reactions.
+    pub reactions: Reactions,
+    /// Quickened, slowed, stunned and the like.
+    pub modifiers: Vec<EconomyModifier>,
+    /// Conditions.
+    pub badges: Vec<Badge>,
+    /// A cast, focus or spread activity under way.
+    pub activity: Option<ActivityBar>,
+}
+
+/// A creature's card.
+pub fn card(combat: &mut Combat, who: Cid) -> Card {
+    let rs = combat.ruleset().clone();
+    let pool = combat.get::<ActionPool>(who).cloned().unwrap_or_default();
+    let hp = combat.get::<Health>(who).copied().unwrap_or(Health { hp: 0, max: 0 });
+    let turn = combat.turn().clone();
+    let active = turn.active == Some(who);
+    let budget = match rs.budget {
+        ActionBudget::PerRoundPool { .. } | ActionBudget::PerTurnPool { .. } => Budget::Pool {
+            max: pool.max,
+            spent: pool.spent.min(pool.max),
+            restricted_left: pool.restricted_left,
+            restricted_to: pool.restricted_to.clone(),
+            per_round: matches!(rs.budget, ActionBudget::PerRoundPool { .. }),
+        },
+        ActionBudget::TypedSlots { .. } => Budget::Slots {
+            standard: pool.standard,
+            moves: pool.moves,
+            swift: pool.swift,
+            full_round_open: !pool.one_of && pool.standard > 0 && pool.moves > 0 && !pool.moved,
+            step_open: !pool.moved && !pool.stepped,
+        },
+        ActionBudget::OneTimedActionPerTurn => {
+            let next = combat.forecast(combat.len()).into_iter().find(|f| f.who == who);
+            let (now_r, now_s) = combat.clock();
+            let per = match rs.turn_model {
+                TurnModel::RecoveryTime { segments_per_round } => segments_per_round,
+                TurnModel::FixedCycle => 1,
+            };
+            let abs = |r: u32, s: u32| (r.max(1) - 1) * per + s;
+            Budget::Recovery {
+                acting: active,
+                owed: next.as_ref().map(|n| abs(n.round, n.segment).saturating_sub(abs(now_r, now_s))),
+                next: next.map(|n| (n.round, n.segment)),
+            }
+        }
+    };
+    let reactions = match rs.reactions {
+        ReactionBudget::Unlimited => Reactions::Unlimited,
+        _ => Reactions::Left(pool.reactions_left),
+    };
+    let conditions = combat.get::<Conditions>(who).cloned().unwrap_or_default();
+    let mut modifiers = Vec::new();
+    for (id, st) in &conditions.0 {
+        let Some(d) = rs.condition(id) else { continue };
+        let effect = if d.regain_bonus > 0 {
+            let only = if d.bonus_restricted_to.is_empty() {
+                String::new()
+            } else {
+                format!(", only for {}", d.bonus_restricted_to.join(", "))
+            };
+            format!("+{} action at the start of each turn{only}", d.regain_bonus)
+        } else if d.regain_loses_value {
+            let by = if d.consumed_by_lost_actions { " (goes down by the actions it takes)" } else { "" };
+            format!("−{} action(s) when actions are regained{by}", st.value.max(0))
+        } else if d.blocks_actions {
+            "can't act: no actions, no reactions".into()
+        } else if d.rt_add != 0 {
+            format!("{:+} segment(s) on every recovery time", d.rt_add)
+        } else {
+            continue;
+        };
+        modifiers.push(EconomyModifier { condition: id.clone(), value: st.value, effect });
+    }
+    let badges = conditions.0.iter().map(|(id, st)| badge(combat, &rs, who, id, st)).collect();
+    let activity = activity_bar(combat, &rs, who);
+    Card {
+        who,
+        name: combat.name(who),
+        side: combat.get::<Side>(who).map(|s| s.0.clone()).unwrap_or_default(),
+        hp: hp.hp,
+        max_hp: hp.max,
+        budget,
+        reactions,
+        modifiers,
+        badges,
+        activity,
+    }
+}
+
+fn activity_bar(combat: &mut Combat, rs: &Ruleset, who: Cid) -> Option<ActivityBar> {
+    let act = combat.get::<Casting>(who)?.0.clone()?;
+    let def = rs.ability(&act.ability);
+    let shown = def.map_or(act.ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
+    if act.holding {
+        let owes = combat.release_owed(who);
+        let text = format!(
+            "holding {shown}: concentrating; releasing it owes {} segment(s) of recovery",
+            owes.unwrap_or(0)
+        );
+        return Some(ActivityBar {
+            ability: shown,
+            paid: 1,
+            total: 1,
+            unit: "segments",
+            holding: true,
+            concentrating: true,
+            release_owes: owes,
+            text,
+        });
+    }
+    if let Some(at) = act.effect_at {
+        // A cast or focus on a segment clock: from its announcement to its effect.
+        let span = def.and_then(|d| d.cast_time.or(d.focus_time)).unwrap_or(1).max(1);
+        let now = combat.world.resource::<crate::rules::timeline::Timeline>().now;
+        let left = at.saturating_sub(now).min(span);
+        let what = if def.is_some_and(|d| d.focus_time.is_some() && d.cast_time.is_none()) { "focus" } else { "cast" };
+        let (r, s) = combat.world.resource::<crate::rules::timeline::Timeline>().round_and_segment(at);
+        return Some(ActivityBar {
+            ability: shown.clone(),
+            paid: span - left,
+            total: span,
+            unit: "segments",
+            holding: false,
+            concentrating: true,
+            release_owes: None,
+            text: format!("{what} {shown}: resolves at segment {s} of round {r} ({left} to go); concentrating"),
+        });
+    }
+    let rounds = def.and_then(|d| d.casting_rounds);
+    let (unit, what) = if rounds.is_some() { ("rounds", "casting") } else { ("actions", "spreading") };
+    let left = act.cost.saturating_sub(act.paid);
+    Some(ActivityBar {
+        ability: shown.clone(),
+        paid: u32::from(act.paid),
+        total: u32::from(act.cost),
+        unit,
+        holding: false,
+        concentrating: rounds.is_some(),
+        release_owes: None,
+        text: format!("{what} {shown}: {} of {} {unit} paid, {left} to go", act.paid, act.cost),
+    })
+}
+
+/// A condition as shown: its id with underscores as spaces, and its value where the value means
+/// something (frightened 2, dying 1, slowed 1), not the plain 1 every condition carries.
+pub fn condition_label(rs: &Ruleset, id: &str, st: &ConditionState) -> String {
+    let name = id.replace('_', " ");
+    let valued = rs.condition(id).is_some_and(|d| {
+        d.decrement_at_end_of_turn != 0 || d.regain_loses_value || d.recovery.is_some() || d.consumed_by_lost_actions
+    });
+    if st.value != 0 && (valued || st.value != 1) { format!("{name} {}", st.value) } else { name }
+}
+
+fn badge(combat: &Combat, rs: &Ruleset, who: Cid, id: &str, st: &ConditionState) -> Badge {
+    let def = rs.condition(id);
+    let label = condition_label(rs, id, st);
+    let owner = combat.name(who);
+    let creator = st.creator.map(|c| combat.name(c)).unwrap_or_else(|| owner.clone());
+    let mut rules = rules_ref::condition_rules(rs, id);
+    let (expiry, remaining, rule) = expiry_words(combat, rs, who, id, st, &owner, &creator);
+    if let Some(r) = rule
+        && !rules.iter().any(|x| x == r)
+    {
+        rules.push(r.to_string());
+    }
+    let mut expiry = expiry;
+    if let Some(d) = def {
+        if d.decrement_at_end_of_turn != 0 {
+            expiry.push_str(&format!("; goes down by {} at the end of {owner}'s turn", d.decrement_at_end_of_turn));
+        }
+        if let Some(dmg) = &d.persistent_damage {
+            let check = d.flat_check_dc.map(|dc| format!(", then a DC {dc} flat check ends it")).unwrap_or_default();
+            expiry.push_str(&format!("; {owner} takes {dmg} damage at the end of each of its turns{check}"));
+        }
+        if !d.ends_on.is_empty() {
+            let ends: Vec<&str> = d
+                .ends_on
+                .iter()
+                .map(|e| match e {
+                    crate::rules::ruleset::EndTrigger::PermanentWound => "a permanent wound",
+                    crate::rules::ruleset::EndTrigger::NegativeStatus => "a negative status effect",
+                })
+                .collect();
+            expiry.push_str(&format!("; also ends on {}", ends.join(" or ")));
+        }
+        if d.save_ends.is_some() {
+            expiry.push_str("; a saving throw (the Recovery Action) can end it");
+        }
+    }
+    Badge { id: id.to_string(), label, remaining, expiry, negative: def.is_some_and(|d| d.negative), rules }
+}
+
+/// When a condition ends, in words, its short remaining duration, and the rule that says so.
+fn expiry_words(
+    combat: &Combat,
+    rs: &Ruleset,
+    who: Cid,
+    id: &str,
+    st: &ConditionState,
+    owner: &str,
+    creator: &str,
+) -> (String, Option<String>, Option<&'static str>) {
+    let turn = combat.turn();
+    let left = st.left.unwrap_or(0);
+    let short = st.left.map(|l| format!("{l} rd"));
+    let turns = |n: u32| if n <= 1 { "next turn".to_string() } else { format!("turn {n} turns from now") };
+    match (st.lasts, &rs.durations) {
+        (None, _) => ("no set duration".into(), None, None),
+        (Some(Lasts::UntilEndOfTurn), _) => (format!("ends at the end of {owner}'s turn"), None, Some("P2-21")),
+        (Some(Lasts::Sustained), _) => (
+            format!("ends at the end of {creator}'s turn unless {creator} sustains it"),
+            None,
+            Some("G-P2-09"),
+        ),
+        (Some(Lasts::OwnerTurns(_)), _) => (
+            format!("ends at the end of {owner}'s {}", turns(left)),
+            st.left.map(|l| format!("{l} turn(s)")),
+            Some("P2-22"),
+        ),
+        (Some(Lasts::Rounds(_)), DurationClock::RoundEnd) => {
+            let last = turn.round.saturating_add(left).saturating_sub(1).max(turn.round);
+            (format!("ends at the end of round {last}"), short, Some("G-HB-17"))
+        }
+        (Some(Lasts::Rounds(_)), DurationClock::TurnHooks) => {
+            (format!("ends at the start of {creator}'s {}", turns(left)), short, Some("P2-05"))
+        }
+        (Some(Lasts::Rounds(_)), DurationClock::TimelinePoint) => {
+            let found = turn.expiries.iter().find(|(_, (o, c, _))| *o == who && c == id);
+            let tl = combat.world.resource::<crate::rules::timeline::Timeline>();
+            match (found, rs.turn_model) {
+                (Some(((time, _, _), _)), TurnModel::RecoveryTime { .. }) => {
+                    let (r, s) = tl.round_and_segment(*time);
+                    (format!("ends at segment {s} of round {r}, before any turn there"), short, Some("G-SG-10"))
+                }
+                (Some(((time, _, _), (_, _, count))), TurnModel::FixedCycle) => {
+                    (format!("ends just before count {count} in round {time}"), short, Some("P1-12"))
+                }
+                (None, _) => (format!("{left} round(s) left"), short, Some("P1-12")),
+            }
+        }
+    }
+}
+
+/// One button of the ability bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AbilityButton {
+    /// Ability id (what commands name).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Its cost in the ruleset's own terms: `2 actions`, `standard`, `RT 3 · CT 2`.
+    pub cost: String,
+    /// Its hotkey, if it has one.
+    pub hotkey: Option<String>,
+    /// Usable now (on at least one target or square).
+    pub enabled: bool,
+    /// Why not, in the engine's own words ([`Combat::explain`]).
+    pub reason: Option<String>,
+    /// Creatures it could be used on now.
+    pub targets: Vec<Cid>,
+    /// Where its user would act next if it used it now.
+    pub what_if: Option<String>,
+}
+
+/// An ability's cost in its ruleset's terms.
+pub fn cost_text(rs: &Ruleset, ability: &str) -> String {
+    let Some(d) = rs.ability(ability) else { return String::new() };
+    let timing = match d.timing {
+        Timing::Reaction => Some("reaction"),
+        Timing::Free => Some("free action"),
+        Timing::Action => None,
+    };
+    match rs.budget {
+        ActionBudget::PerRoundPool { .. } | ActionBudget::PerTurnPool { .. } => match (timing, d.cost) {
+            (Some(t), _) => t.into(),
+            (None, 0) => "bonus action (no cost)".into(),
+            (None, 1) => "1 action".into(),
+            (None, n) => format!("{n} actions"),
+        },
+        ActionBudget::TypedSlots { .. } => {
+            let t = match d.action {
+                ActionType::Standard => "standard",
+                ActionType::Move => "move",
+                ActionType::FullRound => "full-round",
+                ActionType::Swift => "swift",
+                ActionType::Immediate => "immediate",
+                ActionType::Free => "free",
+                ActionType::FiveFootStep => "5-foot step",
+            };
+            match d.casting_rounds {
+                Some(r) => format!("full-round, {r} round(s) to cast"),
+                None => t.into(),
+            }
+        }
+        ActionBudget::OneTimedActionPerTurn => {
+            let mut parts = Vec::new();
+            if let Some(t) = timing {
+                parts.push(t.to_string());
+            }
+            match d.recovery {
+                Some(rt) => parts.push(format!("RT {rt}")),
+                None if matches!(d.effect, Effect::Move | Effect::MoveAs { .. } | Effect::Step | Effect::Disengage) => {
+                    parts.push("RT by movement mode".into())
+                }
+                None => {}
+            }
+            if let Some(ct) = d.cast_time {
+                parts.push(format!("CT {ct}"));
+            }
+            if let Some(ft) = d.focus_time {
+                parts.push(format!("FT {ft}"));
+            }
+            parts.join(" · ")
+        }
+    }
+}
+
+fn movement_effect(e: &Effect) -> bool {
+    matches!(e, Effect::Move | Effect::MoveAs { .. } | Effect::Step | Effect::Disengage)
+}
+
+fn targeted_effect(e: &Effect) -> bool {
+    matches!(
+        e,
+        Effect::Attack { .. }
+            | Effect::Charge { .. }
+            | Effect::Assist { .. }
+            | Effect::TargetCondition { .. }
+            | Effect::Damage { .. }
+            | Effect::Heal { .. }
+            | Effect::Save { .. }
+    )
+}
+
+/// Abilities the creature has, in hotkey order: its own, then the ruleset's basic ones.
+pub fn abilities_of(combat: &Combat, who: Cid) -> Vec<String> {
+    let mut v = combat.get::<Abilities>(who).map(|a| a.0.clone()).unwrap_or_default();
+    for b in &combat.ruleset().basic_abilities {
+        if !v.contains(b) {
+            v.push(b.clone());
+        }
+    }
+    v
+}
+
+/// The active creature's ability bar: every ability with its cost and hotkey, and, for those it
+/// can't use now, the engine's reason. `hotkeys[i]` is the key of the i-th ability.
+///
+/// An ability counts as usable when the engine's dry run accepts it on at least one creature
+/// (targeted abilities), on at least one square (movement, [`Combat::reachable`]), or as it is
+/// (the rest). When none is accepted, the reason shown is the engine's rejection of the nearest
+/// plausible use: the nearest enemy for hostile abilities, the nearest ally or itself for helpful
+/// ones, the nearest free square for movement.
+pub fn ability_bar(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec<AbilityButton> {
+    let rs = combat.ruleset().clone();
+    let ids = abilities_of(combat, who);
+    let me = combat.get::<GridPos>(who).copied();
+    let my_side = combat.get::<Side>(who).cloned();
+    // Everyone, nearest first: the dry runs below stop at the first accepted target.
+    let mut others: Vec<(u32, Cid, bool)> = (0..combat.len() as u32)
+        .map(Cid)
+        .map(|c| {
+            let d = match (me, combat.get::<GridPos>(c)) {
+                (Some(a), Some(b)) => a.distance(*b),
+                _ => u32::MAX,
+            };
+            (d, c, combat.get::<Side>(c).cloned() == my_side)
+        })
+        .collect();
+    others.sort();
+    let mut out = Vec::with_capacity(ids.len());
+    for (i, id) in ids.iter().enumerate() {
+        let def = rs.ability(id).cloned();
+        let name = def.as_ref().map_or(id.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
+        let mut targets = Vec::new();
+        let mut reason = None;
+        let enabled = match def.as_ref().map(|d| &d.effect) {
+            Some(e) if movement_effect(e) => {
+                let reach = combat.reachable(who, id);
+                if reach.is_empty() {
+                    // Ask the engine about the nearest free square, for its reason.
+                    let probe = me.and_then(|p| {
+                        [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)]
+                            .iter()
+                            .map(|(dx, dy)| GridPos { x: p.x + dx, y: p.y + dy })
+                            .find(|q| combat.map().passable(*q))
+                    });
+                    let mut intent = ActIntent::new(who, id.clone(), vec![]);
+                    intent.to = probe;
+                    reason = Some(match combat.check_act(&intent) {
+                        Err(r) => combat.explain(&r),
+                        Ok(()) => "nowhere to move from here".into(),
+                    });
+                }
+                !reach.is_empty()
+            }
+            Some(e) if targeted_effect(e) => {
+                let hostile = !matches!(e, Effect::Assist { .. } | Effect::Heal { .. });
+                let intents: Vec<ActIntent> =
+                    others.iter().map(|(_, c, _)| ActIntent::new(who, id.clone(), vec![*c])).collect();
+                let answers = combat.check_acts(&intents);
+                for ((_, c, _), a) in others.iter().zip(&answers) {
+                    if a.is_ok() {
+                        targets.push(*c);
+                    }
+                }
+                if targets.is_empty() {
+                    let pick = others
+                        .iter()
+                        .zip(&answers)
+                        .find(|((_, c, ally), _)| *c != who && *ally != hostile)
+                        .or_else(|| others.iter().zip(&answers).next());
+                    reason = pick.and_then(|(_, a)| a.as_ref().err()).map(|r| combat.explain(r));
+                }
+                !targets.is_empty()
+            }
+            Some(_) => match combat.check_act(&ActIntent::new(who, id.clone(), vec![])) {
+                Ok(()) => true,
+                Err(r) => {
+                    reason = Some(combat.explain(&r));
+                    false
+                }
+            },
+            None => {
+                reason = Some(combat.explain(&Rejection::UnknownAbility(id.clone())));
+                false
+            }
+        };
+        let what_if = what_if(combat, who, id).map(|w| w.text);
+        out.push(AbilityButton {
+            id: id.clone(),
+            name,
+            cost: cost_text(&rs, id),
+            hotkey: hotkeys.get(i).cloned(),
+            enabled,
+            reason: if enabled { None } else { reason.or_else(|| Some("the engine refuses it now".into())) },
+            targets,
+            what_if,
+        });
+    }
+    out
+}
+
+/// Whose input the engine waits for, in words.
+pub fn status_line(combat: &Combat) -> String {
+    match combat.status() {
+        EngineStatus::AwaitingCommand(c) => format!("{} to act", combat.name(c)),
+        EngineStatus::AwaitingDecision(d) => format!("waiting for {}", d.describe(&|x| combat.name(x))),
+        EngineStatus::AwaitingReturn => "waiting for a delaying creature to return".into(),
+        EngineStatus::Ended => "the fight is over".into(),
+        EngineStatus::Busy | EngineStatus::NotStarted => "…".into(),
+    }
+}

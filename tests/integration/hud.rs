@@ -1,0 +1,300 @@
+//! The HUD's view-models, headless, under every ruleset: the tracker's order, the action-economy
+//! pips, condition expiry in words, disabled abilities with the engine's reasons, and log
+//! sentences with their dice and rule IDs. Each starts from a `tests/scenarios/hud-*.ron` file,
+//! the same files `scripts/screenshots.sh` photographs.
+
+use std::path::PathBuf;
+
+use skirmish::hud::log::{Category, LogFilter, LogView};
+use skirmish::hud::{self, Budget, MarkKind, Reactions, TrackerKind};
+use skirmish::rules::command::{ActIntent, Command, GmInput};
+use skirmish::rules::components::Cid;
+use skirmish::rules::driver::Combat;
+
+fn at_end_of(file: &str) -> Combat {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios").join(file);
+    let ls = skirmish::scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let (report, combat) = skirmish::scenario::run_keep(&ls, None);
+    assert!(report.passed(), "{file}: {:?}", report.checks.iter().find(|c| c.failure.is_some()));
+    combat.expect("the scenario sets up")
+}
+
+fn id(c: &Combat, name: &str) -> Cid {
+    c.cid(name).unwrap_or_else(|| panic!("no {name}"))
+}
+
+fn names(c: &Combat, rows: &[hud::TrackerRow]) -> Vec<(String, u32)> {
+    rows.iter().map(|r| (c.name(r.who), r.round)).collect()
+}
+
+#[test]
+fn tracker_order_homebrew_mid_round() {
+    let mut c = at_end_of("hud-hb-opening.ron");
+    let t = hud::tracker(&mut c, 5, None);
+    assert_eq!(t.kind, TrackerKind::Rounds);
+    assert!(!t.show_counts, "homebrew-d20 durations end at round ends, not counts");
+    assert_eq!(
+        names(&c, &t.order),
+        [("Orc".into(), 1), ("Knight".into(), 1), ("Goblin".into(), 1), ("Ranger".into(), 1), ("Orc".into(), 2), ("Knight".into(), 2)]
+    );
+    assert!(t.order[0].current && !t.order[1].current);
+}
+
+#[test]
+fn tracker_order_pf2e_after_a_turn() {
+    let mut c = at_end_of("hud-p2-end-of-turn.ron");
+    let t = hud::tracker(&mut c, 3, None);
+    assert_eq!(names(&c, &t.order), [("Wizard".into(), 1), ("Ogre".into(), 1), ("Fighter".into(), 2), ("Wizard".into(), 2)]);
+    let fighter = &t.order[2];
+    assert!(fighter.tags.iter().any(|x| x == "frightened 1"), "{:?}", fighter.tags);
+    assert!(fighter.tags.iter().any(|x| x == "persistent fire"), "{:?}", fighter.tags);
+}
+
+#[test]
+fn tracker_pf1e_surprise_round_counts_and_flat_footed() {
+    let mut c = at_end_of("hud-p1-surprise.ron");
+    let t = hud::tracker(&mut c, 8, None);
+    assert!(t.surprise_round);
+    assert_eq!(t.round, 0);
+    assert!(t.show_counts, "pf1e durations end just before initiative counts (P1-12)");
+    assert_eq!(
+        names(&c, &t.order)[..6],
+        [
+            ("Rogue".into(), 0),
+            ("Goblin".into(), 0),
+            ("Orc".into(), 1),
+            ("Rogue".into(), 1),
+            ("Goblin".into(), 1),
+            ("Fighter".into(), 1)
+        ]
+    );
+    assert_eq!(t.order[0].count, 19);
+    let orc = t.order.iter().find(|r| c.name(r.who) == "Orc").expect("orc");
+    assert!(orc.tags.iter().any(|x| x == "flat footed"), "{:?}", orc.tags);
+}
+
+#[test]
+fn tracker_segments_timeline_with_cast_and_what_if() {
+    let mut c = at_end_of("hud-sg-cast.ron");
+    let knight = id(&c, "Knight");
+    let t = hud::tracker(&mut c, 4, Some((knight, "skirmish")));
+    assert_eq!(t.kind, TrackerKind::Segments { per_round: 10 });
+    assert_eq!(t.timeline_rounds, (1, 2));
+    let mark = |k: MarkKind| t.marks.iter().find(|m| m.kind == k).map(|m| (m.name.clone(), m.round, m.segment));
+    assert_eq!(mark(MarkKind::CastResolves), Some(("Mage".into(), 1, 3)), "{:?}", t.marks);
+    assert_eq!(mark(MarkKind::Now), Some(("Knight".into(), 1, 1)));
+    // Skirmish move: RT 3 from segment 1.
+    assert_eq!(mark(MarkKind::WhatIf), Some(("Knight".into(), 1, 4)));
+    let w = hud::what_if(&mut c, knight, "sprint").expect("what if");
+    assert_eq!((w.round, w.segment), (1, 6));
+    assert!(w.text.contains("segment 6 of round 1"), "{}", w.text);
+}
+
+#[test]
+fn forecast_and_next_turn_if_serve_fixed_cycles() {
+    let mut c = at_end_of("hud-hb-opening.ron");
+    let knight = id(&c, "Knight");
+    // Every ability leaves the Knight its own slot in the next round.
+    assert_eq!(c.next_turn_if(knight, "sword"), Some((2, 0)));
+    let f = c.forecast(8);
+    assert_eq!(f.len(), 8, "the order repeats into later rounds");
+    assert_eq!(f.iter().filter(|t| t.round == 2).count(), 4);
+    let w = hud::what_if(&mut c, knight, "sword").expect("what if");
+    assert!(w.text.contains("round 2, 2nd in the order"), "{}", w.text);
+}
+
+#[test]
+fn pips_under_each_budget() {
+    let mut c = at_end_of("hud-hb-opening.ron");
+    let k = id(&c, "Knight");
+    let card = hud::card(&mut c, k);
+    assert_eq!(card.budget, Budget::Pool { max: 3, spent: 0, restricted_left: 0, restricted_to: vec![], per_round: true });
+    assert_eq!(card.reactions, Reactions::Unlimited);
+
+    let mut c = at_end_of("hud-p2-end-of-turn.ron");
+    let w = id(&c, "Wizard");
+    let card = hud::card(&mut c, w);
+    assert!(matches!(card.budget, Budget::Pool { max: 3, spent: 0, per_round: false, .. }), "{:?}", card.budget);
+    assert_eq!(card.reactions, Reactions::Left(1));
+    c.submit(Command::Act(ActIntent::new(w, "fear", vec![id(&c, "Ogre")]))).expect("fear");
+    let card = hud::card(&mut c, w);
+    assert!(matches!(card.budget, Budget::Pool { max: 3, spent: 2, .. }), "{:?}", card.budget);
+    // Slowed shows as an economy modifier (P2-12).
+    c.submit(Command::Gm(GmInput::ApplyCondition { who: w, condition: "slowed".into(), rounds: None, value: Some(1) }))
+        .expect("slowed");
+    let card = hud::card(&mut c, w);
+    assert!(card.modifiers.iter().any(|m| m.condition == "slowed" && m.effect.contains("−1 action")), "{:?}", card.modifiers);
+
+    let mut c = at_end_of("hud-p1-surprise.ron");
+    let r = id(&c, "Rogue");
+    let card = hud::card(&mut c, r);
+    // Surprise round: one standard or one move action; no full-round action (P1-27).
+    assert!(
+        matches!(card.budget, Budget::Slots { standard: 1, moves: 1, full_round_open: false, .. }),
+        "{:?}",
+        card.budget
+    );
+
+    let mut c = at_end_of("hud-sg-cast.ron");
+    let g = id(&c, "Goblin");
+    let card = hud::card(&mut c, g);
+    assert_eq!(card.budget, Budget::Recovery { acting: false, owed: Some(0), next: Some((1, 1)) });
+    let mage = id(&c, "Mage");
+    let card = hud::card(&mut c, mage);
+    let a = card.activity.expect("a cast under way");
+    assert_eq!((a.paid, a.total, a.unit, a.concentrating), (0, 2, "segments", true));
+    assert!(a.text.contains("resolves at segment 3 of round 1"), "{}", a.text);
+}
+
+#[test]
+fn expiry_in_words_per_duration_clock() {
+    // homebrew-d20: N rounds tick at round ends (G-HB-17).
+    let mut c = at_end_of("hud-hb-opening.ron");
+    let r = id(&c, "Ranger");
+    c.submit(Command::Gm(GmInput::ApplyCondition { who: r, condition: "poisoned".into(), rounds: Some(2), value: None }))
+        .expect("poisoned");
+    let b = hud::card(&mut c, r).badges.into_iter().find(|b| b.id == "poisoned").expect("badge");
+    assert_eq!(b.expiry.split(';').next(), Some("ends at the end of round 2"));
+    assert!(b.rules.contains(&"G-HB-17".to_string()), "{:?}", b.rules);
+
+    // pf2e: Raise a Shield lasts until the start of the Fighter's next turn (P2-05).
+    let mut c = at_end_of("hud-p2-end-of-turn.ron");
+    let f = id(&c, "Fighter");
+    let badges = hud::card(&mut c, f).badges;
+    let shield = badges.iter().find(|b| b.id == "shield_raised").expect("shield");
+    assert_eq!(shield.expiry, "ends at the start of Fighter's next turn");
+    let fire = badges.iter().find(|b| b.id == "persistent_fire").expect("fire");
+    assert!(fire.expiry.contains("takes 2d6 damage at the end of each of its turns, then a DC 15 flat check ends it"), "{}", fire.expiry);
+    assert!(fire.rules.contains(&"P2-23".to_string()));
+    let scared = badges.iter().find(|b| b.id == "frightened").expect("frightened");
+    assert!(scared.expiry.contains("goes down by 1 at the end of Fighter's turn"), "{}", scared.expiry);
+
+    // pf1e: just before the initiative count it began on (P1-12).
+    let mut c = at_end_of("hud-p1-surprise.ron");
+    let rogue = id(&c, "Rogue");
+    c.submit(Command::Gm(GmInput::ApplyCondition { who: rogue, condition: "haste_effect".into(), rounds: Some(3), value: None }))
+        .expect("haste");
+    let b = hud::card(&mut c, rogue).badges.into_iter().find(|b| b.id == "haste_effect").expect("badge");
+    assert!(b.expiry.starts_with("ends just before count 19 in round 3"), "{}", b.expiry);
+    assert!(b.rules.contains(&"P1-12".to_string()));
+
+    // segments: at a segment, before any turn there (G-SG-10).
+    let mut c = at_end_of("hud-sg-cast.ron");
+    let k = id(&c, "Knight");
+    c.submit(Command::Gm(GmInput::ApplyCondition { who: k, condition: "slowed".into(), rounds: Some(1), value: None }))
+        .expect("slowed");
+    let b = hud::card(&mut c, k).badges.into_iter().find(|b| b.id == "slowed").expect("badge");
+    assert!(b.expiry.starts_with("ends at segment 1 of round 2"), "{}", b.expiry);
+}
+
+#[test]
+fn disabled_abilities_say_the_engines_reason() {
+    let mut c = at_end_of("hud-sg-cast.ron");
+    let k = id(&c, "Knight");
+    let keys: Vec<String> = (1..=9).map(|i| i.to_string()).collect();
+    let bar = hud::ability_bar(&mut c, k, &keys);
+    let sword = bar.iter().find(|b| b.id == "longsword").expect("longsword");
+    assert!(!sword.enabled);
+    let goblin = id(&c, "Goblin");
+    let engine = c.check_act(&ActIntent::new(k, "longsword", vec![goblin])).expect_err("out of reach");
+    assert_eq!(sword.reason.as_deref(), Some(c.explain(&engine).as_str()));
+    assert_eq!(sword.hotkey.as_deref(), Some("1"));
+    assert_eq!(sword.cost, "RT 3");
+    let shift = bar.iter().find(|b| b.id == "shift").expect("shift");
+    assert!(shift.enabled && shift.reason.is_none());
+    assert!(shift.what_if.as_deref().is_some_and(|w| w.contains("segment 2 of round 1")), "{:?}", shift.what_if);
+
+    // pf2e: after two actions a 2-action ability is refused for the engine's reason.
+    let mut c = at_end_of("hud-p2-end-of-turn.ron");
+    let w = id(&c, "Wizard");
+    c.submit(Command::Act(ActIntent::new(w, "fear", vec![id(&c, "Ogre")]))).expect("fear");
+    let bar = hud::ability_bar(&mut c, w, &keys);
+    let fear = bar.iter().find(|b| b.id == "fear").expect("fear");
+    assert!(!fear.enabled);
+    let engine = c.check_act(&ActIntent::new(w, "fear", vec![id(&c, "Ogre")])).expect_err("no actions");
+    assert_eq!(fear.reason.as_deref(), Some(c.explain(&engine).as_str()));
+    assert_eq!(fear.cost, "2 actions");
+    let bolt = bar.iter().find(|b| b.id == "force_bolt").expect("bolt");
+    assert!(bolt.enabled, "{:?}", bolt.reason);
+    assert_eq!(bolt.targets, vec![id(&c, "Ogre")]);
+
+    // pf1e: costs in typed slots.
+    let c = at_end_of("hud-p1-surprise.ron");
+    assert_eq!(hud::cost_text(c.ruleset(), "full_attack"), "full-round");
+    assert_eq!(hud::cost_text(c.ruleset(), "move"), "move");
+}
+
+#[test]
+fn log_sentences_with_dice_and_rule_ids() {
+    let c = at_end_of("hud-hb-opening.ron");
+    let mut v = LogView::default();
+    v.update(&c);
+    let attack = v.entries().iter().find(|e| e.kind == "AttackRolled").expect("attack");
+    assert_eq!(
+        attack.text,
+        "Orc attacks Knight with Sword: 1d20 9 + STR 2 = 11 vs Parry d20 14 + STR 3 = 17 — blocked"
+    );
+    assert_eq!(attack.rule, Some("G-HB-21"));
+    assert_eq!(attack.category, Category::Attack);
+    let opening = v.entries().iter().find(|e| e.kind == "OpeningCreated").expect("opening");
+    assert_eq!((opening.text.as_str(), opening.rule), ("An opening! Knight may act.", Some("HB-29")));
+
+    let c = at_end_of("hud-p2-end-of-turn.ron");
+    let mut v = LogView::default();
+    v.update(&c);
+    let flat = v.entries().iter().find(|e| e.kind == "FlatCheck").expect("flat check");
+    assert_eq!(flat.text, "Fighter makes a flat check against persistent_fire: 1d20 6 vs DC 15 — it goes on.");
+    assert_eq!(flat.rule, Some("P2-23"));
+    // The fire's damage: no rule of its own, so the end-of-turn step's (P2-23).
+    let burn = v.entries().iter().find(|e| e.kind == "Damaged").expect("damage");
+    assert_eq!((burn.text.as_str(), burn.rule), ("Fighter takes 7 damage (33 hp left).", Some("P2-23")));
+    // Filters: by creature and by kind.
+    let ogre = id(&c, "Ogre");
+    let f = LogFilter { who: Some(ogre), hidden: vec![] };
+    assert!(v.filtered(&f).all(|e| e.actors.contains(&ogre)));
+    let f = LogFilter { who: None, hidden: vec![Category::Turn] };
+    assert!(v.filtered(&f).all(|e| e.category != Category::Turn));
+    // JSON lines: one object per entry, with its rule and its raw events.
+    let jsonl = v.to_jsonl(&c);
+    assert_eq!(jsonl.lines().count(), v.entries().len());
+    for line in jsonl.lines() {
+        let j: serde_json::Value = serde_json::from_str(line).expect("json");
+        assert!(j["text"].is_string() && j["events"].is_array() && j.get("rule").is_some(), "{line}");
+    }
+
+    // pf1e and segments entries carry their own systems' IDs.
+    let c = at_end_of("hud-p1-surprise.ron");
+    let mut v = LogView::default();
+    v.update(&c);
+    let surprise = v.entries().iter().find(|e| e.kind == "SurpriseRound").expect("surprise");
+    assert_eq!((surprise.text.as_str(), surprise.rule), ("Surprise round: only Rogue, Goblin may act.", Some("P1-26")));
+    let c = at_end_of("hud-sg-cast.ron");
+    let mut v = LogView::default();
+    v.update(&c);
+    let cast = v.entries().iter().find(|e| e.kind == "CastAnnounced").expect("cast");
+    assert_eq!(
+        (cast.text.as_str(), cast.rule),
+        ("Mage begins casting Magic Missile: it resolves at segment 3 of round 1.", Some("SG-10"))
+    );
+}
+
+#[test]
+fn log_view_is_incremental_and_restarts_on_a_shorter_log() {
+    let mut c = at_end_of("hud-p2-end-of-turn.ron");
+    let mut v = LogView::default();
+    v.update(&c);
+    let before = v.entries().len();
+    let w = id(&c, "Wizard");
+    c.submit(Command::EndTurn { actor: w }).expect("end");
+    v.update(&c);
+    assert!(v.entries().len() > before);
+    let mut fresh = LogView::default();
+    fresh.update(&c);
+    assert_eq!(fresh.entries(), v.entries(), "reading in steps gives what reading at once gives");
+    let other = at_end_of("hud-p1-surprise.ron");
+    assert!(other.log().events.len() < c.log().events.len());
+    v.update(&other);
+    let mut again = LogView::default();
+    again.update(&other);
+    assert_eq!(again.entries(), v.entries(), "a different (shorter) log is read from the start");
+}
