@@ -120,6 +120,12 @@ impl HudCache {
         self.bar_for = human;
     }
 
+    /// Forget the view-models, so the next [`HudCache::refresh`] rebuilds them (the log entries are
+    /// kept: they only ever grow).
+    pub fn invalidate(&mut self) {
+        self.key = None;
+    }
+
     fn name(&self, c: Cid) -> &str {
         self.names.get(c.0 as usize).map_or("?", |s| s.as_str())
     }
