@@ -18,6 +18,8 @@
 //! - `gx_rules`: one test per interaction default that crosses rules (G-X-01..G-X-04), per ruleset.
 //! - `ai_strength`: the tactical AI against the basic one, seeded 4v4 fights under every ruleset.
 //! - `ai_tactics`: what the tactical AI does in set situations, and that it finishes every fight.
+//! - `rules_doc`: `docs/rules.md` against the code: a test named after every rule, real links, every
+//!   cited rule ID and every condition described.
 
 mod ai_strength;
 mod ai_tactics;
@@ -36,5 +38,6 @@ mod hb_rules;
 mod mutate;
 mod p1_rules;
 mod p2_rules;
+mod rules_doc;
 mod scenarios;
 mod sg_rules;
