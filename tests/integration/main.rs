@@ -18,6 +18,8 @@
 //! - `gx_rules`: one test per interaction default that crosses rules (G-X-01..G-X-04), per ruleset.
 //! - `ai_strength`: the tactical AI against the basic one, seeded 4v4 fights under every ruleset.
 //! - `ai_tactics`: what the tactical AI does in set situations, and that it finishes every fight.
+//! - `docs`: `docs/rulesets.md` lists every field of the ruleset types, its worked example plays,
+//!   the README links the references, nothing points outside the repository.
 //! - `rules_doc`: `docs/rules.md` against the code: a test named after every rule, real links, every
 //!   cited rule ID and every condition described.
 
@@ -26,6 +28,7 @@ mod ai_tactics;
 mod common;
 mod data_errors;
 mod determinism;
+mod docs;
 mod encounters;
 mod engine;
 mod fuzz;

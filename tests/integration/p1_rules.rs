@@ -1,4 +1,4 @@
-//! pf1e: one test per rule ID of RULES.md §3 (P1-01..P1-30), and tests for the gap defaults
+//! pf1e: one test per rule ID of docs/rules.md#pf1e (P1-01..P1-30), and tests for the gap defaults
 //! (G-P1-nn) the engine implements.
 
 use skirmish::rules::command::{Command, GmInput, Rejection};

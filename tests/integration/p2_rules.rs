@@ -1,4 +1,4 @@
-//! pf2e: one test per rule ID of RULES.md §2 (P2-01..P2-26), and tests for the gap defaults
+//! pf2e: one test per rule ID of docs/rules.md#pf2e (P2-01..P2-26), and tests for the gap defaults
 //! (G-P2-nn) the engine implements.
 
 use skirmish::rules::command::{ActionLoss, Choice, Command, Decider, GmInput, Rejection};

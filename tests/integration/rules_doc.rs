@@ -58,7 +58,7 @@ fn doc() -> &'static RulesDoc {
     rules_doc::doc().unwrap_or_else(|e| panic!("docs/rules.md: {e}"))
 }
 
-/// Rules (not gap defaults) must have a test named after them; G-X defaults too (RULES.md §5.5).
+/// Rules (not gap defaults) must have a test named after them; G-X defaults too (they cross rulesets).
 fn needs_named_test(id: &str) -> bool {
     !id.starts_with("G-") || id.starts_with("G-X-")
 }

@@ -1,4 +1,4 @@
-//! segments: one test per rule ID of RULES.md §4 (SG-01..SG-43), and tests for the gap defaults
+//! segments: one test per rule ID of docs/rules.md#segments (SG-01..SG-43), and tests for the gap defaults
 //! (G-SG-nn) the engine implements.
 
 use skirmish::rules::command::{Command, GmInput, Rejection};
