@@ -744,3 +744,31 @@ fn p2_25_with_two_turn_ends_abilities_only_one_is_used_in_step_3() {
     assert!(f.find(m, "AbilityUsed", "last_word").unwrap() < f.find(m, "TurnEnded", "who: A").unwrap());
     assert_eq!(f.active().as_deref(), Some("B"));
 }
+
+#[test]
+fn p2_22_an_owner_turn_effect_does_not_tick_at_the_start_of_the_turn() {
+    let mut f = duel();
+    f.end("A");
+    f.act("B", "hampering_hex", &["A"]).unwrap(); // OwnerTurns(2) on A
+    let left = |f: &Fight| f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().0["hampered"].left;
+    assert_eq!(left(&f), Some(2));
+    f.end("B");
+    // A's Step 1 is over (it has its actions): the effect has not moved.
+    assert_eq!(f.active().as_deref(), Some("A"));
+    assert_eq!(f.actions("A"), 3);
+    assert_eq!(left(&f), Some(2), "ticked at the start of the owner's turn");
+    f.act("A", "demoralize", &["B"]).unwrap();
+    assert_eq!(left(&f), Some(2));
+    let m = f.mark();
+    f.end("A");
+    assert_eq!(left(&f), Some(1), "ticked at the end of the owner's turn");
+    // Next round: still 1 all through A's turn, and it ends in A's Step 3, after TickOwnerTurns.
+    f.end("B");
+    assert!(f.has("A", "hampered") && left(&f) == Some(1));
+    let m2 = f.mark();
+    f.end("A");
+    let tick = f.find(m2, "TurnStepBegan", "who: A, step: TickOwnerTurns").unwrap();
+    let ended = f.find(m2, "ConditionEnded", "who: A, condition: \"hampered\"").unwrap();
+    assert!(tick < ended && ended < f.find(m2, "TurnEnded", "who: A").unwrap());
+    assert_eq!(f.find(m, "ConditionEnded", "hampered"), Some(ended), "it ended once, in the second Step 3");
+}

@@ -751,3 +751,24 @@ fn sg_28_a_focus_disrupted_after_its_announcement_segment_has_no_effect_next_tur
     assert!(!f.saw(0, "Damaged", "") && !f.saw(0, "CastReleased", ""));
     assert_eq!(f.hp("O"), 30);
 }
+
+#[test]
+fn g_sg_05_a_held_cast_released_while_slowed_waits_the_slowed_rt() {
+    // Shield (RT 4) completed and held in segment 2; slowed adds 2 to every RT, the release's too.
+    let mut f = holding_shield();
+    f.put("C", "slowed", Some(1), None);
+    f.release("C").unwrap();
+    assert!(f.saw(0, "CastReleased", "who: C, ability: \"shield_spell\", next_round: 1, next_segment: 8"), "2 + (4 + 2)");
+    assert_eq!(run_until_turn_of(&mut f, "C"), (1, 8));
+    // Hasted instead (−1): 2 + (4 − 1).
+    let mut g = holding_shield();
+    g.put("C", "hasted", None, None);
+    g.release("C").unwrap();
+    assert!(g.saw(0, "CastReleased", "next_round: 1, next_segment: 5"));
+    // A cast released at once while slowed: effect in segment 3, then 4 + 2.
+    let mut h = pair();
+    h.put("C", "slowed", Some(1), None);
+    h.act("C", "magic_missile", &["O"]).unwrap();
+    run_until_turn_of(&mut h, "C");
+    assert!(h.saw(0, "CastReleased", "who: C, ability: \"magic_missile\", next_round: 1, next_segment: 9"));
+}
