@@ -2,7 +2,10 @@
 //!
 //! - `hb_rules`: one test per homebrew-d20 rule ID (HB-01..HB-54) and the gap defaults it uses.
 //! - `scenarios`: every file under `tests/scenarios/`.
-//! - `determinism`: 1,000 seeds, every scenario and an AI skirmish run twice, logs compared byte for byte.
+//! - `determinism`: every scenario and an AI brawl per ruleset run twice under 50 seeds (1,000 with
+//!   `SKIRMISH_DETERMINISM_SEEDS=1000`), logs compared byte for byte.
+//! - `golden`: a fresh CLI process reproduces the committed log of each ruleset's AI brawl
+//!   (`tests/fixtures/golden-logs/`; re-bless with `SKIRMISH_BLESS=1`).
 //! - `data_errors`: malformed rulesets and scenarios give `file:line:col: message`.
 //! - `engine`: the schedule, the plugin, the timeline and the headless boundary.
 //! - `game`: the game's own plugins headless: AI-vs-AI to the end, keys and clicks via leafwing mocking.
@@ -34,6 +37,7 @@ mod engine;
 mod fuzz;
 #[cfg(feature = "game")]
 mod game;
+mod golden;
 mod grid;
 mod gx_rules;
 mod hardening;
