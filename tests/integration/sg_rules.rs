@@ -772,3 +772,21 @@ fn g_sg_05_a_held_cast_released_while_slowed_waits_the_slowed_rt() {
     run_until_turn_of(&mut h, "C");
     assert!(h.saw(0, "CastReleased", "who: C, ability: \"magic_missile\", next_round: 1, next_segment: 9"));
 }
+
+#[test]
+fn sg_17_a_rescheduled_turn_leaves_no_stale_turn_on_the_timeline() {
+    // A disrupted cast reschedules its caster: the old turn must really leave the timeline
+    // (found by cargo-mutants: `Timeline::unschedule` doing nothing survived the rule tests).
+    use skirmish::rules::components::Cid;
+    use skirmish::rules::ruleset::TurnModel;
+    use skirmish::rules::timeline::{Timeline, TurnKey};
+    let mut t = Timeline::new(TurnModel::RecoveryTime { segments_per_round: 10 });
+    let old = TurnKey { time: 5, rank: 0, who: Cid(1) };
+    t.schedule(old);
+    t.schedule(TurnKey { time: 7, rank: 1, who: Cid(2) });
+    assert!(t.unschedule(&old));
+    assert_eq!(t.scheduled(Cid(1)), None);
+    assert_eq!(t.len(), 1);
+    assert_eq!(t.pop().map(|k| k.who), Some(Cid(2)), "the stale turn at 5 is gone");
+    assert!(!t.unschedule(&old), "nothing left to remove");
+}
