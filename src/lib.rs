@@ -10,4 +10,5 @@ pub mod encounter;
 pub mod game;
 pub mod hud;
 pub mod rules;
+pub mod rules_doc;
 pub mod scenario;

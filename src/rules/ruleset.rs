@@ -1,7 +1,7 @@
 //! Rulesets as data: `assets/rulesets/*.ron`.
 //!
 //! A ruleset holds the initiative formula, the tie-breakers, the action budget, the abilities with
-//! their costs and the conditions, plus the strategy choices of RULES.md §5.2 that select engine
+//! their costs and the conditions, plus the strategy choices (docs/rulesets.md) that select engine
 //! behaviour. Only the strategies the engine implements are listed; an unknown one is a load error
 //! that names the file, line, column and the offending variant.
 
@@ -137,7 +137,7 @@ pub fn parse_ron<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result
 pub struct Ruleset {
     /// Name shown in logs and the HUD.
     pub name: String,
-    /// Strategy 1: how turns are scheduled (RULES.md §5.2).
+    /// Strategy 1: how turns are scheduled (docs/rulesets.md).
     pub turn_model: TurnModel,
     /// Initiative formula and tie-breakers.
     pub initiative: InitiativeRule,
@@ -226,7 +226,7 @@ pub enum TurnModel {
     FixedCycle,
     /// Segments: the next turn is now + the action's recovery time.
     RecoveryTime {
-        /// Segments in a round (10 in RULES.md §4).
+        /// Segments in a round (10 in segments, SG-40).
         #[serde(deserialize_with = "super::limits::time_pos")]
         segments_per_round: u32,
     },

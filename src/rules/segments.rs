@@ -1,4 +1,4 @@
-//! The segment clock's actions (RULES.md §4): recovery times (SG-05/06, G-SG-05), Cast and Focus
+//! The segment clock's actions (docs/rules.md#segments): recovery times (SG-05/06, G-SG-05), Cast and Focus
 //! Actions with their components and concentration (SG-08..18, SG-26..29), holding a cast
 //! (SG-19..25), the Recovery Action (SG-30..33) and the forecast (who acts next, and when one
 //! would act after a given action).

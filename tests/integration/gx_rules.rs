@@ -1,4 +1,4 @@
-//! The interaction defaults that cross rules (RULES.md §5.5, G-X-01..G-X-04): one test per ID and
+//! The interaction defaults that cross rules (G-X-01..G-X-04, docs/rules.md): one test per ID and
 //! ruleset it applies to.
 
 use skirmish::rules::command::{Command, GmInput};

@@ -1,4 +1,4 @@
-//! homebrew-d20: one test per rule ID of RULES.md §1 (HB-01..HB-54), and tests for the gap
+//! homebrew-d20: one test per rule ID of docs/rules.md#homebrew-d20 (HB-01..HB-54), and tests for the gap
 //! defaults (G-HB-nn) the engine implements.
 
 use skirmish::rules::command::DefenseMethod::{Dodge, NoDefense, Parry};

@@ -2,7 +2,10 @@
 //!
 //! - `hb_rules`: one test per homebrew-d20 rule ID (HB-01..HB-54) and the gap defaults it uses.
 //! - `scenarios`: every file under `tests/scenarios/`.
-//! - `determinism`: 1,000 seeds, every scenario and an AI skirmish run twice, logs compared byte for byte.
+//! - `determinism`: every scenario and an AI brawl per ruleset run twice under 50 seeds (1,000 with
+//!   `SKIRMISH_DETERMINISM_SEEDS=1000`), logs compared byte for byte.
+//! - `golden`: a fresh CLI process reproduces the committed log of each ruleset's AI brawl
+//!   (`tests/fixtures/golden-logs/`; re-bless with `SKIRMISH_BLESS=1`).
 //! - `data_errors`: malformed rulesets and scenarios give `file:line:col: message`.
 //! - `engine`: the schedule, the plugin, the timeline and the headless boundary.
 //! - `game`: the game's own plugins headless: AI-vs-AI to the end, keys and clicks via leafwing mocking.
@@ -20,17 +23,23 @@
 //! - `ai_tactics`: what the tactical AI does in set situations, and that it finishes every fight.
 //! - `hud`: the HUD's view-models under every ruleset: tracker order, pips, expiry wording,
 //!   disabled abilities with the engine's reasons, log sentences with dice and rule IDs.
+//! - `docs`: `docs/rulesets.md` lists every field of the ruleset types, its worked example plays,
+//!   the README links the references, nothing points outside the repository.
+//! - `rules_doc`: `docs/rules.md` against the code: a test named after every rule, real links, every
+//!   cited rule ID and every condition described.
 
 mod ai_strength;
 mod ai_tactics;
 mod common;
 mod data_errors;
 mod determinism;
+mod docs;
 mod encounters;
 mod engine;
 mod fuzz;
 #[cfg(feature = "game")]
 mod game;
+mod golden;
 mod grid;
 mod gx_rules;
 mod hardening;
@@ -39,5 +48,6 @@ mod hud;
 mod mutate;
 mod p1_rules;
 mod p2_rules;
+mod rules_doc;
 mod scenarios;
 mod sg_rules;

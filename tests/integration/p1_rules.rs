@@ -1,4 +1,4 @@
-//! pf1e: one test per rule ID of RULES.md §3 (P1-01..P1-30), and tests for the gap defaults
+//! pf1e: one test per rule ID of docs/rules.md#pf1e (P1-01..P1-30), and tests for the gap defaults
 //! (G-P1-nn) the engine implements.
 
 use skirmish::rules::command::{Command, GmInput, Rejection};
@@ -332,15 +332,32 @@ fn g_p1_04_a_readied_action_gets_ahead_of_the_first_in_order() {
 }
 
 #[test]
-fn p1_22_a_creature_that_cannot_act_takes_no_readied_action() {
-    let mut f =
-        Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)).with(&["ranged_attack"]), p1("B", "monsters", 15, (6, 0))]);
-    let (a, b) = (f.id("A"), f.id("B"));
-    f.hold(a, "ranged_attack", vec![b], Some(b), TriggerOn::Moves).unwrap();
-    f.end("A");
-    f.gm(GmInput::ApplyCondition { who: a, condition: "paralyzed".into(), rounds: None, value: None }).unwrap();
-    f.act_to("B", "move", &[], (5, 0), None).unwrap();
-    assert!(!f.saw(0, "HeldActionTriggered", ""));
+fn g_p1_04_a_readied_action_is_not_taken_by_a_creature_that_cannot_act() {
+    // (Named after P1-22 before, but it is about Ready: a paralyzed creature's readied shot.)
+    let run = |paralyzed: bool| {
+        let mut f = Fight::pf1e(vec![
+            p1("A", "heroes", 20, (0, 0)).stat("RANGED", 5).with(&["ranged_attack"]),
+            p1("B", "monsters", 15, (6, 0)),
+        ]);
+        let (a, b) = (f.id("A"), f.id("B"));
+        f.hold(a, "ranged_attack", vec![b], Some(b), TriggerOn::Moves).unwrap();
+        f.end("A");
+        if paralyzed {
+            f.gm(GmInput::ApplyCondition { who: a, condition: "paralyzed".into(), rounds: None, value: None }).unwrap();
+        }
+        f.force(&[15, 2]);
+        f.act_to("B", "move", &[], (5, 0), None).unwrap();
+        f
+    };
+    // The control: able to act, A's readied shot goes off when B moves.
+    let able = run(false);
+    assert!(able.saw(0, "HeldActionTriggered", "who: A"));
+    assert!(able.saw(0, "AttackRolled", "attacker: A, target: B"));
+    // Paralyzed after readying: nothing fires, and B's move goes through.
+    let stuck = run(true);
+    assert!(!stuck.saw(0, "HeldActionTriggered", ""));
+    assert!(!stuck.saw(0, "AttackRolled", ""));
+    assert_eq!(stuck.pos("B"), (5, 0));
 }
 
 #[test]
@@ -385,6 +402,15 @@ fn p1_22_a_creature_that_cannot_act_keeps_its_initiative() {
     f.end("A");
     assert_eq!(f.text().iter().filter(|e| e.starts_with("TurnSkipped { who: Stuck")).count(), 2);
     assert_eq!(f.0.get::<skirmish::rules::components::Initiative>(f.id("Stuck")).unwrap().total, 13);
+    // Its slot stays between A (18) and Z (8) in every round.
+    let text = f.text();
+    let at = |p: &dyn Fn(&String) -> bool| text.iter().enumerate().filter(|(_, e)| p(e)).map(|(i, _)| i).collect::<Vec<_>>();
+    let a_ends = at(&|e| e.starts_with("TurnEnded { who: A,"));
+    let skips = at(&|e| e.starts_with("TurnSkipped { who: Stuck"));
+    let z_starts = at(&|e| e.starts_with("TurnStarted { who: Z,"));
+    assert!(a_ends[0] < skips[0] && skips[0] < z_starts[0], "round 1: A, Stuck, Z");
+    assert!(a_ends[1] < skips[1], "round 2: A, then Stuck");
+    assert_eq!(skirmish::scenario::current_order(&f.0), ["A", "Stuck", "Z"]);
 }
 
 #[test]

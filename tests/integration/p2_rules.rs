@@ -1,4 +1,4 @@
-//! pf2e: one test per rule ID of RULES.md §2 (P2-01..P2-26), and tests for the gap defaults
+//! pf2e: one test per rule ID of docs/rules.md#pf2e (P2-01..P2-26), and tests for the gap defaults
 //! (G-P2-nn) the engine implements.
 
 use skirmish::rules::command::{ActionLoss, Choice, Command, Decider, GmInput, Rejection};
@@ -665,4 +665,110 @@ fn g_p2_10_a_delay_that_does_not_move_initiative_keeps_the_slot() {
     f.end("B");
     assert_eq!(f.active().as_deref(), Some("A"), "it acts after B now");
     assert_eq!(skirmish::scenario::current_order(&f.0), ["A", "B", "C"], "but keeps its place");
+}
+
+/// pf2e with a second "your turn begins" free action (War Chant) and a second "your turn ends"
+/// one (Last Word), so the one-per-step limits of P2-06 and P2-25 are tested with a real choice.
+fn two_triggered_each() -> Ruleset {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/pf2e.ron"))
+        .unwrap();
+    let text = text.replacen(
+        "    abilities: [\n",
+        "    abilities: [\n        (id: \"war_chant\", name: \"War Chant\", cost: 0, timing: Free, trigger: Some(TurnBegins),\n            tags: [\"free\"], effect: SelfCondition(condition: \"chanting\", duration: UntilEndOfTurn)),\n        (id: \"last_word\", name: \"Last Word\", cost: 0, timing: Free, trigger: Some(TurnEnds),\n            tags: [\"free\"], effect: SelfCondition(condition: \"chanting\", duration: Rounds(1))),\n",
+        1,
+    );
+    let text = text.replacen("    conditions: [\n", "    conditions: [\n        (id: \"chanting\"),\n", 1);
+    Ruleset::from_ron_str("pf2e-two-triggers.ron", &text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The options of the pending triggered-ability offer.
+fn triggered_options(f: &Fight) -> Vec<String> {
+    match &f.0.world.resource::<skirmish::rules::state::Pending>().0 {
+        Some(p) => match &p.kind {
+            skirmish::rules::state::DecisionKind::Triggered { options, .. } => options.clone(),
+            _ => vec![],
+        },
+        None => vec![],
+    }
+}
+
+#[test]
+fn p2_06_with_two_turn_begins_abilities_only_one_is_used_in_step_1() {
+    let mut f = Fight::with_ruleset(
+        two_triggered_each(),
+        vec![pc("A", "heroes", 20, (0, 0)).with(&["battle_cry", "war_chant"]), pc("B", "monsters", 10, (5, 0))],
+    );
+    // Round 1, Step 1: both are offered in one choice.
+    assert_eq!(f.pending(), Some(("A".into(), "Triggered".into())));
+    let mut offered = triggered_options(&f);
+    offered.sort();
+    assert_eq!(offered, ["battle_cry", "war_chant"]);
+    let m = f.mark();
+    f.triggered("A", Some("war_chant")).unwrap();
+    // Only one: no second offer in this step, Battle Cry unused, and the step goes on to Regain.
+    assert_ne!(f.pending().map(|p| p.1), Some("Triggered".into()), "a second Step 1 offer");
+    assert!(f.has("A", "chanting") && !f.has("A", "inspired"));
+    let used: Vec<String> = f.since(m).into_iter().filter(|e| e.starts_with("AbilityUsed")).collect();
+    assert_eq!(used.len(), 1, "{used:?}");
+    assert!(f.find(m, "AbilityUsed", "war_chant").unwrap() < f.find(m, "ActionsRegained", "who: A").unwrap());
+    assert_eq!(f.actions("A"), 3, "free: no action spent");
+    // Round 2: the offer comes again, once, and the other one can be taken.
+    f.end("A");
+    f.end("B");
+    assert_eq!(triggered_options(&f).len(), 2);
+    let m = f.mark();
+    f.triggered("A", Some("battle_cry")).unwrap();
+    assert_ne!(f.pending().map(|p| p.1), Some("Triggered".into()));
+    assert!(f.has("A", "inspired"));
+    assert_eq!(f.since(m).iter().filter(|e| e.starts_with("AbilityUsed")).count(), 1);
+}
+
+#[test]
+fn p2_25_with_two_turn_ends_abilities_only_one_is_used_in_step_3() {
+    let mut f = Fight::with_ruleset(
+        two_triggered_each(),
+        vec![pc("A", "heroes", 20, (0, 0)).with(&["parting_shot", "last_word"]), pc("B", "monsters", 10, (5, 0))],
+    );
+    let m = f.mark();
+    f.end("A");
+    assert_eq!(f.pending(), Some(("A".into(), "Triggered".into())));
+    let mut offered = triggered_options(&f);
+    offered.sort();
+    assert_eq!(offered, ["last_word", "parting_shot"], "the free one and the reaction are both offered");
+    f.triggered("A", Some("last_word")).unwrap();
+    // The reaction is still available, yet it is not offered again in this step.
+    assert_eq!(f.reactions("A"), 1);
+    assert_ne!(f.pending().map(|p| p.1), Some("Triggered".into()), "a second Step 3 offer");
+    assert!(!f.saw(m, "AbilityUsed", "parting_shot"));
+    assert_eq!(f.since(m).iter().filter(|e| e.starts_with("AbilityUsed")).count(), 1);
+    assert!(f.find(m, "AbilityUsed", "last_word").unwrap() < f.find(m, "TurnEnded", "who: A").unwrap());
+    assert_eq!(f.active().as_deref(), Some("B"));
+}
+
+#[test]
+fn p2_22_an_owner_turn_effect_does_not_tick_at_the_start_of_the_turn() {
+    let mut f = duel();
+    f.end("A");
+    f.act("B", "hampering_hex", &["A"]).unwrap(); // OwnerTurns(2) on A
+    let left = |f: &Fight| f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().0["hampered"].left;
+    assert_eq!(left(&f), Some(2));
+    f.end("B");
+    // A's Step 1 is over (it has its actions): the effect has not moved.
+    assert_eq!(f.active().as_deref(), Some("A"));
+    assert_eq!(f.actions("A"), 3);
+    assert_eq!(left(&f), Some(2), "ticked at the start of the owner's turn");
+    f.act("A", "demoralize", &["B"]).unwrap();
+    assert_eq!(left(&f), Some(2));
+    let m = f.mark();
+    f.end("A");
+    assert_eq!(left(&f), Some(1), "ticked at the end of the owner's turn");
+    // Next round: still 1 all through A's turn, and it ends in A's Step 3, after TickOwnerTurns.
+    f.end("B");
+    assert!(f.has("A", "hampered") && left(&f) == Some(1));
+    let m2 = f.mark();
+    f.end("A");
+    let tick = f.find(m2, "TurnStepBegan", "who: A, step: TickOwnerTurns").unwrap();
+    let ended = f.find(m2, "ConditionEnded", "who: A, condition: \"hampered\"").unwrap();
+    assert!(tick < ended && ended < f.find(m2, "TurnEnded", "who: A").unwrap());
+    assert_eq!(f.find(m, "ConditionEnded", "hampered"), Some(ended), "it ended once, in the second Step 3");
 }

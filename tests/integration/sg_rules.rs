@@ -1,4 +1,4 @@
-//! segments: one test per rule ID of RULES.md §4 (SG-01..SG-43), and tests for the gap defaults
+//! segments: one test per rule ID of docs/rules.md#segments (SG-01..SG-43), and tests for the gap defaults
 //! (G-SG-nn) the engine implements.
 
 use skirmish::rules::command::{Command, GmInput, Rejection};
@@ -80,16 +80,66 @@ fn sg_05_next_turn_is_now_plus_recovery_time() {
     assert_eq!(f.forecast(2), [("O".to_string(), 1, 4)]);
 }
 
+/// Let O pass its turns (each pass puts its next turn one segment on) until `who` is active;
+/// a completed cast is released at once. Returns the clock when `who`'s turn starts.
+fn run_until_turn_of(f: &mut Fight, who: &str) -> (u32, u32) {
+    for _ in 0..40 {
+        if f.pending().is_some_and(|p| p.1 == "CastComplete") {
+            let by = f.pending().unwrap().0;
+            f.hold_cast(&by, false).unwrap();
+            continue;
+        }
+        match f.active() {
+            Some(a) if a == who => return f.clock(),
+            Some(a) => f.end(&a),
+            None => panic!("no turn running: {:?}", f.pending()),
+        }
+    }
+    panic!("{who} never got a turn");
+}
+
 #[test]
 fn sg_06_recovery_time_comes_from_mode_weapon_skill_or_power() {
-    let rs = segments();
-    let rt = |id: &str| rs.ability(id).unwrap().recovery.unwrap();
-    assert_eq!((rt("shift"), rt("skirmish"), rt("sprint")), (1, 3, 5));
-    assert_eq!((rt("dagger"), rt("longsword")), (2, 3));
-    assert_eq!(rt("magic_missile"), 4);
-    let mut f = pair();
-    assert_eq!(f.0.next_turn_if(f.id("C"), "dagger"), Some((1, 3)));
-    assert_eq!(f.0.next_turn_if(f.id("C"), "sprint"), Some((1, 6)));
+    // Each action is really taken in segment 1, and C's next turn is found by playing on.
+    let cases: [(&str, &[&str], Option<(i32, i32)>, (u32, u32)); 8] = [
+        ("shift", &[], Some((1, 0)), (1, 2)),         // movement mode Shift: RT 1
+        ("skirmish", &[], Some((3, 0)), (1, 4)),      // Skirmish: RT 3 (SG-41)
+        ("sprint", &[], Some((6, 0)), (1, 6)),        // Sprint: RT 5
+        ("dagger", &["O"], None, (1, 3)),             // weapon speed 2
+        ("longsword", &["O"], None, (1, 4)),          // weapon speed 3
+        ("bow", &["O"], None, (1, 4)),                // weapon speed 3
+        ("draw_weapon", &[], None, (1, 3)),           // a simple action: RT 2 from data
+        ("magic_missile", &["O"], None, (1, 7)),      // a power: effect at 1 + 2, then its RT 4
+    ];
+    for (ability, targets, to, next) in cases {
+        let mut f = Fight::segments(vec![
+            sg("C", "heroes", 18, (0, 0)).stat("MELEE", 2).stat("RANGED", 2).with(&[
+                "dagger",
+                "longsword",
+                "bow",
+                "magic_missile",
+            ]),
+            sg("O", "monsters", 12, if targets.is_empty() { (9, 9) } else { (0, 1) }).hp(200),
+        ]);
+        assert_eq!(f.clock(), (1, 1));
+        match to {
+            Some(p) => f.act_to("C", ability, &[], p, None).unwrap(),
+            None => f.act("C", ability, targets).unwrap(),
+        }
+        assert_eq!(run_until_turn_of(&mut f, "C"), next, "{ability}");
+        let done = match ability {
+            "magic_missile" => "CastReleased",
+            "shift" | "skirmish" | "sprint" => "Moved",
+            "draw_weapon" => "AbilityResolved",
+            _ => "AttackRolled",
+        };
+        let what = match done {
+            "Moved" => "who: C".to_string(),
+            "AttackRolled" => format!("attacker: C, target: O, ability: \"{ability}\""),
+            _ => format!("who: C, ability: \"{ability}\""),
+        };
+        assert!(f.saw(0, done, &what), "{ability} ran");
+    }
 }
 
 #[test]
@@ -612,4 +662,131 @@ fn sg_09_a_cast_cannot_be_readied_to_skip_its_casting_time() {
     let (c, o) = (f.id("C"), f.id("O"));
     let r = f.hold(c, "stoneskin", vec![], Some(o), TriggerOn::Moves);
     assert!(matches!(r, Err(Rejection::NotHoldable(_))));
+}
+
+#[test]
+fn sg_15_a_focus_item_survives_the_cast_a_material_one_is_used_up() {
+    let mut s = sg("C", "heroes", 18, (0, 0)).with(&["stoneskin", "arcane_sight"]);
+    s.items = [("diamond_dust".to_string(), 1), ("crystal".to_string(), 1)].into();
+    let mut f = Fight::segments(vec![s, sg("O", "monsters", 12, (9, 9))]);
+    let items = |f: &Fight| f.0.get::<skirmish::rules::components::Inventory>(f.id("C")).unwrap().0.clone();
+    // F: Arcane Sight is cast through the crystal, all the way to its effect.
+    f.act("C", "arcane_sight", &[]).unwrap();
+    run_until_turn_of(&mut f, "C");
+    assert!(f.saw(0, "CastReleased", "who: C, ability: \"arcane_sight\""));
+    assert!(f.has("C", "seeing"), "the power took effect");
+    assert!(!f.saw(0, "ComponentConsumed", "crystal"));
+    assert_eq!(items(&f)["crystal"], 1, "F is not consumed");
+    // ... and can be cast through again.
+    f.act("C", "arcane_sight", &[]).unwrap();
+    run_until_turn_of(&mut f, "C");
+    assert_eq!(items(&f)["crystal"], 1);
+    // M: Stoneskin's diamond dust is consumed when the effect occurs, and then it is missing.
+    let m = f.mark();
+    f.act("C", "stoneskin", &[]).unwrap();
+    assert_eq!(items(&f)["diamond_dust"], 1, "not at the announcement");
+    run_until_turn_of(&mut f, "C");
+    assert!(f.saw(m, "ComponentConsumed", "who: C, item: \"diamond_dust\""));
+    assert_eq!(items(&f)["diamond_dust"], 0);
+    assert!(f.has("C", "stoneskin"));
+    assert_eq!(f.act("C", "stoneskin", &[]), Err(Rejection::MissingComponent("diamond_dust".into())));
+    assert_eq!(f.act("C", "arcane_sight", &[]), Ok(()), "the crystal is still there");
+}
+
+/// C announces Ray of Frost (CT 3) in segment 1: its effect is due in segment 4. O shifts (RT 1)
+/// and so has turns in segments 2 and 3, inside the casting time.
+fn ray_in_flight() -> Fight {
+    let mut f = pair();
+    f.act("C", "ray_of_frost", &["O"]).unwrap();
+    assert!(f.saw(0, "CastAnnounced", "round: 1, segment: 4"));
+    f.act_to("O", "shift", &[], (8, 0), None).unwrap();
+    assert_eq!((f.active().as_deref(), f.clock()), (Some("O"), (1, 2)));
+    f
+}
+
+#[test]
+fn sg_12_a_disruption_late_in_the_casting_time_still_breaks_it() {
+    let mut f = ray_in_flight();
+    f.act_to("O", "shift", &[], (7, 0), None).unwrap();
+    assert_eq!((f.active().as_deref(), f.clock()), (Some("O"), (1, 3)), "the last segment before the effect");
+    f.gm(GmInput::Interrupt { who: f.id("C") }).unwrap();
+    assert!(f.saw(0, "ConcentrationBroken", "who: C, ability: \"ray_of_frost\", next_round: 1, next_segment: 4"));
+    f.end("O");
+    assert_eq!(run_until_turn_of(&mut f, "C"), (1, 4));
+    assert_eq!(f.pending(), None, "a plain turn, not the cast's completion");
+    assert!(!f.saw(0, "AttackRolled", "") && !f.saw(0, "CastReleased", ""));
+}
+
+#[test]
+fn sg_17_a_cast_disrupted_after_its_announcement_segment_has_no_effect_next_turn_one_on() {
+    let mut f = ray_in_flight();
+    // Disrupted in segment 2, one segment after the announcement.
+    f.gm(GmInput::Interrupt { who: f.id("C") }).unwrap();
+    assert!(f.saw(0, "ConcentrationBroken", "who: C, ability: \"ray_of_frost\", next_round: 1, next_segment: 3"));
+    f.end("O");
+    assert_eq!(run_until_turn_of(&mut f, "C"), (1, 3), "2 + 1, not the power's RT");
+    // Playing past the old effect segment: no ray, no recovery time of the power.
+    for _ in 0..2 {
+        f.end("C");
+        run_until_turn_of(&mut f, "C");
+    }
+    assert!(f.clock() >= (1, 5), "{:?}", f.clock());
+    assert!(!f.saw(0, "AttackRolled", "") && !f.saw(0, "CastReleased", "") && !f.saw(0, "Damaged", ""));
+}
+
+#[test]
+fn sg_28_a_focus_disrupted_after_its_announcement_segment_has_no_effect_next_turn_one_on() {
+    let mut f = pair();
+    // Mind Spike (FT 2) in segment 1: its effect is due in segment 3.
+    f.act("C", "mind_spike", &["O"]).unwrap();
+    f.act_to("O", "shift", &[], (8, 0), None).unwrap();
+    assert_eq!(f.clock(), (1, 2));
+    f.gm(GmInput::Interrupt { who: f.id("C") }).unwrap();
+    assert!(f.saw(0, "ConcentrationBroken", "who: C, ability: \"mind_spike\", next_round: 1, next_segment: 3"));
+    f.end("O");
+    assert_eq!(run_until_turn_of(&mut f, "C"), (1, 3));
+    assert_eq!(f.pending(), None);
+    f.end("C");
+    run_until_turn_of(&mut f, "C");
+    assert!(!f.saw(0, "Damaged", "") && !f.saw(0, "CastReleased", ""));
+    assert_eq!(f.hp("O"), 30);
+}
+
+#[test]
+fn g_sg_05_a_held_cast_released_while_slowed_waits_the_slowed_rt() {
+    // Shield (RT 4) completed and held in segment 2; slowed adds 2 to every RT, the release's too.
+    let mut f = holding_shield();
+    f.put("C", "slowed", Some(1), None);
+    f.release("C").unwrap();
+    assert!(f.saw(0, "CastReleased", "who: C, ability: \"shield_spell\", next_round: 1, next_segment: 8"), "2 + (4 + 2)");
+    assert_eq!(run_until_turn_of(&mut f, "C"), (1, 8));
+    // Hasted instead (−1): 2 + (4 − 1).
+    let mut g = holding_shield();
+    g.put("C", "hasted", None, None);
+    g.release("C").unwrap();
+    assert!(g.saw(0, "CastReleased", "next_round: 1, next_segment: 5"));
+    // A cast released at once while slowed: effect in segment 3, then 4 + 2.
+    let mut h = pair();
+    h.put("C", "slowed", Some(1), None);
+    h.act("C", "magic_missile", &["O"]).unwrap();
+    run_until_turn_of(&mut h, "C");
+    assert!(h.saw(0, "CastReleased", "who: C, ability: \"magic_missile\", next_round: 1, next_segment: 9"));
+}
+
+#[test]
+fn sg_17_a_rescheduled_turn_leaves_no_stale_turn_on_the_timeline() {
+    // A disrupted cast reschedules its caster: the old turn must really leave the timeline
+    // (found by cargo-mutants: `Timeline::unschedule` doing nothing survived the rule tests).
+    use skirmish::rules::components::Cid;
+    use skirmish::rules::ruleset::TurnModel;
+    use skirmish::rules::timeline::{Timeline, TurnKey};
+    let mut t = Timeline::new(TurnModel::RecoveryTime { segments_per_round: 10 });
+    let old = TurnKey { time: 5, rank: 0, who: Cid(1) };
+    t.schedule(old);
+    t.schedule(TurnKey { time: 7, rank: 1, who: Cid(2) });
+    assert!(t.unschedule(&old));
+    assert_eq!(t.scheduled(Cid(1)), None);
+    assert_eq!(t.len(), 1);
+    assert_eq!(t.pop().map(|k| k.who), Some(Cid(2)), "the stale turn at 5 is gone");
+    assert!(!t.unschedule(&old), "nothing left to remove");
 }
