@@ -33,6 +33,7 @@ mod grid;
 mod gx_rules;
 mod hardening;
 mod hb_rules;
+mod language;
 mod mutate;
 mod p1_rules;
 mod p2_rules;
