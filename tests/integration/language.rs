@@ -123,3 +123,46 @@ fn the_runner_prints_steps_as_written() {
     assert!(whats.contains(&r#"Hp("Goblin", 4)"#), "{whats:?}");
     assert!(whats.contains(&r#"Rejected("InvalidChoice", "x")"#), "{whats:?}");
 }
+
+#[test]
+fn g_hb_08_advantage_rolls_2d20kh1_and_logs_both_dice() {
+    // The Goblin in defensive position defends with `2d20kh1`: 5 and 12, the 12 counts.
+    let r = run_text(&DUEL.replace(
+        r#"        Force([13]),
+        Act(actor: "Hero", ability: "sword", targets: ["Goblin"]),
+        Force([9, 4]),
+        Defend("Goblin", Dodge),
+        STEPS"#,
+        r#"        Gm(Condition(who: "Goblin", condition: "defensive_position")),
+        Force([13]),
+        Act(actor: "Hero", ability: "sword", targets: ["Goblin"]),
+        Force([5, 12]),
+        Defend("Goblin", Dodge),
+        Expect(StepEvents([(kind: "DefenseRolled", fields: {"rolls": "[5, 12]", "total": 13, "dice": "[d20=5 dropped, d20=12]"})])),
+        Expect(Events([(kind: "AttackRolled", fields: {"roll": 13, "dice": "[d20=13]"})])),"#,
+    ));
+    assert!(r.passed(), "{:?}", failures(&r));
+    assert!(r.log_ron.contains("dice:[(sides:20,value:5,kept:false,negative:false),(sides:20,value:12,kept:true"), "{}", r.log_ron);
+}
+
+#[test]
+fn damage_dice_of_several_terms_are_logged() {
+    // `1d8+1d4+STR-1d4` written in a variant ruleset: every die shows in `Damaged`.
+    let rs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron"))
+        .unwrap()
+        .replace(r#"damage: "1d8+STR")"#, r#"damage: "1d8+1d4+STR-1d4")"#);
+    let dir = std::env::temp_dir().join(format!("skirmish-lang-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("variant.ron"), rs).unwrap();
+    let text = DUEL.replace(r#""homebrew-d20""#, r#""variant.ron""#).replace(
+        "Force([9, 4]),",
+        "Force([9, 5, 3, 2]),",
+    );
+    let text = text.replace(
+        "STEPS",
+        r#"Expect(StepEvents([(kind: "Damaged", fields: {"amount": 8, "dice": "[d8=5, d4=3, -d4=2]"})])),"#,
+    );
+    let ls = scenario::load_str(&dir.join("inline.ron"), &text).unwrap_or_else(|e| panic!("{e}"));
+    let r = scenario::run(&ls, None);
+    assert!(r.passed(), "{:?}", failures(&r));
+}
