@@ -783,7 +783,7 @@ impl Rules<'_, '_> {
     /// Offer the opening to the next eligible creature.
     fn offer_opening(&mut self, id: u32, mut queue: VecDeque<Cid>) {
         while let Some(who) = queue.pop_front() {
-            let reason = if self.is_down(who) || self.cannot_act(who) {
+            let reason = if self.is_down(who) || self.cannot_react(who) {
                 Some("cannot act".to_string())
             } else {
                 self.busy_with(who).map(|a| format!("busy completing `{a}`"))

@@ -162,7 +162,7 @@ impl Rules<'_, '_> {
 
     /// P2-06, P2-25: one free action or reaction with this trigger; asks when there is a choice.
     fn offer_triggered(&mut self, who: Cid, step: TurnStep, trigger: AbilityTrigger) {
-        if self.cannot_act(who) || self.turn.delayed.contains(&who) {
+        if self.cannot_react(who) || self.turn.delayed.contains(&who) {
             // P2-16: no reactions or free actions while unable to act.
             return;
         }

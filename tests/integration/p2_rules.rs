@@ -666,3 +666,27 @@ fn g_p2_10_a_delay_that_does_not_move_initiative_keeps_the_slot() {
     assert_eq!(f.active().as_deref(), Some("A"), "it acts after B now");
     assert_eq!(skirmish::scenario::current_order(&f.0), ["A", "B", "C"], "but keeps its place");
 }
+
+#[test]
+fn p2_16_stunned_means_no_reactive_strike_and_no_triggered_free_action() {
+    // Stunned: "you can't act", and reactions are actions (issue 13). A keeps its reaction but
+    // is not offered Reactive Strike while stunned; once its turn uses stunned up, it is again.
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).stat("STR", 3).with(&["reactive_strike", "battle_cry", "draw_breath"]),
+        pc("B", "monsters", 10, (1, 0)),
+    ]);
+    f.triggered("A", None).unwrap();
+    f.end("A");
+    f.put("A", "stunned", Some(1), None);
+    assert_eq!(f.reactions("A"), 1);
+    f.act_to("B", "stride", &[], (5, 0), None).unwrap();
+    assert!(f.saw(0, "NoOpportunity", "from: A, reason: Incapacitated"), "{:?}", f.text());
+    assert_eq!(f.pending(), None);
+    f.end("B");
+    // A's turn: the Battle Cry offer at its start is skipped while stunned 1 ...
+    let offers = f.text().iter().filter(|e| e.starts_with("DecisionRequested { by: Creature(A)")).count();
+    assert_eq!(offers, 1, "only the round-1 Battle Cry offer: {:?}", f.text());
+    // ... and the Regain step uses stunned up: 2 actions left.
+    assert!(!f.has("A", "stunned"));
+    assert_eq!(f.actions("A"), 2);
+}

@@ -613,3 +613,16 @@ fn sg_09_a_cast_cannot_be_readied_to_skip_its_casting_time() {
     let r = f.hold(c, "stoneskin", vec![], Some(o), TriggerOn::Moves);
     assert!(matches!(r, Err(Rejection::NotHoldable(_))));
 }
+
+#[test]
+fn sg_37_a_creature_that_cannot_act_takes_no_readied_action() {
+    // segments has no attacks of opportunity or openings; its off-turn actions are readied
+    // ones, and an asleep creature takes none (issue 13).
+    let mut f = pair();
+    let (c, o) = (f.id("C"), f.id("O"));
+    f.hold(c, "bow", vec![o], Some(o), TriggerOn::Moves).unwrap();
+    f.gm(GmInput::ApplyCondition { who: c, condition: "asleep".into(), rounds: None, value: None }).unwrap();
+    f.act_to("O", "skirmish", &[], (7, 0), None).unwrap();
+    assert!(!f.saw(0, "HeldActionTriggered", ""), "{:?}", f.text());
+    assert!(!f.saw(0, "AttackRolled", "attacker: C"));
+}
