@@ -504,7 +504,7 @@ impl Rules<'_, '_> {
         let rank = self.rank(who);
         let (pos, side) = {
             let mut c = self.cm(who);
-            c.conditions.0.insert(id, super::components::ConditionState::plain(1));
+            c.conditions.0.insert(id.clone(), super::components::ConditionState::plain(1));
             c.held.0.clear();
             c.casting.0 = None;
             (*c.pos, c.side.0.clone())
@@ -516,6 +516,8 @@ impl Rules<'_, '_> {
         if count && let Some(n) = self.turn.alive_by_side.get_mut(&side) {
             *n = n.saturating_sub(1);
         }
+        // The defeated condition (pf2e `dead`, `down` elsewhere) is logged like any other.
+        self.emit(CombatEvent::ConditionApplied { who, condition: id, value: 1, lasts: None });
         self.emit(CombatEvent::Downed { who });
         self.check_combat_end();
     }

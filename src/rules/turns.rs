@@ -476,7 +476,8 @@ impl Rules<'_, '_> {
     /// After the end-of-turn steps: log the end, forfeit a per-turn pool (P2-19), schedule the
     /// next turn, and slot in a creature returning from Delay (G-P2-10).
     pub fn finish_turn(&mut self, who: Cid) {
-        let left = self.c(who).pool.available();
+        // Out of the fight (killed by its recovery check, say), it has no actions to keep.
+        let left = if self.is_down(who) { 0 } else { self.c(who).pool.available() };
         self.emit(CombatEvent::TurnEnded { who, actions_left: left });
         let delaying = self.turn.delayed.contains(&who);
         if !delaying {

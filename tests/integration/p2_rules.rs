@@ -690,3 +690,24 @@ fn p2_16_stunned_means_no_reactive_strike_and_no_triggered_free_action() {
     assert!(!f.has("A", "stunned"));
     assert_eq!(f.actions("A"), 2);
 }
+
+#[test]
+fn g_p2_04_death_is_logged_as_the_dead_condition_and_the_turn_keeps_no_actions() {
+    // Killed by its recovery check: `dead` is applied like any condition, and the turn that
+    // ends logs no actions left (issue 13: it used to say `actions_left: 3`). C keeps the
+    // fight going.
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)),
+        pc("B", "monsters", 10, (1, 0)),
+        pc("C", "monsters", 5, (9, 9)),
+    ]);
+    f.put("B", "dying", Some(3), None);
+    f.force(&[2]);
+    let m = f.mark();
+    f.end("A");
+    let dead = f.find(m, "ConditionApplied", "who: B, condition: \"dead\"").expect("dead applied");
+    let down = f.find(m, "Downed", "who: B").expect("downed");
+    assert!(dead < down);
+    assert!(f.saw(m, "TurnEnded", "who: B, actions_left: 0"), "{:?}", f.text());
+    assert!(!f.saw(m, "TurnEnded", "who: B, actions_left: 3"));
+}
