@@ -1081,6 +1081,9 @@ impl Rules<'_, '_> {
             let rank = self.rank(actor);
             let time = self.timeline.now;
             self.timeline.schedule(super::timeline::TurnKey { time, rank, who: actor });
+            // Logged now (issue 13); `after` is the running turn, or itself when none runs.
+            let after = self.turn.active.unwrap_or(actor);
+            self.emit(CombatEvent::ReturnedFromDelay { who: actor, after });
             return Ok(());
         }
         self.turn.returning = Some(actor);

@@ -413,7 +413,10 @@ fn sg_35_a_delaying_creature_acts_later_in_initiative_order_without_interrupting
     f.end("E");
     f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
     assert_eq!(f.active().as_deref(), Some("D"));
+    let m = f.mark();
     f.0.submit(Command::ReturnFromDelay { actor: f.id("A") }).unwrap();
+    // The return is logged (issue 13), after the turn running now.
+    assert!(f.saw(m, "ReturnedFromDelay", "who: A, after: D"), "{:?}", f.text());
     assert_eq!(f.active().as_deref(), Some("D"), "it cannot interrupt D's turn");
     f.end("D");
     assert_eq!(f.active().as_deref(), Some("A"));
