@@ -256,8 +256,10 @@ impl Rules<'_, '_> {
         let mut dice = Vec::new();
         let roll = self.dice.roll_logged(&attack_dice, |_| 0, &mut dice);
         let mut bonus = self.stat(ctx.attacker, &ctx.stat).saturating_add(ctx.modifier);
+        let mut flanking = 0;
         if ctx.kind == AttackKind::Melee && self.is_flanked(ctx.target) {
-            bonus = bonus.saturating_add(self.ruleset.engagement.flanking_attack_bonus);
+            flanking = self.ruleset.engagement.flanking_attack_bonus;
+            bonus = bonus.saturating_add(flanking);
         }
         // HB-12: Assist stacks with flanking.
         let (assist, dmg, area) = self.consume_assists(ctx.attacker, Some(ctx.kind));
@@ -273,6 +275,7 @@ impl Rules<'_, '_> {
             roll,
             bonus,
             total: ctx.total,
+            flanking,
             dice,
         });
         if let DefenseRule::StaticAc { ac_stat, .. } = &self.ruleset.defense {

@@ -234,6 +234,10 @@ pub enum CombatEvent {
         bonus: i32,
         /// Total.
         total: i32,
+        /// The part of `bonus` that flanking gave (HB-48, pf1e flanking), 0 when the target is
+        /// not flanked.
+        #[serde(default)]
+        flanking: i32,
         /// Every die rolled, kept and dropped (empty when nothing was rolled).
         #[serde(default)]
         dice: Vec<DieRoll>,

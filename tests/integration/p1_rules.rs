@@ -608,3 +608,18 @@ fn p1_22_a_creature_that_cannot_act_makes_no_attack_of_opportunity() {
     assert!(!f.saw(0, "OpportunityProvoked", ""));
     assert_eq!(f.pending(), None);
 }
+
+#[test]
+fn g_p1_flanking_is_logged_with_the_attack() {
+    // pf1e flanking: +2 on a melee attack against a creature with enemies on opposite sides
+    // (the ruleset's `flanking_attack_bonus`); the attack's log says which part of the bonus
+    // flanking gave (issue 13).
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)).stat("MELEE", 1).with(&["melee_attack"]),
+        p1("B", "heroes", 15, (2, 0)),
+        p1("T", "monsters", 10, (1, 0)),
+    ]);
+    f.force(&[10, 1]);
+    f.act("A", "melee_attack", &["T"]).unwrap();
+    assert!(f.saw(0, "AttackRolled", "roll: 10, bonus: 3, total: 13, flanking: 2"), "{:?}", f.text());
+}
