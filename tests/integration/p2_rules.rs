@@ -711,3 +711,20 @@ fn g_p2_04_death_is_logged_as_the_dead_condition_and_the_turn_keeps_no_actions()
     assert!(f.saw(m, "TurnEnded", "who: B, actions_left: 0"), "{:?}", f.text());
     assert!(!f.saw(m, "TurnEnded", "who: B, actions_left: 3"));
 }
+
+#[test]
+fn g_p2_18_a_gm_applied_rounds_condition_ticks_at_its_bearers_turn_start() {
+    // A condition the GM puts on with `rounds:` has no creator: it loses a round at the start
+    // of the turn of the creature that has it (Step 1, TickOwnEffects), not at anyone else's.
+    let mut f = duel();
+    f.put("B", "flying", None, Some(2));
+    let left = |f: &Fight| f.0.get::<skirmish::rules::components::Conditions>(f.id("B")).unwrap().0["flying"].left;
+    assert_eq!(left(&f), Some(2));
+    f.end("A");
+    assert_eq!(left(&f), Some(1), "B's turn start ticks it");
+    f.end("B");
+    assert_eq!(left(&f), Some(1), "A's turn start does not");
+    f.end("A");
+    assert!(!f.has("B", "flying"), "ended at B's next turn start");
+    assert!(f.saw(0, "ConditionEnded", "who: B, condition: \"flying\", reason: Expired"));
+}
