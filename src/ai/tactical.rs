@@ -394,12 +394,9 @@ fn stat_terms(e: &DiceExpr, stats: &Stats) -> i32 {
 
 /// Lowest, highest and mean of a damage expression (never below 0).
 fn dmg_range(e: &DiceExpr, stats: &Stats) -> (i32, i32, f32) {
-    let n = e.count.min(100) as i32;
-    let sides = e.sides.min(1000) as i32;
     let base = e.flat.saturating_add(stat_terms(e, stats));
-    let lo = if sides == 0 { base } else { base.saturating_add(n) };
-    let hi = base.saturating_add(n.saturating_mul(sides));
-    let mean = base as f32 + n as f32 * (sides as f32 + 1.0) / 2.0 * f32::from(u8::from(sides > 0));
+    let (dlo, dhi, dmean) = e.dice_range();
+    let (lo, hi, mean) = (base.saturating_add(dlo), base.saturating_add(dhi), base as f32 + dmean);
     (lo.max(0), hi.max(0), mean.max(0.0))
 }
 
@@ -422,7 +419,7 @@ fn emin(lo: i32, hi: i32, mean: f32, h: i32) -> f32 {
 
 /// P(die + flat + bonus ≥ need) for a one-die expression (a d20 otherwise).
 fn p_at_least(die: &DiceExpr, bonus: i32, need: i32) -> f32 {
-    let sides = if die.count == 1 && die.sides > 0 { die.sides.min(1000) as i32 } else { 20 };
+    let sides = die.single_die().map_or(20, |s| s.min(1000) as i32);
     let roll_needed = need.saturating_sub(bonus).saturating_sub(die.flat);
     let n = (sides - roll_needed + 1).clamp(0, sides);
     n as f32 / sides as f32
@@ -431,7 +428,7 @@ fn p_at_least(die: &DiceExpr, bonus: i32, need: i32) -> f32 {
 /// P(attack beats an active defence): attack die + a against defence die (best of two with
 /// advantage) + d.
 fn p_active(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_block: bool) -> f32 {
-    let sides = if atk.count == 1 && atk.sides > 0 { atk.sides.min(100) as i32 } else { 20 };
+    let sides = atk.single_die().map_or(20, |s| s.min(100) as i32);
     let mut hits = 0.0;
     for r in 1..=sides {
         let total = r.saturating_add(a).saturating_add(atk.flat);

@@ -627,7 +627,7 @@ impl Rules<'_, '_> {
             if holder == actor
                 || !self.hostile(holder, actor)
                 || self.is_down(holder)
-                || self.cannot_act(holder)
+                || self.cannot_react(holder)
                 || self.busy_with(holder).is_some()
             {
                 continue;
@@ -672,7 +672,7 @@ impl Rules<'_, '_> {
         }
         if h.uses_reaction {
             // G-P2-11: a readied action is used as the holder's reaction.
-            let can = !self.cannot_act(holder)
+            let can = !self.cannot_react(holder)
                 && !self.turn.delayed.contains(&holder)
                 && self.c(holder).pool.reactions_left > 0;
             if !can {
@@ -1081,6 +1081,9 @@ impl Rules<'_, '_> {
             let rank = self.rank(actor);
             let time = self.timeline.now;
             self.timeline.schedule(super::timeline::TurnKey { time, rank, who: actor });
+            // Logged now (issue 13); `after` is the running turn, or itself when none runs.
+            let after = self.turn.active.unwrap_or(actor);
+            self.emit(CombatEvent::ReturnedFromDelay { who: actor, after });
             return Ok(());
         }
         self.turn.returning = Some(actor);

@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 
 use super::command::{Decider, DefenseMethod};
 use super::components::{AssistBonus, Cid};
+use super::dice::DieRoll;
 use super::log::{CombatEvent, EndReason, Via};
 use super::ruleset::{
     AttackKind, DefenseRule, DisruptionPolicy, DurationClock, Effect, EndTrigger, HitKind, Lasts, ReorderPolicy,
@@ -176,8 +177,9 @@ impl Rules<'_, '_> {
                 for t in targets {
                     if !self.is_down(t) {
                         let s = self.c(who).stats.clone();
-                        let n = self.dice.roll_expr(&amount, |k| s.get(k)).max(0);
-                        self.take_damage(t, n);
+                        let mut dice = Vec::new();
+                        let n = self.dice.roll_logged(&amount, |k| s.get(k), &mut dice).max(0);
+                        self.take_damage_rolled(t, n, dice);
                     }
                 }
             }
@@ -187,13 +189,14 @@ impl Rules<'_, '_> {
                         continue;
                     }
                     let s = self.c(who).stats.clone();
-                    let n = self.dice.roll_expr(&amount, |k| s.get(k)).max(0);
+                    let mut dice = Vec::new();
+                    let n = self.dice.roll_logged(&amount, |k| s.get(k), &mut dice).max(0);
                     let hp = {
                         let mut c = self.cm(t);
                         c.health.hp = c.health.hp.saturating_add(n).min(c.health.max);
                         c.health.hp
                     };
-                    self.emit(CombatEvent::Healed { who: t, amount: n, hp });
+                    self.emit(CombatEvent::Healed { who: t, amount: n, hp, dice });
                 }
             }
             Effect::Save { stat, dc, damage, on_fail, duration } => {
@@ -205,8 +208,9 @@ impl Rules<'_, '_> {
                     if !ok {
                         if let Some(d) = &damage {
                             let s = self.c(who).stats.clone();
-                            let amount = self.dice.roll_expr(d, |k| s.get(k)).max(0);
-                            self.take_damage(t, amount);
+                            let mut dice = Vec::new();
+                            let amount = self.dice.roll_logged(d, |k| s.get(k), &mut dice).max(0);
+                            self.take_damage_rolled(t, amount, dice);
                         }
                         for c in &on_fail {
                             if !self.is_down(t) {
@@ -249,10 +253,13 @@ impl Rules<'_, '_> {
                 attack_dice.clone()
             }
         };
-        let roll = self.dice.roll_expr(&attack_dice, |_| 0);
+        let mut dice = Vec::new();
+        let roll = self.dice.roll_logged(&attack_dice, |_| 0, &mut dice);
         let mut bonus = self.stat(ctx.attacker, &ctx.stat).saturating_add(ctx.modifier);
+        let mut flanking = 0;
         if ctx.kind == AttackKind::Melee && self.is_flanked(ctx.target) {
-            bonus = bonus.saturating_add(self.ruleset.engagement.flanking_attack_bonus);
+            flanking = self.ruleset.engagement.flanking_attack_bonus;
+            bonus = bonus.saturating_add(flanking);
         }
         // HB-12: Assist stacks with flanking.
         let (assist, dmg, area) = self.consume_assists(ctx.attacker, Some(ctx.kind));
@@ -268,6 +275,8 @@ impl Rules<'_, '_> {
             roll,
             bonus,
             total: ctx.total,
+            flanking,
+            dice,
         });
         if let DefenseRule::StaticAc { ac_stat, .. } = &self.ruleset.defense {
             let ac = self.armor_class(ctx.target, ac_stat);
@@ -327,16 +336,16 @@ impl Rules<'_, '_> {
             return;
         };
         let stat = if method == DefenseMethod::Dodge { dodge_stat } else { parry_stat };
-        let advantage = self.has_defense_advantage(t);
-        let mut rolls = vec![self.dice.roll_expr(&dice, |_| 0)];
-        if advantage {
-            // G-HB-08: advantage = roll 2d20, keep the higher.
-            rolls.push(self.dice.roll_expr(&dice, |_| 0));
-        }
-        let best = *rolls.iter().max().expect("at least one roll");
+        // G-HB-08: advantage = roll 2d20, keep the higher: `1d20` becomes `2d20kh1`.
+        let dice = if self.has_defense_advantage(t) { dice.with_advantage() } else { dice };
+        let mut rolled = Vec::new();
+        let best = self.dice.roll_logged(&dice, |_| 0, &mut rolled);
+        // `rolls`: the faces of the first dice term (both with advantage), as before.
+        let first = dice.dice.first().map_or(0, |d| d.count as usize);
+        let rolls = rolled.iter().take(first).map(|r| r.value).collect();
         let bonus = self.stat(t, &stat);
         let total = best.saturating_add(bonus);
-        self.emit(CombatEvent::DefenseRolled { who: t, method, rolls, bonus, total });
+        self.emit(CombatEvent::DefenseRolled { who: t, method, rolls, bonus, total, dice: rolled });
         let blocked = if defender_wins_ties { total >= ctx.total } else { total > ctx.total };
         if blocked {
             self.emit(CombatEvent::AttackBlocked { attacker: ctx.attacker, target: t });
@@ -376,11 +385,12 @@ impl Rules<'_, '_> {
         // HB-14: the Assist's damage bonus comes "after hitting"; a blocked area attack (HB-15)
         // deals half of its plain damage.
         let bonus = if half { 0 } else { ctx.damage_bonus };
-        let mut amount = self.dice.roll_expr(&ctx.damage, |k| s.get(k)).saturating_add(bonus).max(0);
+        let mut dice = Vec::new();
+        let mut amount = self.dice.roll_logged(&ctx.damage, |k| s.get(k), &mut dice).saturating_add(bonus).max(0);
         if half {
             amount /= 2;
         }
-        self.take_damage(ctx.target, amount);
+        self.take_damage_rolled(ctx.target, amount, dice);
         if half || self.is_down(ctx.target) {
             return;
         }
@@ -395,13 +405,18 @@ impl Rules<'_, '_> {
 
     /// Lose hit points; at 0 or fewer the creature is down.
     pub fn take_damage(&mut self, who: Cid, amount: i32) {
+        self.take_damage_rolled(who, amount, Vec::new());
+    }
+
+    /// [`Self::take_damage`] of an amount rolled with these dice (logged with it).
+    pub fn take_damage_rolled(&mut self, who: Cid, amount: i32, dice: Vec<DieRoll>) {
         let (before, hp) = {
             let mut c = self.cm(who);
             let before = c.health.hp;
             c.health.hp = c.health.hp.saturating_sub(amount);
             (before, c.health.hp)
         };
-        self.emit(CombatEvent::Damaged { who, amount, hp });
+        self.emit(CombatEvent::Damaged { who, amount, hp, dice });
         if amount > 0 {
             self.concentration_check(who, amount);
         }
@@ -492,7 +507,7 @@ impl Rules<'_, '_> {
         let rank = self.rank(who);
         let (pos, side) = {
             let mut c = self.cm(who);
-            c.conditions.0.insert(id, super::components::ConditionState::plain(1));
+            c.conditions.0.insert(id.clone(), super::components::ConditionState::plain(1));
             c.held.0.clear();
             c.casting.0 = None;
             (*c.pos, c.side.0.clone())
@@ -504,6 +519,8 @@ impl Rules<'_, '_> {
         if count && let Some(n) = self.turn.alive_by_side.get_mut(&side) {
             *n = n.saturating_sub(1);
         }
+        // The defeated condition (pf2e `dead`, `down` elsewhere) is logged like any other.
+        self.emit(CombatEvent::ConditionApplied { who, condition: id, value: 1, lasts: None });
         self.emit(CombatEvent::Downed { who });
         self.check_combat_end();
     }
@@ -512,15 +529,15 @@ impl Rules<'_, '_> {
     /// position does not help (HB-25).
     pub fn saving_throw(&mut self, who: Cid, stat: &str, dc: i32) -> bool {
         let rule = self.ruleset.saves.clone();
-        let mut roll = self.dice.roll_expr(&rule.dice, |_| 0);
-        if rule.defense_advantage_applies && self.has_defense_advantage(who) {
-            roll = roll.max(self.dice.roll_expr(&rule.dice, |_| 0));
-        }
+        let dice_expr =
+            if rule.defense_advantage_applies && self.has_defense_advantage(who) { rule.dice.with_advantage() } else { rule.dice };
+        let mut dice = Vec::new();
+        let roll = self.dice.roll_logged(&dice_expr, |_| 0, &mut dice);
         let (assist, _, _) = self.consume_assists(who, None);
         let bonus = self.stat(who, stat).saturating_add(assist);
         let total = roll.saturating_add(bonus);
         let success = if rule.saver_wins_ties { total >= dc } else { total > dc };
-        self.emit(CombatEvent::SaveRolled { who, stat: stat.into(), roll, bonus, total, dc, success });
+        self.emit(CombatEvent::SaveRolled { who, stat: stat.into(), roll, bonus, total, dc, success, dice });
         success
     }
 
@@ -771,7 +788,7 @@ impl Rules<'_, '_> {
     /// Offer the opening to the next eligible creature.
     fn offer_opening(&mut self, id: u32, mut queue: VecDeque<Cid>) {
         while let Some(who) = queue.pop_front() {
-            let reason = if self.is_down(who) || self.cannot_act(who) {
+            let reason = if self.is_down(who) || self.cannot_react(who) {
                 Some("cannot act".to_string())
             } else {
                 self.busy_with(who).map(|a| format!("busy completing `{a}`"))

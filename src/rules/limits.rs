@@ -14,8 +14,10 @@ use std::collections::BTreeMap;
 
 use serde::de::{Deserialize, Deserializer, Error};
 
-/// Dice in one term (`100d6`).
+/// Dice in one expression, all its dice terms together (`100d6`, `50d6+50d4`).
 pub const MAX_DICE: u32 = 100;
+/// Dice terms in one expression (`1d20+1d4+1d6` has 3).
+pub const MAX_DICE_TERMS: usize = 4;
 /// Faces of one die (`1d1000`).
 pub const MAX_SIDES: u32 = 1_000;
 /// Dice terms, flat numbers and stats in one expression.

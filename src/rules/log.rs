@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::command::{Choice, Command, Decider, DefenseMethod, Rejection};
 use super::components::{Cid, GridPos};
+use super::dice::DieRoll;
 use super::ruleset::{AttackKind, HitKind, Lasts, TurnStep};
 
 /// How an ability came to be used.
@@ -86,6 +87,9 @@ pub enum CombatEvent {
         bonus: i32,
         /// Total.
         total: i32,
+        /// Every die rolled, kept and dropped (empty when nothing was rolled).
+        #[serde(default)]
+        dice: Vec<DieRoll>,
     },
     /// A roll-off between tied creatures (G-HB-01).
     InitiativeRollOff {
@@ -230,6 +234,13 @@ pub enum CombatEvent {
         bonus: i32,
         /// Total.
         total: i32,
+        /// The part of `bonus` that flanking gave (HB-48, pf1e flanking), 0 when the target is
+        /// not flanked.
+        #[serde(default)]
+        flanking: i32,
+        /// Every die rolled, kept and dropped (empty when nothing was rolled).
+        #[serde(default)]
+        dice: Vec<DieRoll>,
     },
     /// Assist bonuses used up by a roll (G-HB-07).
     AssistUsed {
@@ -264,6 +275,9 @@ pub enum CombatEvent {
         bonus: i32,
         /// Total.
         total: i32,
+        /// Every die rolled, kept and dropped (empty when nothing was rolled).
+        #[serde(default)]
+        dice: Vec<DieRoll>,
     },
     /// The defensive roll met the attack roll (HB-40).
     AttackBlocked {
@@ -287,6 +301,9 @@ pub enum CombatEvent {
         amount: i32,
         /// Hit points left.
         hp: i32,
+        /// Every die rolled, kept and dropped (empty when nothing was rolled).
+        #[serde(default)]
+        dice: Vec<DieRoll>,
     },
     /// Out of the fight.
     Downed {
@@ -411,6 +428,9 @@ pub enum CombatEvent {
         degree: String,
         /// Dying value after it.
         value: i32,
+        /// Every die rolled, kept and dropped (empty when nothing was rolled).
+        #[serde(default)]
+        dice: Vec<DieRoll>,
     },
     /// A flat check to end persistent damage (P2-23, G-P2-03).
     FlatCheck {
@@ -424,6 +444,9 @@ pub enum CombatEvent {
         dc: i32,
         /// Whether it ended.
         success: bool,
+        /// Every die rolled, kept and dropped (empty when nothing was rolled).
+        #[serde(default)]
+        dice: Vec<DieRoll>,
     },
     /// An attack roll missed a static AC.
     AttackMissed {
@@ -442,6 +465,9 @@ pub enum CombatEvent {
         amount: i32,
         /// Hit points now.
         hp: i32,
+        /// Every die rolled, kept and dropped (empty when nothing was rolled).
+        #[serde(default)]
+        dice: Vec<DieRoll>,
     },
     /// Sustained effects extended to the end of the next turn (G-P2-09).
     Sustained {
@@ -605,6 +631,9 @@ pub enum CombatEvent {
         dc: i32,
         /// Whether it succeeded.
         success: bool,
+        /// Every die rolled, kept and dropped (empty when nothing was rolled).
+        #[serde(default)]
+        dice: Vec<DieRoll>,
     },
     /// An opening formed (HB-29), eligible creatures in resolution order (HB-32).
     OpeningCreated {

@@ -121,7 +121,18 @@ impl Rules<'_, '_> {
         opportunity_attacks_of(&self.ruleset, &self.reactor(who))
     }
 
-    /// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
+    /// Unable to act off its turn: a condition blocks actions, or a condition that its owner's lost
+/// actions use up (pf2e stunned) still has a value. "Can't act" covers reactions and free
+/// actions too (P2-16, issue 13), though a stunned creature's turn still starts so that the
+/// actions it loses can use the condition up.
+pub fn blocks_reactions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
+    blocks_actions(ruleset, conditions)
+        || conditions.0.iter().any(|(id, st)| {
+            st.value > 0 && ruleset.condition(id).is_some_and(|d| d.consumed_by_lost_actions)
+        })
+}
+
+/// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
     pub fn flat_footed_no_aoo(&self, who: Cid) -> bool {
         flat_footed_no_aoo(&self.ruleset, &self.reactor(who))
     }
@@ -203,6 +214,17 @@ pub fn blocks_actions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
     conditions.0.keys().any(|id| ruleset.condition(id).is_some_and(|d| d.blocks_actions))
 }
 
+/// Unable to act off its turn: a condition blocks actions, or a condition that its owner's lost
+/// actions use up (pf2e stunned) still has a value. "Can't act" covers reactions and free
+/// actions too (P2-16, issue 13), though a stunned creature's turn still starts so that the
+/// actions it loses can use the condition up.
+pub fn blocks_reactions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
+    blocks_actions(ruleset, conditions)
+        || conditions.0.iter().any(|(id, st)| {
+            st.value > 0 && ruleset.condition(id).is_some_and(|d| d.consumed_by_lost_actions)
+        })
+}
+
 /// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
 pub fn flat_footed_no_aoo(ruleset: &Ruleset, r: &Reactor) -> bool {
     r.conditions
@@ -241,7 +263,7 @@ pub fn opportunity_attacks_of(ruleset: &Ruleset, r: &Reactor) -> Vec<String> {
 /// it is flat-footed (P1-21), it has no reaction left (G-P2-17, G-P1-02), or it has no attack to
 /// make (HB-45).
 pub fn no_opportunity(ruleset: &Ruleset, r: &Reactor, flanked: bool, disengaged: bool) -> Option<NoOpportunityReason> {
-    if blocks_actions(ruleset, r.conditions) {
+    if blocks_reactions(ruleset, r.conditions) {
         Some(NoOpportunityReason::Incapacitated)
     } else if flanked {
         Some(NoOpportunityReason::Flanked)

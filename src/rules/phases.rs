@@ -4,6 +4,7 @@
 
 use super::command::Decider;
 use super::components::{Cid, ConditionState};
+use super::dice::DieRoll;
 use super::log::{CombatEvent, EndReason, Via};
 use super::ruleset::{AbilityTrigger, ActionBudget, Lasts, Timing, TurnStep};
 use super::state::{DecisionKind, Rules, Work};
@@ -68,7 +69,8 @@ impl Rules<'_, '_> {
             };
             let value = st.value.saturating_add(delta);
             let name = ["CriticalFailure", "Failure", "Success", "CriticalSuccess"][degree as usize].to_string();
-            self.emit(CombatEvent::RecoveryCheck { who, roll, dc, degree: name, value });
+            let dice = vec![DieRoll { sides: 20, value: roll, kept: true, negative: false }];
+            self.emit(CombatEvent::RecoveryCheck { who, roll, dc, degree: name, value, dice });
             if value <= 0 {
                 self.end_condition(who, &id, EndReason::Expired);
             } else {
@@ -160,7 +162,7 @@ impl Rules<'_, '_> {
 
     /// P2-06, P2-25: one free action or reaction with this trigger; asks when there is a choice.
     fn offer_triggered(&mut self, who: Cid, step: TurnStep, trigger: AbilityTrigger) {
-        if self.cannot_act(who) || self.turn.delayed.contains(&who) {
+        if self.cannot_react(who) || self.turn.delayed.contains(&who) {
             // P2-16: no reactions or free actions while unable to act.
             return;
         }
@@ -276,8 +278,9 @@ impl Rules<'_, '_> {
             if !self.resolves_now(who, TurnStep::PersistentDamage, who, &id, false) {
                 continue;
             }
-            let amount = self.dice.roll_expr(&dmg, |_| 0).max(0);
-            self.take_damage(who, amount);
+            let mut dice = Vec::new();
+            let amount = self.dice.roll_logged(&dmg, |_| 0, &mut dice).max(0);
+            self.take_damage_rolled(who, amount, dice);
         }
     }
 
@@ -294,7 +297,8 @@ impl Rules<'_, '_> {
             }
             let roll = self.dice.roll(20);
             let success = roll >= dc;
-            self.emit(CombatEvent::FlatCheck { who, condition: id.clone(), roll, dc, success });
+            let dice = vec![DieRoll { sides: 20, value: roll, kept: true, negative: false }];
+            self.emit(CombatEvent::FlatCheck { who, condition: id.clone(), roll, dc, success, dice });
             if success {
                 self.end_condition(who, &id, EndReason::Expired);
             }

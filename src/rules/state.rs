@@ -459,6 +459,12 @@ impl<'w, 's> Rules<'w, 's> {
         super::movement::blocks_actions(&self.ruleset, self.c(who).conditions)
     }
 
+    /// Unable to use a reaction, free action, opening or attack of opportunity (see
+    /// [`super::movement::blocks_reactions`]).
+    pub fn cannot_react(&self, who: Cid) -> bool {
+        super::movement::blocks_reactions(&self.ruleset, self.c(who).conditions)
+    }
+
     /// Paying for a spread activity (HB-27).
     pub fn busy_with(&self, who: Cid) -> Option<String> {
         self.c(who).casting.0.as_ref().map(|a| a.ability.clone())

@@ -47,10 +47,11 @@ impl Rules<'_, '_> {
         for i in 0..n {
             let who = Cid(i);
             let bonus = self.stat(who, &stat);
+            let mut rolled = Vec::new();
             let (roll, total) = match *self.c(who).setup {
                 InitiativeSetup::Rolled => {
                     let s = self.c(who).stats.clone();
-                    let r = self.dice.roll_expr(&dice, |k| s.get(k));
+                    let r = self.dice.roll_logged(&dice, |k| s.get(k), &mut rolled);
                     (r, r + bonus)
                 }
                 InitiativeSetup::Roll(r) => (r, r + bonus),
@@ -61,7 +62,7 @@ impl Rules<'_, '_> {
                 c.initiative.roll = roll;
                 c.initiative.total = total;
             }
-            self.emit(CombatEvent::InitiativeRolled { who, roll, bonus, total });
+            self.emit(CombatEvent::InitiativeRolled { who, roll, bonus, total, dice: rolled });
             rows.push((who, total));
         }
         let (order, ties) = self.sort_initiative(rows);
@@ -242,7 +243,7 @@ impl Rules<'_, '_> {
 
     /// Tied creatures roll the initiative die, higher first, repeating until no tie is left.
     fn roll_off(&mut self, keys: &mut BTreeMap<Cid, Vec<i32>>) {
-        let die = self.ruleset.initiative.dice.sides.max(2);
+        let die = self.ruleset.initiative.dice.dice.first().map_or(0, |t| t.sides).max(2);
         for _round in 0..64 {
             let tied = tied_groups(keys);
             if tied.is_empty() {
@@ -475,7 +476,8 @@ impl Rules<'_, '_> {
     /// After the end-of-turn steps: log the end, forfeit a per-turn pool (P2-19), schedule the
     /// next turn, and slot in a creature returning from Delay (G-P2-10).
     pub fn finish_turn(&mut self, who: Cid) {
-        let left = self.c(who).pool.available();
+        // Out of the fight (killed by its recovery check, say), it has no actions to keep.
+        let left = if self.is_down(who) { 0 } else { self.c(who).pool.available() };
         self.emit(CombatEvent::TurnEnded { who, actions_left: left });
         let delaying = self.turn.delayed.contains(&who);
         if !delaying {

@@ -1,6 +1,8 @@
 //! The scenario file format (documented in `docs/scenarios.md`). Designers write these; keep them
 //! stable and readable.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::rules::command::{ActionLoss, DefenseMethod};
@@ -184,8 +186,9 @@ pub enum Expect {
     NoCondition(String, String),
     /// The last command was applied.
     Accepted,
-    /// The last command was rejected with this reason (the variant name, e.g. `NotEnoughActions`).
-    Rejected(String),
+    /// The last command was rejected with this reason (the variant name, e.g. `NotEnoughActions`),
+    /// and, when given, a message containing this text.
+    Rejected(String, #[serde(default, skip_serializing_if = "Option::is_none")] Option<String>),
     /// A decision of this kind (`Defense`, `Opportunity`, `Opening`, `AssistApproval`,
     /// `Triggered`, `ActionLoss`, `InitiativeTie`, `CastComplete`) is pending for this creature
     /// (or `GM`).
@@ -198,6 +201,12 @@ pub enum Expect {
     StepEvents(Vec<EventPattern>),
     /// No event in the whole log matches.
     NoEvent(EventPattern),
+    /// No event of the last command step matches.
+    StepNoEvent(EventPattern),
+    /// Exactly this many events of the whole log match.
+    Count(EventPattern, u32),
+    /// Exactly this many events of the last command step match.
+    StepCount(EventPattern, u32),
     /// The creature's square.
     Position(String, (i32, i32)),
     /// Held actions.
@@ -233,9 +242,37 @@ pub struct EventPattern {
     /// Event kind, e.g. `AttackBlocked`.
     pub kind: String,
     /// The creature it is mainly about.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub who: Option<String>,
     /// Text the event (with names in place of ids) must contain, e.g. `total: 15`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub has: Option<String>,
+    /// Named fields of the event and their exact values, e.g. `{"time": 1}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fields: BTreeMap<String, FieldValue>,
+}
+
+/// The exact value of one event field in a pattern: a number, `true`/`false`, or text that is
+/// the field as printed (`"Hero"`, `"Some(3)"`, `"Melee"`) or, for a string field, its contents
+/// (`"sword"` matches `ability: "sword"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FieldValue {
+    /// `true` or `false`.
+    Bool(bool),
+    /// A whole number.
+    Int(i64),
+    /// Text.
+    Text(String),
+}
+
+impl FieldValue {
+    /// Whether a field printed as `printed` (as in the log's text) has this value.
+    pub fn matches(&self, printed: &str) -> bool {
+        match self {
+            FieldValue::Bool(b) => printed == if *b { "true" } else { "false" },
+            FieldValue::Int(n) => printed == n.to_string(),
+            FieldValue::Text(t) => printed == t || printed == format!("{t:?}"),
+        }
+    }
 }

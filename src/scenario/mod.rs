@@ -334,7 +334,7 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset, map: &BattleMap) ->
                         ));
                     }
                 }
-                Expect::Rejected(k) if !Rejection::KINDS.contains(&k.as_str()) => {
+                Expect::Rejected(k, _) if !Rejection::KINDS.contains(&k.as_str()) => {
                     return Err(DataError::at_text(
                         file,
                         text,
@@ -350,7 +350,9 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset, map: &BattleMap) ->
                         event(p)?;
                     }
                 }
-                Expect::NoEvent(p) => event(p)?,
+                Expect::NoEvent(p) | Expect::StepNoEvent(p) | Expect::Count(p, _) | Expect::StepCount(p, _) => {
+                    event(p)?
+                }
                 _ => {}
             },
             _ => {}
@@ -416,10 +418,10 @@ pub fn run_keep(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Comba
         let cmd = match step {
             Step::Expect(e) => {
                 let failure = expect(&mut combat, e, step_log_start);
-                if let Expect::Rejected(_) | Expect::Accepted = e {
+                if let Expect::Rejected(..) | Expect::Accepted = e {
                     last_rejection = None;
                 }
-                checks.push(CheckResult { step: n, what: format!("{e:?}"), failure });
+                checks.push(CheckResult { step: n, what: as_written(e), failure });
                 continue;
             }
             Step::Force(v) => {
@@ -538,7 +540,58 @@ pub fn run_keep(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Comba
     (report, Some(combat))
 }
 
-/// Replace `#n` combatant ids with names, highest ids first so `#1` does not eat `#12`.
+/// A step or pattern as it is written in a scenario file (RON, `Some` left out), for the
+/// runner's PASS and FAIL lines.
+pub fn as_written<T: serde::Serialize>(v: &T) -> String {
+    let opts = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let pretty = ron::ser::PrettyConfig::new()
+        .new_line("")
+        .indentor("")
+        .separator(" ")
+        .struct_names(false)
+        .compact_arrays(true)
+        .compact_structs(true)
+        .compact_maps(true);
+    opts.to_string_pretty(v, pretty).unwrap_or_else(|e| format!("<unprintable: {e}>"))
+}
+
+/// The top-level fields of an event's text (`Kind { a: 1, b: Some(X { y: 2 }) }`) as
+/// (name, value as printed) pairs.
+pub fn event_fields(text: &str) -> Vec<(&str, &str)> {
+    let Some(open) = text.find('{') else { return Vec::new() };
+    let body = text[open + 1..].trim_end().strip_suffix('}').unwrap_or(&text[open + 1..]);
+    let mut out = Vec::new();
+    let (mut depth, mut in_str, mut escaped, mut start) = (0i32, false, false, 0usize);
+    fn push<'a>(out: &mut Vec<(&'a str, &'a str)>, part: &'a str) {
+        if let Some((k, v)) = part.split_once(':') {
+            out.push((k.trim(), v.trim()));
+        }
+    }
+    for (i, ch) in body.char_indices() {
+        if in_str {
+            match ch {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match ch {
+            '"' => in_str = true,
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                push(&mut out, &body[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    push(&mut out, &body[start..]);
+    out
+}
+
 fn matches(c: &Combat, p: &EventPattern, e: &crate::rules::log::CombatEvent) -> bool {
     if e.kind() != p.kind {
         return false;
@@ -548,12 +601,54 @@ fn matches(c: &Combat, p: &EventPattern, e: &crate::rules::log::CombatEvent) -> 
     {
         return false;
     }
+    if p.has.is_none() && p.fields.is_empty() {
+        return true;
+    }
+    let text = c.log().describe(e);
     if let Some(h) = &p.has
-        && !c.log().describe(e).contains(h.as_str())
+        && !text.contains(h.as_str())
     {
         return false;
     }
+    if !p.fields.is_empty() {
+        let fields = event_fields(&text);
+        for (name, want) in &p.fields {
+            match fields.iter().find(|(k, _)| k == name) {
+                Some((_, got)) if want.matches(got) => {}
+                _ => return false,
+            }
+        }
+    }
     true
+}
+
+/// Field names in a pattern that no event of its kind in the log has: a likely typo.
+fn unknown_fields(c: &Combat, p: &EventPattern) -> Option<String> {
+    if p.fields.is_empty() {
+        return None;
+    }
+    let log = c.log();
+    let sample = log.events.iter().find(|e| e.kind() == p.kind)?;
+    let text = log.describe(sample);
+    let have: Vec<&str> = event_fields(&text).into_iter().map(|(k, _)| k).collect();
+    let bad: Vec<&str> = p.fields.keys().map(String::as_str).filter(|k| !have.contains(k)).collect();
+    (!bad.is_empty()).then(|| format!("{} has no field {} (its fields: {})", p.kind, bad.join(", "), have.join(", ")))
+}
+
+/// The events of the last command step.
+fn step_events(c: &Combat, from: usize) -> &[CombatEvent] {
+    let events = &c.log().events;
+    &events[from.min(events.len())..]
+}
+
+/// `None` if exactly `n` of `events` match the pattern.
+fn count(c: &Combat, p: &EventPattern, events: &[CombatEvent], n: u32, where_: &str) -> Option<String> {
+    let got = events.iter().filter(|e| matches(c, p, e)).count();
+    if got == n as usize {
+        return None;
+    }
+    let why = unknown_fields(c, p).map(|m| format!(" — {m}")).unwrap_or_default();
+    Some(format!("{} matches {got} events of {where_}, expected {n}{why}", as_written(p)))
 }
 
 fn in_order(c: &Combat, pats: &[EventPattern], from: usize) -> Option<String> {
@@ -563,7 +658,8 @@ fn in_order(c: &Combat, pats: &[EventPattern], from: usize) -> Option<String> {
         match events[i..].iter().position(|e| matches(c, p, e)) {
             Some(k) => i += k + 1,
             None => {
-                return Some(format!("no {p:?} after the events matched before it"));
+                let why = unknown_fields(c, p).map(|m| format!(" — {m}")).unwrap_or_default();
+                return Some(format!("no {} after the events matched before it{why}", as_written(p)));
             }
         }
     }
@@ -620,8 +716,13 @@ fn expect(c: &mut Combat, e: &Expect, step_log_start: usize) -> Option<String> {
             Some(Err(r)) => Some(format!("the last command was rejected: {} — {}", r.kind(), c.explain(r))),
             None => Some("no command was sent".into()),
         },
-        Expect::Rejected(k) => match c.world.resource::<CommandOutcomes>().last() {
-            Some(Err(r)) if r.kind() == k => None,
+        Expect::Rejected(k, text) => match c.world.resource::<CommandOutcomes>().last() {
+            Some(Err(r)) if r.kind() == k => match text {
+                Some(t) if !c.explain(r).contains(t.as_str()) => {
+                    Some(format!("rejected as {k}, but the message `{}` does not contain `{t}`", c.explain(r)))
+                }
+                _ => None,
+            },
             Some(Err(r)) => Some(format!("rejected as {} — {}, not {k}", r.kind(), c.explain(r))),
             Some(Ok(())) => Some("the last command was accepted".into()),
             None => Some("no command was sent".into()),
@@ -645,6 +746,12 @@ fn expect(c: &mut Combat, e: &Expect, step_log_start: usize) -> Option<String> {
         Expect::NoEvent(p) => {
             c.log().events.iter().find(|e| matches(c, p, e)).map(|e| format!("found {}", c.log().describe(e)))
         }
+        Expect::StepNoEvent(p) => step_events(c, step_log_start)
+            .iter()
+            .find(|e| matches(c, p, e))
+            .map(|e| format!("found in this step: {}", c.log().describe(e))),
+        Expect::Count(p, n) => count(c, p, &c.log().events, *n, "the log"),
+        Expect::StepCount(p, n) => count(c, p, step_events(c, step_log_start), *n, "this step"),
         Expect::Position(n, (x, y)) => eq(
             "position",
             format!("{:?}", c.get::<GridPos>(id(n)).map(|p| (p.x, p.y))),

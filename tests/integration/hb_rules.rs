@@ -1124,3 +1124,17 @@ fn strategy_fields_change_behaviour_without_code() {
     assert!(h.saw(0, "ActivityInterrupted", "actions_lost: 0"));
     assert_eq!(h.actions("A"), 3, "usable in openings for the rest of the round");
 }
+
+#[test]
+fn g_hb_19_a_creature_unable_to_act_is_offered_no_opportunity_and_no_opening() {
+    // "Can't act" covers attacks of opportunity and openings too (issue 13).
+    let mut f = duel();
+    f.gm(GmInput::ApplyCondition { who: f.id("B"), condition: "stunned".into(), rounds: Some(2), value: None })
+        .unwrap();
+    f.move_to("A", (-3, 0)).unwrap();
+    assert!(f.saw(0, "NoOpportunity", "from: B, reason: Incapacitated"), "{:?}", f.text());
+    assert_eq!(f.pending(), None);
+    f.gm(GmInput::Opening { eligible: vec![f.id("B")] }).unwrap();
+    assert!(f.saw(0, "OpeningSkipped", "who: B, reason: \"cannot act\""), "{:?}", f.text());
+    assert_eq!(f.pending(), None);
+}

@@ -45,6 +45,7 @@ mod gx_rules;
 mod hardening;
 mod hb_rules;
 mod hud;
+mod language;
 mod mutate;
 mod p1_rules;
 mod p2_rules;

@@ -621,3 +621,31 @@ fn g_p1_04_a_readied_action_is_lost_when_your_next_turn_comes_first() {
     f.end("B");
     assert!(f.saw(0, "HeldActionsLapsed", "who: A, count: 1"));
 }
+
+#[test]
+fn p1_22_a_creature_that_cannot_act_makes_no_attack_of_opportunity() {
+    // Guard's first turn has passed (not flat-footed); paralyzed, it makes no AoO (issue 13).
+    let mut f = Fight::pf1e(vec![p1("Guard", "monsters", 25, (0, 0)).stat("MELEE", 1), p1("A", "heroes", 20, (1, 0))]);
+    f.end("Guard");
+    f.gm(GmInput::ApplyCondition { who: f.id("Guard"), condition: "paralyzed".into(), rounds: None, value: None })
+        .unwrap();
+    f.act_to("A", "move", &[], (5, 0), None).unwrap();
+    assert!(f.saw(0, "NoOpportunity", "from: Guard, reason: Incapacitated"), "{:?}", f.text());
+    assert!(!f.saw(0, "OpportunityProvoked", ""));
+    assert_eq!(f.pending(), None);
+}
+
+#[test]
+fn g_p1_flanking_is_logged_with_the_attack() {
+    // pf1e flanking: +2 on a melee attack against a creature with enemies on opposite sides
+    // (the ruleset's `flanking_attack_bonus`); the attack's log says which part of the bonus
+    // flanking gave (issue 13).
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)).stat("MELEE", 1).with(&["melee_attack"]),
+        p1("B", "heroes", 15, (2, 0)),
+        p1("T", "monsters", 10, (1, 0)),
+    ]);
+    f.force(&[10, 1]);
+    f.act("A", "melee_attack", &["T"]).unwrap();
+    assert!(f.saw(0, "AttackRolled", "roll: 10, bonus: 3, total: 13, flanking: 2"), "{:?}", f.text());
+}

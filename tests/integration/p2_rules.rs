@@ -771,4 +771,64 @@ fn p2_22_an_owner_turn_effect_does_not_tick_at_the_start_of_the_turn() {
     let ended = f.find(m2, "ConditionEnded", "who: A, condition: \"hampered\"").unwrap();
     assert!(tick < ended && ended < f.find(m2, "TurnEnded", "who: A").unwrap());
     assert_eq!(f.find(m, "ConditionEnded", "hampered"), Some(ended), "it ended once, in the second Step 3");
+#[test]
+fn p2_16_stunned_means_no_reactive_strike_and_no_triggered_free_action() {
+    // Stunned: "you can't act", and reactions are actions (issue 13). A keeps its reaction but
+    // is not offered Reactive Strike while stunned; once its turn uses stunned up, it is again.
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).stat("STR", 3).with(&["reactive_strike", "battle_cry", "draw_breath"]),
+        pc("B", "monsters", 10, (1, 0)),
+    ]);
+    f.triggered("A", None).unwrap();
+    f.end("A");
+    f.put("A", "stunned", Some(1), None);
+    assert_eq!(f.reactions("A"), 1);
+    f.act_to("B", "stride", &[], (5, 0), None).unwrap();
+    assert!(f.saw(0, "NoOpportunity", "from: A, reason: Incapacitated"), "{:?}", f.text());
+    assert_eq!(f.pending(), None);
+    f.end("B");
+    // A's turn: the Battle Cry offer at its start is skipped while stunned 1 ...
+    let offers = f.text().iter().filter(|e| e.starts_with("DecisionRequested { by: Creature(A)")).count();
+    assert_eq!(offers, 1, "only the round-1 Battle Cry offer: {:?}", f.text());
+    // ... and the Regain step uses stunned up: 2 actions left.
+    assert!(!f.has("A", "stunned"));
+    assert_eq!(f.actions("A"), 2);
+}
+
+#[test]
+fn g_p2_04_death_is_logged_as_the_dead_condition_and_the_turn_keeps_no_actions() {
+    // Killed by its recovery check: `dead` is applied like any condition, and the turn that
+    // ends logs no actions left (issue 13: it used to say `actions_left: 3`). C keeps the
+    // fight going.
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)),
+        pc("B", "monsters", 10, (1, 0)),
+        pc("C", "monsters", 5, (9, 9)),
+    ]);
+    f.put("B", "dying", Some(3), None);
+    f.force(&[2]);
+    let m = f.mark();
+    f.end("A");
+    let dead = f.find(m, "ConditionApplied", "who: B, condition: \"dead\"").expect("dead applied");
+    let down = f.find(m, "Downed", "who: B").expect("downed");
+    assert!(dead < down);
+    assert!(f.saw(m, "TurnEnded", "who: B, actions_left: 0"), "{:?}", f.text());
+    assert!(!f.saw(m, "TurnEnded", "who: B, actions_left: 3"));
+}
+
+#[test]
+fn g_p2_18_a_gm_applied_rounds_condition_ticks_at_its_bearers_turn_start() {
+    // A condition the GM puts on with `rounds:` has no creator: it loses a round at the start
+    // of the turn of the creature that has it (Step 1, TickOwnEffects), not at anyone else's.
+    let mut f = duel();
+    f.put("B", "flying", None, Some(2));
+    let left = |f: &Fight| f.0.get::<skirmish::rules::components::Conditions>(f.id("B")).unwrap().0["flying"].left;
+    assert_eq!(left(&f), Some(2));
+    f.end("A");
+    assert_eq!(left(&f), Some(1), "B's turn start ticks it");
+    f.end("B");
+    assert_eq!(left(&f), Some(1), "A's turn start does not");
+    f.end("A");
+    assert!(!f.has("B", "flying"), "ended at B's next turn start");
+    assert!(f.saw(0, "ConditionEnded", "who: B, condition: \"flying\", reason: Expired"));
 }

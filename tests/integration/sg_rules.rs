@@ -463,7 +463,10 @@ fn sg_35_a_delaying_creature_acts_later_in_initiative_order_without_interrupting
     f.end("E");
     f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
     assert_eq!(f.active().as_deref(), Some("D"));
+    let m = f.mark();
     f.0.submit(Command::ReturnFromDelay { actor: f.id("A") }).unwrap();
+    // The return is logged (issue 13), after the turn running now.
+    assert!(f.saw(m, "ReturnedFromDelay", "who: A, after: D"), "{:?}", f.text());
     assert_eq!(f.active().as_deref(), Some("D"), "it cannot interrupt D's turn");
     f.end("D");
     assert_eq!(f.active().as_deref(), Some("A"));
@@ -789,4 +792,14 @@ fn sg_17_a_rescheduled_turn_leaves_no_stale_turn_on_the_timeline() {
     assert_eq!(t.len(), 1);
     assert_eq!(t.pop().map(|k| k.who), Some(Cid(2)), "the stale turn at 5 is gone");
     assert!(!t.unschedule(&old), "nothing left to remove");
+fn sg_37_a_creature_that_cannot_act_takes_no_readied_action() {
+    // segments has no attacks of opportunity or openings; its off-turn actions are readied
+    // ones, and an asleep creature takes none (issue 13).
+    let mut f = pair();
+    let (c, o) = (f.id("C"), f.id("O"));
+    f.hold(c, "bow", vec![o], Some(o), TriggerOn::Moves).unwrap();
+    f.gm(GmInput::ApplyCondition { who: c, condition: "asleep".into(), rounds: None, value: None }).unwrap();
+    f.act_to("O", "skirmish", &[], (7, 0), None).unwrap();
+    assert!(!f.saw(0, "HeldActionTriggered", ""), "{:?}", f.text());
+    assert!(!f.saw(0, "AttackRolled", "attacker: C"));
 }
