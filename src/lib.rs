@@ -9,4 +9,5 @@ pub mod encounter;
 #[cfg(feature = "game")]
 pub mod game;
 pub mod rules;
+pub mod save;
 pub mod scenario;

@@ -392,6 +392,12 @@ impl Report {
 
 /// Run a loaded scenario; `seed` overrides the file's seed.
 pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
+    run_keeping(ls, seed).0
+}
+
+/// As [`run`], also returning the combat as it ended (none if it could not be set up), e.g. to
+/// export its replay (`crate::save::export_replay`).
+pub fn run_keeping(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Combat>) {
     let s = &ls.scenario;
     let mut checks = Vec::new();
     let mut combat =
@@ -399,7 +405,7 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
             Ok(c) => c,
             Err(e) => {
                 checks.push(CheckResult { step: 0, what: "set-up".into(), failure: Some(e.to_string()) });
-                return Report { name: s.name.clone(), checks, log_ron: String::new(), log_text: Vec::new() };
+                return (Report { name: s.name.clone(), checks, log_ron: String::new(), log_text: Vec::new() }, None);
             }
         };
     let cid = |c: &Combat, n: &str| c.cid(n).expect("names were checked when loading");
@@ -523,12 +529,13 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
     }
     checks.sort_by_key(|c| c.step);
     let log = combat.log();
-    Report {
+    let report = Report {
         name: s.name.clone(),
         checks,
         log_ron: log.to_ron(),
         log_text: log.events.iter().map(|e| log.describe(e)).collect(),
-    }
+    };
+    (report, Some(combat))
 }
 
 /// Replace `#n` combatant ids with names, highest ids first so `#1` does not eat `#12`.
