@@ -18,6 +18,8 @@
 //! - `gx_rules`: one test per interaction default that crosses rules (G-X-01..G-X-04), per ruleset.
 //! - `ai_strength`: the tactical AI against the basic one, seeded 4v4 fights under every ruleset.
 //! - `ai_tactics`: what the tactical AI does in set situations, and that it finishes every fight.
+//! - `saves`: saves and replays round-trip at any moment, undo/redo, the v1 fixture, golden
+//!   replays per ruleset, damaged files, interrupted writes.
 
 mod ai_strength;
 mod ai_tactics;
@@ -36,5 +38,6 @@ mod hb_rules;
 mod mutate;
 mod p1_rules;
 mod p2_rules;
+mod saves;
 mod scenarios;
 mod sg_rules;
