@@ -669,3 +669,35 @@ fn the_state_hash_is_the_same_in_another_process() {
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains(&format!("state hash {:016x}", c.state_hash())), "{text}");
 }
+
+/// Save size and load time of a 100-round fight (median of 7 loads). A measurement, not a test:
+/// `cargo test --release --no-default-features --test integration saves::measure -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_a_100_round_fight() {
+    let mut enc = Encounter::load(&root().join("assets/encounters/skirmish-4v4.ron")).unwrap();
+    enc.max_rounds = Some(101);
+    for c in &mut enc.combatants {
+        c.hp = 100_000;
+    }
+    let mut c = enc.start(ruleset("homebrew-d20"), 1).unwrap();
+    ai::play(&mut c, ALL, 1_000_000);
+    let s = SaveFile::capture(&c, "100 rounds").unwrap();
+    let text = s.to_ron();
+    let mut times = Vec::new();
+    for _ in 0..7 {
+        let t = std::time::Instant::now();
+        let l = save::restore(save::parse("m.ron", &text).unwrap(), "m.ron").unwrap();
+        times.push(t.elapsed());
+        assert_eq!(l.combat.state_hash(), c.state_hash());
+    }
+    times.sort();
+    eprintln!(
+        "100-round fight: round {}, {} journal entries, {} log events, save {} bytes, load median {:?}",
+        c.turn().round,
+        s.journal.len(),
+        c.log().events.len(),
+        text.len(),
+        times[3]
+    );
+}
