@@ -11,4 +11,5 @@ pub mod game;
 pub mod hud;
 pub mod rules;
 pub mod rules_doc;
+pub mod save;
 pub mod scenario;

@@ -6,6 +6,7 @@
 //! skirmish scenarios             run every shipped scenario (tests/scenarios/*.ron)
 //! skirmish scenario FILE...      run scenario files; exits 1 if any expectation fails
 //! skirmish check FILE...         validate rulesets, scenarios and encounters without running them
+//! skirmish replay FILE           re-run a save's or replay's commands (--verify, --log)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -29,9 +30,15 @@ const USAGE: &str = "usage:
                                      a side (the others are hot seat); --now skips the start
                                      screen; --screenshots saves PNGs and exits after N rounds
   skirmish scenarios                 run every shipped scenario under tests/scenarios/
-  skirmish scenario [--seed N] [--log] FILE...
+  skirmish scenario [--seed N] [--log] [--replay-out PATH] FILE...
                                      run scenario files; prints PASS/FAIL per expectation
-                                     with its step number; exits 1 if any fails
+                                     with its step number; exits 1 if any fails; --replay-out
+                                     writes each run's replay (PATH: a file for one scenario,
+                                     else a folder)
+  skirmish replay FILE [--verify] [--log]
+                                     re-run a save's or replay's commands from the start;
+                                     --verify checks its hashes and names the first command
+                                     where they diverge; --log prints each command's events
   skirmish check FILE...             validate rulesets and scenarios (file:line:col: message)
   skirmish help                      this text";
 
@@ -40,10 +47,22 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         None => play(&[]),
         Some("play") => play(&args[1..]),
-        Some("scenarios") => run_scenarios(&shipped_scenarios(), None, false),
+        Some("scenarios") => run_scenarios(&shipped_scenarios(), None, false, None),
+        Some("replay") => match skirmish::save::cli::ReplayOptions::parse(&args[1..]) {
+            Err(e) => usage_error(&e),
+            Ok(o) => match skirmish::save::cli::replay(&o, &mut |l| say!("{l}")) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::FAILURE
+                }
+            },
+        },
         Some("scenario") => {
             let mut seed = None;
             let mut log = false;
+            let mut replay_out = None;
             let mut files = Vec::new();
             let mut it = args[1..].iter();
             while let Some(a) = it.next() {
@@ -53,6 +72,10 @@ fn main() -> ExitCode {
                         None => return usage_error("--seed needs a whole number"),
                     },
                     "--log" => log = true,
+                    "--replay-out" => match it.next() {
+                        Some(p) => replay_out = Some(PathBuf::from(p)),
+                        None => return usage_error("--replay-out needs a file or folder"),
+                    },
                     f if f.starts_with("--") => return usage_error(&format!("unknown option {f}")),
                     f => files.push(PathBuf::from(f)),
                 }
@@ -60,7 +83,7 @@ fn main() -> ExitCode {
             if files.is_empty() {
                 return usage_error("name at least one scenario file");
             }
-            run_scenarios(&files, seed, log)
+            run_scenarios(&files, seed, log, replay_out.as_deref())
         }
         Some("check") => {
             if args.len() < 2 {
@@ -152,7 +175,7 @@ fn play(args: &[String]) -> ExitCode {
     {
         let _ = args;
         eprintln!("skirmish: built without the `game` feature: no window. Running the shipped scenarios instead.");
-        run_scenarios(&shipped_scenarios(), None, false)
+        run_scenarios(&shipped_scenarios(), None, false, None)
     }
 }
 
@@ -177,7 +200,7 @@ fn shipped_scenarios() -> Vec<PathBuf> {
     files
 }
 
-fn run_scenarios(files: &[PathBuf], seed: Option<u64>, show_log: bool) -> ExitCode {
+fn run_scenarios(files: &[PathBuf], seed: Option<u64>, show_log: bool, replay_out: Option<&Path>) -> ExitCode {
     if files.is_empty() {
         eprintln!("skirmish: no scenario files found");
         return ExitCode::FAILURE;
@@ -192,8 +215,23 @@ fn run_scenarios(files: &[PathBuf], seed: Option<u64>, show_log: bool) -> ExitCo
                 continue;
             }
         };
-        let report = scenario::run(&ls, seed);
+        let (report, combat) = scenario::run_keeping(&ls, seed);
         say!("{} — {}", f.display(), report.name);
+        if let (Some(out), Some(combat)) = (replay_out, &combat) {
+            let path = if files.len() == 1 && !out.is_dir() {
+                out.to_path_buf()
+            } else {
+                let stem = f.file_stem().map_or("scenario".into(), |s| s.to_string_lossy().into_owned());
+                out.join(format!("{stem}.replay.ron"))
+            };
+            match skirmish::save::export_replay(combat, &report.name, &path) {
+                Ok(()) => say!("  replay written to {}", path.display()),
+                Err(e) => {
+                    eprintln!("{e}");
+                    broken += 1;
+                }
+            }
+        }
         if !ls.scenario.description.is_empty() {
             say!("  {}", ls.scenario.description);
         }

@@ -11,6 +11,7 @@ use bevy::prelude::*;
 use super::command::{ActIntent, Command, Rejection};
 use super::components::*;
 use super::dice::Dice;
+use super::journal::{Entry, Issuer, Origin};
 use super::log::{CombatLog, CommandOutcomes, DrawReason};
 use super::map::BattleMap;
 use super::ruleset::Ruleset;
@@ -50,6 +51,10 @@ pub struct Combat {
     pub world: World,
     schedule: Schedule,
     runs: u64,
+    /// The sheets and pre-initiative dice it was set up from (for saves, replays and undo).
+    origin: Origin,
+    /// Every command sent and die forced since set-up, in order.
+    journal: Vec<Entry>,
 }
 
 /// FNV-1a, 64 bits: a hash that is the same on every platform and in every process.
@@ -93,7 +98,8 @@ impl Combat {
         let mut world = World::new();
         setup_world_on(&mut world, ruleset, seed, specs, map)?;
         world.resource_mut::<Dice>().force(dice.iter().copied());
-        let mut c = Self { world, schedule: super::rules_schedule(), runs: 0 };
+        let origin = Origin { specs: specs.to_vec(), dice: dice.to_vec() };
+        let mut c = Self { world, schedule: super::rules_schedule(), runs: 0, origin, journal: Vec::new() };
         c.settle();
         Ok(c)
     }
@@ -113,10 +119,24 @@ impl Combat {
         self.runs
     }
 
-    /// A stable hash of the whole rules state, the same across runs, processes and platforms:
-    /// every combatant's components (by id), the turn state, the timeline, the pending decision,
-    /// the queued work and commands, who stands where, the engine status, the dice stream's
-    /// position and forced dice, and the log's length. The ruleset (static input) is not in it.
+    /// A stable hash of the whole rules state, the same across runs, processes and platforms
+    /// (64-bit FNV-1a over a fixed text rendering: ordered collections only, no entity ids, no
+    /// addresses, no `HashMap` order). It covers:
+    ///
+    /// - every combatant, in id order, with all its components: id, name, side, stats, hit
+    ///   points, square, movement, abilities, controller, initiative set-up and result, action
+    ///   pool, conditions with their durations and values, the activity or cast under way (and a
+    ///   held cast), held and readied actions, Assist bonuses, disengagements, effects it created,
+    ///   traits, awareness and items;
+    /// - the turn state (seed, round, active creature, order, delays, surprise round, timeline-point
+    ///   expiries, ...), the timeline, the pending decision, the queued work and commands, who
+    ///   stands where and the engine status;
+    /// - the dice stream's position (the RNG's word position) and the forced dice still queued;
+    /// - the combat log's length.
+    ///
+    /// Not in it: the ruleset and the battle map (static inputs, stored beside the hash in a
+    /// save), the log's text (fixed by the state that produced it), the outcomes of rejected
+    /// commands and the journal (a rejected command changes nothing). See `docs/saves.md`.
     pub fn state_hash(&self) -> u64 {
         use std::fmt::Write;
         let w = &self.world;
@@ -170,8 +190,48 @@ impl Combat {
         h.0
     }
 
-    /// Send a command and run until the engine waits again; returns the command's outcome.
+    /// Send a command and run until the engine waits again; returns the command's outcome. The
+    /// journal records it with the issuer its creature's controller stands for (a command naming
+    /// no creature: the GM); [`Combat::submit_as`] names the issuer.
     pub fn submit(&mut self, cmd: Command) -> Result<(), Rejection> {
+        let by = match cmd.actor() {
+            Some(c) => Issuer::of_controller(self.controller(c)),
+            None => Issuer::Gm,
+        };
+        self.submit_as(cmd, by)
+    }
+
+    /// As [`Combat::submit`], recording `by` as the command's issuer in the journal (undo goes
+    /// back to the last command a [`Issuer::Player`] sent).
+    pub fn submit_as(&mut self, cmd: Command, by: Issuer) -> Result<(), Rejection> {
+        let result = self.submit_unrecorded(cmd.clone());
+        self.journal.push(Entry::Command { by, ok: result.is_ok(), cmd });
+        result
+    }
+
+    /// The journal: every command sent and die forced since set-up, in order.
+    pub fn journal(&self) -> &[Entry] {
+        &self.journal
+    }
+
+    /// The sheets and pre-initiative dice this combat was set up from.
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// Apply one journal entry as it was recorded (a replay): a command with its recorded issuer,
+    /// or forced dice. Returns the command's outcome (forced dice: `Ok`).
+    pub fn apply_entry(&mut self, entry: &Entry) -> Result<(), Rejection> {
+        match entry {
+            Entry::Command { by, cmd, .. } => self.submit_as(cmd.clone(), *by),
+            Entry::Force(v) => {
+                self.force_dice(v.iter().copied());
+                Ok(())
+            }
+        }
+    }
+
+    fn submit_unrecorded(&mut self, cmd: Command) -> Result<(), Rejection> {
         let before = self.world.resource::<CommandOutcomes>().entries.len();
         self.world.write_message(cmd);
         self.settle();
@@ -213,7 +273,9 @@ impl Combat {
 
     /// Force the next dice results.
     pub fn force_dice(&mut self, values: impl IntoIterator<Item = i32>) {
-        self.world.resource_mut::<Dice>().force(values);
+        let values: Vec<i32> = values.into_iter().collect();
+        self.world.resource_mut::<Dice>().force(values.iter().copied());
+        self.journal.push(Entry::Force(values));
     }
 
     /// A combatant's id by name.

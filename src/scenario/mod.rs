@@ -400,6 +400,12 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
 /// As [`run`], also returning the combat as it stands after the last step (none if it could not
 /// be set up): the game opens a scenario at that moment (`skirmish play --scenario FILE`).
 pub fn run_keep(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Combat>) {
+    run_keeping(ls, seed)
+}
+
+/// As [`run`], also returning the combat as it ended (none if it could not be set up), e.g. to
+/// export its replay (`crate::save::export_replay`).
+pub fn run_keeping(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Combat>) {
     let s = &ls.scenario;
     let mut checks = Vec::new();
     let mut combat =

@@ -27,6 +27,8 @@
 //!   the README links the references, nothing points outside the repository.
 //! - `rules_doc`: `docs/rules.md` against the code: a test named after every rule, real links, every
 //!   cited rule ID and every condition described.
+//! - `saves`: saves and replays round-trip at any moment, undo/redo, the v1 fixture, golden
+//!   replays per ruleset, damaged files, interrupted writes.
 
 mod ai_strength;
 mod ai_tactics;
@@ -50,5 +52,6 @@ mod mutate;
 mod p1_rules;
 mod p2_rules;
 mod rules_doc;
+mod saves;
 mod scenarios;
 mod sg_rules;

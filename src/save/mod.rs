@@ -1,0 +1,842 @@
+//! Saves, replays and undo (format and policies in `docs/saves.md`).
+//!
+//! A save is the set-up of a combat (its ruleset, combatant sheets, map, seed and pre-initiative
+//! dice) plus its journal: every command sent, with who sent it and whether it was applied, and
+//! every die forced ([`crate::rules::journal`]). The engine is deterministic, so loading replays
+//! the journal from the seed and gets the exact state back: durations, held actions, casts,
+//! activities and pending decisions included. The save also holds the state hash every
+//! [`CHECKPOINT_EVERY`] commands and a snapshot of the end state with its hash; a replay that
+//! disagrees with them is a [`SaveError::Mismatched`] naming where it diverged.
+//!
+//! A replay file is the same file ([`Replay`]); `skirmish replay FILE [--verify] [--log]` runs one.
+//!
+//! - [`SaveFile::capture`] a combat, [`write_atomic`] it, [`load`] it back, [`list`] a folder;
+//! - [`undo::History`] undoes and redoes a person's commands.
+
+pub mod cli;
+pub mod undo;
+
+use std::fmt;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::components::{Cid, Conditions, GridPos, Health};
+use crate::rules::driver::Combat;
+use crate::rules::journal::Entry;
+use crate::rules::map::BattleMap;
+use crate::rules::ruleset::{DataError, Ruleset, locate, parse_ron};
+use crate::rules::setup::CombatantSpec;
+use crate::rules::state::{EngineStatus, Pending};
+
+/// The save format's version. A file with a higher version is refused as too new; a lower one
+/// is migrated when it loads ([`parse`]).
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A checkpoint (the state hash) is stored after every this many journal entries.
+pub const CHECKPOINT_EVERY: usize = 16;
+
+/// The largest save file read (64 MiB; a 100-round fight is far smaller, see `docs/saves.md`).
+pub const MAX_SAVE_BYTES: u64 = 64 << 20;
+
+/// A replay file: the same file as a save (a save *is* a replay of its fight so far).
+pub type Replay = SaveFile;
+
+/// A 64-bit hash, written as 16 hexadecimal digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Hash64(pub u64);
+
+impl fmt::Display for Hash64 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl From<Hash64> for String {
+    fn from(h: Hash64) -> String {
+        h.to_string()
+    }
+}
+
+impl TryFrom<String> for Hash64 {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        if s.len() == 16 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
+            u64::from_str_radix(&s, 16).map(Hash64).map_err(|e| e.to_string())
+        } else {
+            Err(format!("`{s}` is not a hash: 16 hexadecimal digits"))
+        }
+    }
+}
+
+/// FNV-1a, 64 bits, over text (the same everywhere).
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl fmt::Write for Fnv {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for b in s.bytes() {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        Ok(())
+    }
+}
+
+/// A save (or replay) file. Written as RON by [`SaveFile::to_ron`]; read by [`parse`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Save", deny_unknown_fields)]
+pub struct SaveFile {
+    /// The format version ([`FORMAT_VERSION`] when written).
+    pub version: u32,
+    /// What a save list shows.
+    pub meta: SaveMeta,
+    /// The ruleset: embedded whole, or named with its content hash.
+    pub ruleset: RulesetSource,
+    /// The combatants and map as set up.
+    pub encounter: EncounterSetup,
+    /// The dice seed.
+    pub seed: u64,
+    /// Dice forced before initiative was rolled.
+    #[serde(default, deserialize_with = "crate::rules::limits::forced_dice")]
+    pub dice: Vec<i32>,
+    /// Every command sent and die forced, in order.
+    pub journal: Vec<Entry>,
+    /// The state hash after every [`CHECKPOINT_EVERY`] entries.
+    #[serde(default)]
+    pub checkpoints: Vec<Checkpoint>,
+    /// The state when saved.
+    pub state: Snapshot,
+}
+
+/// What a save list shows: encounter, ruleset, round and date.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaveMeta {
+    /// The encounter's name.
+    pub encounter: String,
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// The round when saved.
+    pub round: u32,
+    /// When it was saved, in seconds since 1970-01-01 UTC.
+    pub saved_at: u64,
+    /// A free label ("quick save", a bug's title, ...).
+    #[serde(default)]
+    pub label: String,
+}
+
+/// Where the ruleset comes from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum RulesetSource {
+    /// The whole ruleset, as it played (the default: the file stands alone).
+    Embedded(Ruleset),
+    /// An installed ruleset (`assets/rulesets/`) of this name whose content hash
+    /// ([`ruleset_hash`], with the encounter's round cap) is this one.
+    Installed {
+        /// The ruleset's `name`.
+        name: String,
+        /// Its content hash.
+        hash: Hash64,
+    },
+}
+
+impl PartialEq for RulesetSource {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (RulesetSource::Embedded(a), RulesetSource::Embedded(b)) => ruleset_hash(a) == ruleset_hash(b),
+            (RulesetSource::Installed { name: a, hash: x }, RulesetSource::Installed { name: b, hash: y }) => {
+                a == b && x == y
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The combatants and the map, as the combat was set up.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterSetup {
+    /// The encounter's (or scenario's) name.
+    pub name: String,
+    /// The map as rows (`.` open, `#` blocked, `~` difficult); empty = the open plane.
+    #[serde(default, deserialize_with = "crate::rules::limits::map_rows")]
+    pub map: Vec<String>,
+    /// The round cap in force (a draw when this round would start).
+    #[serde(deserialize_with = "crate::rules::limits::rounds")]
+    pub round_cap: u32,
+    /// The combatant sheets, in id order, as given to the engine.
+    #[serde(deserialize_with = "crate::rules::limits::roster")]
+    pub combatants: Vec<CombatantSpec>,
+}
+
+/// The state hash after a number of journal entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// Journal entries applied.
+    pub after: usize,
+    /// The state hash then.
+    pub hash: Hash64,
+}
+
+/// The state when saved: its hash, plus a readable summary for people and for error messages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    /// [`Combat::state_hash`].
+    pub hash: Hash64,
+    /// A hash of the combat log's events (their RON text).
+    pub log_hash: Hash64,
+    /// Events in the log.
+    pub log_len: usize,
+    /// Round and segment (segment 0 in a fixed cycle).
+    pub clock: (u32, u32),
+    /// What the engine waits for.
+    pub status: EngineStatus,
+    /// The pending decision's kind, if any.
+    #[serde(default)]
+    pub pending: Option<String>,
+    /// Every combatant: name, hit points, square, conditions.
+    pub combatants: Vec<CreatureSnapshot>,
+}
+
+/// One combatant in a [`Snapshot`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreatureSnapshot {
+    /// Name.
+    pub name: String,
+    /// Hit points.
+    pub hp: i32,
+    /// Square.
+    pub at: (i32, i32),
+    /// Condition ids.
+    pub conditions: Vec<String>,
+}
+
+impl Snapshot {
+    /// The snapshot of a combat now.
+    pub fn of(c: &Combat) -> Snapshot {
+        Snapshot {
+            hash: Hash64(c.state_hash()),
+            log_hash: log_hash(c),
+            log_len: c.log().events.len(),
+            clock: c.clock(),
+            status: c.status(),
+            pending: c.world.resource::<Pending>().0.as_ref().map(|p| p.kind.name().to_string()),
+            combatants: (0..c.len() as u32)
+                .map(|i| {
+                    let who = Cid(i);
+                    CreatureSnapshot {
+                        name: c.name(who),
+                        hp: c.get::<Health>(who).map_or(0, |h| h.hp),
+                        at: c.get::<GridPos>(who).map_or((0, 0), |p| (p.x, p.y)),
+                        conditions: c.get::<Conditions>(who).map(|k| k.0.keys().cloned().collect()).unwrap_or_default(),
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// The first field in which `other` differs, in words (`None`: the summaries agree).
+    pub fn first_difference(&self, other: &Snapshot) -> Option<String> {
+        if self.clock != other.clock {
+            return Some(format!("clock: saved {:?}, now {:?}", self.clock, other.clock));
+        }
+        if self.status != other.status {
+            return Some(format!("status: saved {:?}, now {:?}", self.status, other.status));
+        }
+        if self.pending != other.pending {
+            return Some(format!("pending: saved {:?}, now {:?}", self.pending, other.pending));
+        }
+        for (i, (a, b)) in self.combatants.iter().zip(&other.combatants).enumerate() {
+            if a != b {
+                return Some(format!("combatants[{i}] ({}): saved {a:?}, now {b:?}", a.name));
+            }
+        }
+        if self.combatants.len() != other.combatants.len() {
+            return Some(format!("combatants: saved {}, now {}", self.combatants.len(), other.combatants.len()));
+        }
+        if self.log_len != other.log_len {
+            return Some(format!("log: saved {} events, now {}", self.log_len, other.log_len));
+        }
+        None
+    }
+}
+
+/// A hash of the combat log's events (the RON text of each).
+pub fn log_hash(c: &Combat) -> Hash64 {
+    use std::fmt::Write;
+    let mut h = Fnv::new();
+    for e in &c.log().events {
+        let _ = h.write_str(&ron::to_string(e).unwrap_or_default());
+        let _ = h.write_str("\n");
+    }
+    Hash64(h.0)
+}
+
+/// The content hash of a ruleset: FNV-1a over its RON text as serialized (so formatting and
+/// comments in its file do not count).
+pub fn ruleset_hash(rs: &Ruleset) -> Hash64 {
+    use std::fmt::Write;
+    let mut h = Fnv::new();
+    let _ = h.write_str(&ron::to_string(rs).unwrap_or_default());
+    Hash64(h.0)
+}
+
+/// Why a save could not be written, read or restored. Every variant names the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveError {
+    /// The file could not be read or written.
+    Io {
+        /// The file.
+        file: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// Not a well-formed save: `file:line:col: field: message` (a truncated or damaged file).
+    Corrupt(DataError),
+    /// Written by a newer version of the game.
+    TooNew {
+        /// The file.
+        file: String,
+        /// Its format version.
+        version: u32,
+        /// The newest version this build reads.
+        supported: u32,
+    },
+    /// Well formed, but its ruleset or set-up cannot be used here.
+    Invalid {
+        /// The file (with `:line:col` where the problem is).
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Replaying its commands does not give the state it says it holds.
+    Mismatched {
+        /// The file.
+        file: String,
+        /// Where it diverged.
+        divergence: Divergence,
+    },
+    /// This combat cannot be saved (its map cannot be written as rows, or its state does not
+    /// come back from its journal because something changed it outside the journal).
+    NotSavable(String),
+}
+
+impl fmt::Display for SaveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SaveError::Io { file, message } => write!(f, "{file}: {message}"),
+            SaveError::Corrupt(e) => write!(f, "{e} (the save is damaged or truncated)"),
+            SaveError::TooNew { file, version, supported } => write!(
+                f,
+                "{file}: save format version {version} is newer than this game reads (up to {supported}); \
+                 update the game to load it"
+            ),
+            SaveError::Invalid { file, message } => write!(f, "{file}: {message}"),
+            SaveError::Mismatched { file, divergence } => write!(f, "{file}: mismatched save: {divergence}"),
+            SaveError::NotSavable(m) => write!(f, "cannot save: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for SaveError {}
+
+/// Where a replay first disagreed with what the file recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Divergence {
+    /// The journal entry (1-based) at or before which it diverged; 0 = at set-up.
+    pub entry: usize,
+    /// The last entry after which the state still agreed with a checkpoint (0 = set-up).
+    pub agreed_after: usize,
+    /// What differs.
+    pub what: String,
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.entry == 0 {
+            write!(f, "at set-up: {}", self.what)
+        } else if self.agreed_after + 1 >= self.entry {
+            write!(f, "diverges at command {}: {}", self.entry, self.what)
+        } else {
+            write!(
+                f,
+                "diverges at one of commands {}..={} (the state agreed after command {}): {}",
+                self.agreed_after + 1,
+                self.entry,
+                self.agreed_after,
+                self.what
+            )
+        }
+    }
+}
+
+/// A loaded save: the file and the combat restored from it.
+pub struct Loaded {
+    /// The file as read (migrated to the current version).
+    pub save: SaveFile,
+    /// The combat, exactly as saved.
+    pub combat: Combat,
+}
+
+/// The map as rows, when rows can express it exactly.
+fn map_rows(map: &BattleMap) -> Result<Vec<String>, SaveError> {
+    let rows: Vec<String> = if map.is_unbounded() {
+        Vec::new()
+    } else {
+        (0..map.height)
+            .map(|y| {
+                (0..map.width)
+                    .map(|x| {
+                        let p = GridPos { x, y };
+                        if map.blocked.contains(&p) {
+                            '#'
+                        } else if map.difficult.contains(&p) {
+                            '~'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let back: Vec<&str> = rows.iter().map(String::as_str).collect();
+    match BattleMap::from_rows(&back) {
+        Ok(m) if m == *map => Ok(rows),
+        _ => Err(SaveError::NotSavable("the battle map cannot be written as rows of `.`, `#` and `~`".into())),
+    }
+}
+
+/// Seconds since 1970-01-01 UTC now.
+pub fn now_unix() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+impl SaveFile {
+    /// Capture a combat at any moment (mid-turn, with a decision pending, mid-activity, while a
+    /// cast is held, in a surprise round): its set-up, journal and state. The journal is replayed
+    /// once to store the checkpoints and to make sure the save will load: a combat changed
+    /// outside its journal (through `world` directly) is [`SaveError::NotSavable`].
+    /// `encounter` names the fight in save lists. The ruleset is embedded; see
+    /// [`SaveFile::with_installed_ruleset`].
+    pub fn capture(combat: &Combat, encounter: &str) -> Result<SaveFile, SaveError> {
+        let ruleset = combat.ruleset().clone();
+        let setup = EncounterSetup {
+            name: encounter.to_string(),
+            map: map_rows(combat.map())?,
+            round_cap: ruleset.round_cap,
+            combatants: combat.origin().specs.clone(),
+        };
+        let mut save = SaveFile {
+            version: FORMAT_VERSION,
+            meta: SaveMeta {
+                encounter: encounter.to_string(),
+                ruleset: ruleset.name.clone(),
+                round: combat.clock().0,
+                saved_at: now_unix(),
+                label: String::new(),
+            },
+            ruleset: RulesetSource::Embedded(ruleset),
+            encounter: setup,
+            seed: combat.turn().seed,
+            dice: combat.origin().dice.clone(),
+            journal: combat.journal().to_vec(),
+            checkpoints: Vec::new(),
+            state: Snapshot::of(combat),
+        };
+        let mut replay = save.start("(capture)").map_err(|e| SaveError::NotSavable(e.to_string()))?;
+        let mut checkpoints = Vec::new();
+        for (i, e) in save.journal.iter().enumerate() {
+            let _ = replay.apply_entry(e);
+            if (i + 1) % CHECKPOINT_EVERY == 0 {
+                checkpoints.push(Checkpoint { after: i + 1, hash: Hash64(replay.state_hash()) });
+            }
+        }
+        if replay.state_hash() != save.state.hash.0 {
+            let what = save.state.first_difference(&Snapshot::of(&replay)).unwrap_or_else(|| "the state hash".into());
+            return Err(SaveError::NotSavable(format!(
+                "replaying the journal does not give the state now ({what}): the combat was changed outside \
+                 its commands"
+            )));
+        }
+        save.checkpoints = checkpoints;
+        Ok(save)
+    }
+
+    /// Name the ruleset (with its content hash) instead of embedding it: smaller, but the file
+    /// loads only where that exact ruleset is installed.
+    pub fn with_installed_ruleset(mut self) -> SaveFile {
+        if let RulesetSource::Embedded(rs) = &self.ruleset {
+            self.ruleset = RulesetSource::Installed { name: rs.name.clone(), hash: ruleset_hash(rs) };
+        }
+        self
+    }
+
+    /// The file as RON text: one journal entry per line.
+    pub fn to_ron(&self) -> String {
+        // Depth 0: one line, with spaces (`Command(by: Ai, ok: true, cmd: ...)`).
+        let pretty = |depth: usize| {
+            let cfg = ron::ser::PrettyConfig::new().struct_names(true).indentor("    ".to_string());
+            if depth == 0 {
+                cfg.compact_structs(true).compact_arrays(true).compact_maps(true)
+            } else {
+                cfg.depth_limit(depth)
+            }
+        };
+        let field = |out: &mut String, name: &str, text: String| {
+            out.push_str("    ");
+            out.push_str(name);
+            out.push_str(": ");
+            out.push_str(&text.replace('\n', "\n    "));
+            out.push_str(",\n");
+        };
+        let ser = |v: &dyn erased::Ser, depth: usize| v.ron(pretty(depth));
+        let mut out = String::from("Save(\n");
+        field(&mut out, "version", self.version.to_string());
+        field(&mut out, "meta", ser(&self.meta, 1));
+        field(&mut out, "ruleset", ser(&self.ruleset, 4));
+        field(&mut out, "encounter", ser(&self.encounter, 2));
+        field(&mut out, "seed", self.seed.to_string());
+        field(&mut out, "dice", ser(&self.dice, 0));
+        let mut journal = String::from("[\n");
+        for e in &self.journal {
+            journal.push_str("    ");
+            journal.push_str(&ser(e, 0));
+            journal.push_str(",\n");
+        }
+        journal.push(']');
+        field(&mut out, "journal", journal);
+        field(&mut out, "checkpoints", ser(&self.checkpoints, 1));
+        field(&mut out, "state", ser(&self.state, 2));
+        out.push_str(")\n");
+        out
+    }
+
+    /// The ruleset this file plays under: the embedded one, or the installed one of that name
+    /// and content hash (looked up near `file`). Either way with the round cap of the set-up, and
+    /// checked as a ruleset file is.
+    pub fn resolve_ruleset(&self, file: &str) -> Result<Ruleset, SaveError> {
+        let invalid = |message: String| SaveError::Invalid { file: file.to_string(), message };
+        let mut rs = match &self.ruleset {
+            RulesetSource::Embedded(rs) => {
+                // The same checks a ruleset file gets (cross references, limits).
+                let text = ron::to_string(rs).map_err(|e| invalid(format!("ruleset: {e}")))?;
+                Ruleset::from_ron_str("(embedded ruleset)", &text)
+                    .map_err(|e| invalid(format!("ruleset: the embedded ruleset is invalid: {}", e.message)))?
+            }
+            RulesetSource::Installed { name, hash } => {
+                let installed = crate::encounter::installed_rulesets(Path::new(file))
+                    .map_err(|e| invalid(format!("ruleset: an installed ruleset does not load: {e}")))?;
+                let mut found = None;
+                for mut rs in installed.into_iter().filter(|r| &r.name == name) {
+                    rs.round_cap = self.encounter.round_cap;
+                    if ruleset_hash(&rs) == *hash {
+                        found = Some(rs);
+                        break;
+                    }
+                    found.get_or_insert(rs);
+                }
+                match found {
+                    None => return Err(invalid(format!("ruleset: no installed ruleset named `{name}`"))),
+                    Some(rs) if ruleset_hash(&rs) != *hash => {
+                        return Err(invalid(format!(
+                            "ruleset: the installed `{name}` has changed since this was saved (content hash {} \
+                             now, {hash} in the save); save with an embedded ruleset to keep it",
+                            ruleset_hash(&rs)
+                        )));
+                    }
+                    Some(rs) => rs,
+                }
+            }
+        };
+        rs.round_cap = self.encounter.round_cap;
+        Ok(rs)
+    }
+
+    /// Set the combat up as it was before its first command (no journal entry applied yet).
+    pub fn start(&self, file: &str) -> Result<Combat, SaveError> {
+        let ruleset = self.resolve_ruleset(file)?;
+        let rows: Vec<&str> = self.encounter.map.iter().map(String::as_str).collect();
+        let map = BattleMap::from_rows(&rows)
+            .map_err(|m| SaveError::Invalid { file: file.to_string(), message: format!("encounter.map: {m}") })?;
+        Combat::with_map(ruleset, self.seed, &self.encounter.combatants, map, &self.dice)
+            .map_err(|e| SaveError::Invalid { file: file.to_string(), message: format!("encounter.combatants: {e}") })
+    }
+
+    /// Replay the journal from the start. With `verify`, every checkpoint, every command's
+    /// outcome and the final state are compared with the file, and the first disagreement is
+    /// returned (the replay still runs to the end, to show what happened). `each` sees the combat
+    /// after set-up (0) and after every entry (1-based entry number).
+    pub fn replay(
+        &self,
+        file: &str,
+        verify: bool,
+        mut each: impl FnMut(usize, &Combat),
+    ) -> Result<(Combat, Option<Divergence>), SaveError> {
+        let mut c = self.start(file)?;
+        let mut first: Option<Divergence> = None;
+        let mut agreed = 0;
+        let mut checkpoints = self.checkpoints.iter().peekable();
+        each(0, &c);
+        for (i, e) in self.journal.iter().enumerate() {
+            let n = i + 1;
+            let r = c.apply_entry(e);
+            if verify
+                && first.is_none()
+                && let Entry::Command { ok, cmd, .. } = e
+                && *ok != r.is_ok()
+            {
+                let what = match &r {
+                    Ok(()) => format!("`{cmd:?}` was rejected when recorded and is applied now"),
+                    Err(why) => format!("`{cmd:?}` was applied when recorded and is rejected now: {}", c.explain(why)),
+                };
+                first = Some(Divergence { entry: n, agreed_after: agreed, what });
+            }
+            while checkpoints.peek().is_some_and(|k| k.after < n) {
+                checkpoints.next();
+            }
+            if let Some(k) = checkpoints.peek().filter(|k| k.after == n) {
+                let now = Hash64(c.state_hash());
+                if now == k.hash {
+                    if first.is_none() {
+                        agreed = n;
+                    }
+                } else if verify && first.is_none() {
+                    first = Some(Divergence {
+                        entry: n,
+                        agreed_after: agreed,
+                        what: format!("state hash {now} after command {n}, checkpoint says {}", k.hash),
+                    });
+                }
+            }
+            each(n, &c);
+        }
+        if verify && first.is_none() {
+            let now = Snapshot::of(&c);
+            if now.hash != self.state.hash {
+                let what = self.state.first_difference(&now).unwrap_or_default();
+                let sep = if what.is_empty() { "" } else { "; " };
+                first = Some(Divergence {
+                    entry: self.journal.len(),
+                    agreed_after: agreed,
+                    what: format!("final state hash {}, the save says {}{sep}{what}", now.hash, self.state.hash),
+                });
+            }
+        }
+        Ok((c, first))
+    }
+}
+
+/// Tiny object-safe wrapper so `to_ron` can serialize each section with its own layout.
+mod erased {
+    pub trait Ser {
+        fn ron(&self, cfg: ron::ser::PrettyConfig) -> String;
+    }
+    impl<T: serde::Serialize> Ser for T {
+        fn ron(&self, cfg: ron::ser::PrettyConfig) -> String {
+            ron::ser::to_string_pretty(self, cfg).unwrap_or_else(|e| format!("<unserializable: {e}>"))
+        }
+    }
+}
+
+/// The first lines of a save, enough to read its version and its list entry.
+#[derive(Deserialize)]
+#[serde(rename = "Save")]
+struct Header {
+    version: Option<u32>,
+    meta: Option<SaveMeta>,
+}
+
+fn corrupt_at(file: &str, text: &str, needle: &str, message: String) -> SaveError {
+    let (line, col) = locate(text, needle).unwrap_or((1, 1));
+    SaveError::Corrupt(DataError { file: file.to_string(), line, col, message })
+}
+
+/// Read the version first: a newer file is refused as too new (its fields may not parse here).
+fn check_version(file: &str, text: &str) -> Result<Header, SaveError> {
+    let header: Header = parse_ron(file, text).map_err(SaveError::Corrupt)?;
+    match header.version {
+        None => Err(corrupt_at(file, text, "Save", "version: missing (not a save file?)".into())),
+        Some(v) if v > FORMAT_VERSION => {
+            Err(SaveError::TooNew { file: file.to_string(), version: v, supported: FORMAT_VERSION })
+        }
+        Some(0) => Err(corrupt_at(file, text, "version", "version: 0 is not a save format version".into())),
+        Some(_) => Ok(header),
+    }
+}
+
+/// Parse save text (`file` names it in errors): the version is checked first, then the whole
+/// file; older versions are migrated to [`FORMAT_VERSION`] here (version 1 is the first, so
+/// there is nothing to migrate yet). Errors are `file:line:col: field: message`.
+pub fn parse(file: &str, text: &str) -> Result<SaveFile, SaveError> {
+    check_version(file, text)?;
+    let save: SaveFile = parse_ron(file, text).map_err(SaveError::Corrupt)?;
+    // Migrations from older versions go here, oldest first: `if save.version == 1 { ... }`.
+    Ok(save)
+}
+
+/// Read a file of at most [`MAX_SAVE_BYTES`] (regular files only).
+fn read_save_file(path: &Path) -> Result<String, SaveError> {
+    use std::io::Read;
+    let file = path.display().to_string();
+    let io = |message: String| SaveError::Io { file: file.clone(), message };
+    let meta = std::fs::metadata(path).map_err(|e| io(format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(io("cannot read: not a regular file".into()));
+    }
+    let f = std::fs::File::open(path).map_err(|e| io(format!("cannot read: {e}")))?;
+    let mut bytes = Vec::new();
+    f.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| io(format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_SAVE_BYTES {
+        return Err(io(format!("cannot read: larger than the {MAX_SAVE_BYTES} bytes a save may have")));
+    }
+    String::from_utf8(bytes).map_err(|e| io(format!("cannot read: not UTF-8 text ({e})")))
+}
+
+/// Read a save file without restoring it.
+pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
+    let text = read_save_file(path)?;
+    parse(&path.display().to_string(), &text)
+}
+
+/// Load a save: read it, replay its journal and check the result against its checkpoints and
+/// state hash. The combat comes back exactly as saved; any disagreement is
+/// [`SaveError::Mismatched`]. Nothing here panics, and nothing of a game already running is
+/// touched: on an error, keep playing the current combat.
+pub fn load(path: &Path) -> Result<Loaded, SaveError> {
+    let save = read(path)?;
+    restore(save, &path.display().to_string())
+}
+
+/// Restore a parsed save (see [`load`]).
+pub fn restore(save: SaveFile, file: &str) -> Result<Loaded, SaveError> {
+    let (combat, divergence) = save.replay(file, true, |_, _| {})?;
+    if let Some(divergence) = divergence {
+        return Err(SaveError::Mismatched { file: file.to_string(), divergence });
+    }
+    Ok(Loaded { save, combat })
+}
+
+/// Where [`write_atomic_with`] stops, to simulate a crash (tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteStop {
+    /// Write the whole way: temp file, fsync, rename, fsync the folder.
+    Complete,
+    /// Stop after the temp file is written and synced, before the rename (a crash there).
+    BeforeRename,
+}
+
+/// Write a save atomically: a temp file in the same folder, fsync, rename over `path`, fsync the
+/// folder. A crash at any point leaves either the old file or the new one, never a mix.
+pub fn write_atomic(path: &Path, save: &SaveFile) -> Result<(), SaveError> {
+    write_atomic_with(path, save.to_ron().as_bytes(), WriteStop::Complete)
+}
+
+/// As [`write_atomic`], for any bytes, stopping where `stop` says (a test hook).
+pub fn write_atomic_with(path: &Path, bytes: &[u8], stop: WriteStop) -> Result<(), SaveError> {
+    let file = path.display().to_string();
+    let io = |what: &str, e: std::io::Error| SaveError::Io { file: file.clone(), message: format!("{what}: {e}") };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "save".into());
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(|e| io("cannot create a temp file", e))?;
+    let written = f.write_all(bytes).and_then(|()| f.sync_all());
+    drop(f);
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io("cannot write", e));
+    }
+    if stop == WriteStop::BeforeRename {
+        return Ok(());
+    }
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io("cannot replace the save", e));
+    }
+    #[cfg(unix)]
+    {
+        std::fs::File::open(&dir).and_then(|d| d.sync_all()).map_err(|e| io("cannot sync the folder", e))?;
+    }
+    Ok(())
+}
+
+/// One file in a save folder, for a save list.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// The file.
+    pub path: PathBuf,
+    /// Its list entry, or why it cannot be read.
+    pub meta: Result<SaveMeta, SaveError>,
+}
+
+/// The saves in a folder (`*.ron`, not hidden, so unfinished temp files are never listed),
+/// newest first, then by name. A file that does not read is listed with its error.
+pub fn list(dir: &Path) -> Vec<Listed> {
+    let Ok(rd) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut out: Vec<Listed> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "ron")
+                && p.file_name().is_some_and(|n| !n.to_string_lossy().starts_with('.'))
+                && p.is_file()
+        })
+        .map(|path| {
+            let file = path.display().to_string();
+            let meta = read_save_file(&path).and_then(|text| {
+                check_version(&file, &text)?
+                    .meta
+                    .ok_or_else(|| corrupt_at(&file, &text, "Save", "meta: missing".into()))
+            });
+            Listed { path, meta }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        let t = |l: &Listed| l.meta.as_ref().map_or(0, |m| m.saved_at);
+        t(b).cmp(&t(a)).then_with(|| a.path.cmp(&b.path))
+    });
+    out
+}
+
+/// Export a combat's replay (for the scenario runner and the simulator): capture it and write it
+/// atomically to `path`. `name` names the fight.
+pub fn export_replay(combat: &Combat, name: &str, path: &Path) -> Result<(), SaveError> {
+    let mut save = SaveFile::capture(combat, name)?;
+    save.meta.label = "replay".into();
+    write_atomic(path, &save)
+}
+
+/// A combat rebuilt from `combat`'s own set-up with only the first `entries` of its journal
+/// replayed (undo). The result has exactly the state `combat` had after those entries.
+pub fn rebuild(combat: &Combat, entries: usize) -> Result<Combat, SaveError> {
+    let origin = combat.origin();
+    let mut c = Combat::with_map(
+        combat.ruleset().clone(),
+        combat.turn().seed,
+        &origin.specs,
+        combat.map().clone(),
+        &origin.dice,
+    )
+    .map_err(|e| SaveError::NotSavable(format!("set-up: {e}")))?;
+    for e in combat.journal().iter().take(entries) {
+        let _ = c.apply_entry(e);
+    }
+    Ok(c)
+}
