@@ -10,3 +10,4 @@ pub mod encounter;
 pub mod game;
 pub mod rules;
 pub mod scenario;
+pub mod sim;

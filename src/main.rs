@@ -6,6 +6,7 @@
 //! skirmish scenarios             run every shipped scenario (tests/scenarios/*.ron)
 //! skirmish scenario FILE...      run scenario files; exits 1 if any expectation fails
 //! skirmish check FILE...         validate rulesets, scenarios and encounters without running them
+//! skirmish sim ENCOUNTER ...      simulate seeded AI-vs-AI runs (see `skirmish::sim::cli`)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -33,6 +34,8 @@ const USAGE: &str = "usage:
                                      run scenario files; prints PASS/FAIL per expectation
                                      with its step number; exits 1 if any fails
   skirmish check FILE...             validate rulesets and scenarios (file:line:col: message)
+  skirmish sim ENCOUNTER [OPTIONS]   simulate AI-vs-AI runs: statistics, reports, shards
+                                     (`skirmish sim help` lists the options)
   skirmish help                      this text";
 
 fn main() -> ExitCode {
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
             }
             run_scenarios(&files, seed, log)
         }
+        Some("sim") => skirmish::sim::cli::main(&args[1..]),
         Some("check") => {
             if args.len() < 2 {
                 return usage_error("name at least one file to check");
