@@ -17,6 +17,7 @@ pub const USAGE: &str = "usage:
                          --shard i/n plays only the i-th of n slices of the runs
   skirmish sim ENCOUNTER --replay-run k [--ruleset ID|all] [--seed S] [--max-rounds R]
                          print run k's full combat log
+  --dice 20,1,...        (any mode) force these dice at the start of every run, then seeded dice
   skirmish sim merge [--out DIR] SHARD_DIR...
                          merge shard outputs exactly (counts and histograms)
   skirmish sim --bench [ENCOUNTER] [--ruleset ID|all] [--runs N] [--jobs J]
@@ -35,6 +36,7 @@ struct Options {
     max_rounds: Option<u32>,
     shard: Option<(u64, u64)>,
     replay: Option<u64>,
+    dice: Vec<i32>,
     bench: bool,
 }
 
@@ -68,6 +70,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--max-rounds" => o.max_rounds = Some(num("--max-rounds", value("a number")?)?),
             "--shard" => o.shard = Some(parse_shard(&value("i/n")?)?),
             "--replay-run" => o.replay = Some(num("--replay-run", value("a run number")?)?),
+            "--dice" => {
+                let v = value("dice results, e.g. 20,1,15")?;
+                o.dice = v
+                    .split(',')
+                    .map(|d| d.trim().parse().map_err(|_| format!("--dice `{v}`: needs whole numbers, e.g. 20,1,15")))
+                    .collect::<Result<_, _>>()?;
+            }
             "--bench" => o.bench = true,
             f if f.starts_with("--") => return Err(format!("unknown option {f}")),
             f => {
@@ -133,6 +142,7 @@ pub fn main(args: &[String]) -> ExitCode {
         jobs: o.jobs.unwrap_or(0),
         max_rounds: o.max_rounds,
         shard: o.shard,
+        dice: o.dice.clone(),
         cancel: None,
     };
     if let Some(k) = o.replay {
@@ -292,6 +302,7 @@ fn bench(o: &Options) -> ExitCode {
         jobs: o.jobs.unwrap_or(1),
         max_rounds: o.max_rounds,
         shard: None,
+        dice: o.dice.clone(),
         cancel: None,
     };
     let prep = match super::prepare(&cfg) {

@@ -60,6 +60,9 @@ pub struct SimConfig {
     pub max_rounds: Option<u32>,
     /// Run only the i-th of n slices of the runs: (i, n), 0 <= i < n.
     pub shard: Option<(u64, u64)>,
+    /// Dice forced at the start of every run, before initiative is rolled (as a scenario's
+    /// `dice`); then the seeded dice. For tests and worked examples.
+    pub dice: Vec<i32>,
     /// Set to stop a batch early (the batch then fails with [`SimError::Cancelled`]).
     pub cancel: Option<Arc<AtomicBool>>,
 }
@@ -75,6 +78,7 @@ impl SimConfig {
             jobs: 0,
             max_rounds: None,
             shard: None,
+            dice: Vec::new(),
             cancel: None,
         }
     }
@@ -148,8 +152,10 @@ pub struct Prepared {
     pub rulesets: Vec<Ruleset>,
     /// The side names, in the encounter's order.
     pub sides: Vec<String>,
-    /// The combatants' names and side indices, in id order.
+    /// The combatants' names and sides, in id order.
     pub combatants: Vec<CombatantInfo>,
+    /// Dice forced at the start of every run.
+    pub dice: Vec<i32>,
 }
 
 /// A combatant as summaries name it.
@@ -182,6 +188,9 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
             "--max-rounds {r} is out of range 1..={}",
             crate::rules::limits::MAX_ROUNDS
         )));
+    }
+    if cfg.dice.len() > 10_000 || cfg.dice.iter().any(|d| !(1..=1000).contains(d)) {
+        return Err(SimError::Config("--dice: at most 10000 results, each 1..=1000".into()));
     }
     cfg.seed
         .checked_add(cfg.runs)
@@ -216,7 +225,7 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     let sides = encounter.sides.iter().map(|s| s.name.clone()).collect();
     let combatants =
         encounter.combatants.iter().map(|c| CombatantInfo { name: c.name.clone(), side: c.side.clone() }).collect();
-    Ok(Prepared { encounter, file_name, rulesets, sides, combatants })
+    Ok(Prepared { encounter, file_name, rulesets, sides, combatants, dice: cfg.dice.clone() })
 }
 
 /// A batch's summary: exact tallies per ruleset, and what they show. This is `summary.json`.

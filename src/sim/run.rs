@@ -3,7 +3,9 @@
 use crate::ai::{self, AiScope, Brain};
 use crate::rules::driver::Combat;
 use crate::rules::log::CombatLog;
+use crate::rules::map::BattleMap;
 use crate::rules::ruleset::Ruleset;
+use crate::rules::setup::CombatantSpec;
 use crate::rules::state::EngineStatus;
 
 use super::stats::RunRecord;
@@ -15,15 +17,26 @@ pub const SCOPE: AiScope = AiScope { gm: true, all_creatures: true };
 /// One worker's means to play runs of one encounter under one ruleset.
 pub struct Runner<'a> {
     prep: &'a Prepared,
-    ruleset: &'a Ruleset,
+    /// The ruleset with the encounter's round cap applied.
+    ruleset: Ruleset,
+    specs: Vec<CombatantSpec>,
+    map: BattleMap,
+    dice: &'a [i32],
     dying: bool,
 }
 
 impl<'a> Runner<'a> {
     /// A runner for the ruleset at index `ri` of `prep`.
     pub fn new(prep: &'a Prepared, ri: usize) -> Result<Runner<'a>, String> {
-        let ruleset = prep.rulesets.get(ri).ok_or_else(|| format!("no ruleset #{ri}"))?;
-        Ok(Runner { prep, ruleset, dying: ruleset.at_zero_hp.is_some() })
+        let mut ruleset = prep.rulesets.get(ri).ok_or_else(|| format!("no ruleset #{ri}"))?.clone();
+        // As `Encounter::start` does: the encounter's map, round cap and sheets for this ruleset.
+        if let Some(cap) = prep.encounter.max_rounds {
+            ruleset.round_cap = cap;
+        }
+        let map = prep.encounter.try_battle_map().map_err(|m| format!("{}: map: {m}", prep.file_name))?;
+        let specs = prep.encounter.specs_for(&ruleset);
+        let dying = ruleset.at_zero_hp.is_some();
+        Ok(Runner { prep, ruleset, specs, map, dice: &prep.dice, dying })
     }
 
     /// Play run `k` with `seed` to its end and read its statistics.
@@ -34,10 +47,7 @@ impl<'a> Runner<'a> {
 
     /// Play one run with `seed` and return the combat, with its full log, and the commands sent.
     pub fn play(&mut self, seed: u64) -> Result<(Combat, u64), String> {
-        let mut combat = self
-            .prep
-            .encounter
-            .start(self.ruleset.clone(), seed)
+        let mut combat = Combat::with_map(self.ruleset.clone(), seed, &self.specs, self.map.clone(), self.dice)
             .map_err(|e| format!("{}: set-up under `{}` failed: {e}", self.prep.file_name, self.ruleset.name))?;
         let stats = ai::play_by(&mut combat, SCOPE, MAX_COMMANDS, |_| Brain::Tactical);
         Ok((combat, stats.sent as u64))
@@ -55,7 +65,7 @@ impl<'a> Runner<'a> {
             commands,
             finished,
             self.dying,
-            &|a| super::stats::typed_weight(self.ruleset, a),
+            &|a| super::stats::typed_weight(&self.ruleset, a),
         )
     }
 }
