@@ -202,6 +202,10 @@ pub fn write_atomic(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<(), SimErro
             let mut f = std::fs::File::create(&tmp).map_err(|e| err(&tmp, e))?;
             f.write_all(bytes).and_then(|()| f.sync_all()).map_err(|e| err(&tmp, e))?;
         }
+        // A folder in a file's place would stop a rename half-way: refuse before renaming any.
+        if let Some((_, t)) = temps.iter().find(|(_, t)| t.is_dir()) {
+            return Err(SimError::Io(format!("{}: cannot write: a folder is in the way", t.display())));
+        }
         for (tmp, target) in &temps {
             std::fs::rename(tmp, target).map_err(|e| err(target, e))?;
         }

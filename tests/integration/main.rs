@@ -18,6 +18,8 @@
 //! - `gx_rules`: one test per interaction default that crosses rules (G-X-01..G-X-04), per ruleset.
 //! - `ai_strength`: the tactical AI against the basic one, seeded 4v4 fights under every ruleset.
 //! - `ai_tactics`: what the tactical AI does in set situations, and that it finishes every fight.
+//! - `sim`: the simulator: statistics with forced dice, `--jobs` and shards give identical output,
+//!   replays, bad input.
 
 mod ai_strength;
 mod ai_tactics;
@@ -38,3 +40,4 @@ mod p1_rules;
 mod p2_rules;
 mod scenarios;
 mod sg_rules;
+mod sim;
