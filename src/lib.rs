@@ -13,3 +13,4 @@ pub mod rules;
 pub mod rules_doc;
 pub mod save;
 pub mod scenario;
+pub mod sim;

@@ -7,6 +7,7 @@
 //! skirmish scenario FILE...      run scenario files; exits 1 if any expectation fails
 //! skirmish check FILE...         validate rulesets, scenarios and encounters without running them
 //! skirmish replay FILE           re-run a save's or replay's commands (--verify, --log)
+//! skirmish sim ENCOUNTER ...      simulate seeded AI-vs-AI runs (see `skirmish::sim::cli`)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -40,6 +41,8 @@ const USAGE: &str = "usage:
                                      --verify checks its hashes and names the first command
                                      where they diverge; --log prints each command's events
   skirmish check FILE...             validate rulesets and scenarios (file:line:col: message)
+  skirmish sim ENCOUNTER [OPTIONS]   simulate AI-vs-AI runs: statistics, reports, shards
+                                     (`skirmish sim help` lists the options)
   skirmish help                      this text";
 
 fn main() -> ExitCode {
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
             }
             run_scenarios(&files, seed, log, replay_out.as_deref())
         }
+        Some("sim") => skirmish::sim::cli::main(&args[1..]),
         Some("check") => {
             if args.len() < 2 {
                 return usage_error("name at least one file to check");

@@ -104,6 +104,9 @@ impl BattleMap {
         can_stop: impl Fn(GridPos) -> bool,
     ) -> BTreeMap<GridPos, u32> {
         let budget = self.clamp_budget(budget);
+        if !self.is_unbounded() && self.in_bounds(from) {
+            return self.reachable_dense(from, budget, can_pass, can_stop);
+        }
         let mut best: BTreeMap<GridPos, u32> = BTreeMap::from([(from, 0)]);
         let mut frontier: BTreeSet<(u32, GridPos)> = BTreeSet::from([(0, from)]);
         while let Some((cost, p)) = frontier.pop_first() {
@@ -124,6 +127,45 @@ impl BattleMap {
         best.remove(&from);
         best.retain(|p, _| can_stop(*p));
         best
+    }
+
+    /// [`BattleMap::reachable`] on a bounded map: the same Dijkstra over arrays indexed by square
+    /// instead of ordered maps (the simulator's hottest loop). The cheapest cost of each square
+    /// does not depend on the order of equal-cost steps, so the result is the same.
+    fn reachable_dense(
+        &self,
+        from: GridPos,
+        budget: u32,
+        can_pass: impl Fn(GridPos) -> bool,
+        can_stop: impl Fn(GridPos) -> bool,
+    ) -> BTreeMap<GridPos, u32> {
+        use std::cmp::Reverse;
+        let w = self.width as usize;
+        let idx = |p: GridPos| p.y as usize * w + p.x as usize;
+        let mut best = vec![u32::MAX; w * self.height as usize];
+        best[idx(from)] = 0;
+        let mut frontier = std::collections::BinaryHeap::from([Reverse((0u32, from.y, from.x))]);
+        while let Some(Reverse((cost, y, x))) = frontier.pop() {
+            let p = GridPos { x, y };
+            if best[idx(p)] < cost {
+                continue;
+            }
+            for q in self.steps(p, &can_pass) {
+                let c = cost.saturating_add(self.enter_cost(q));
+                if c > budget || best[idx(q)] <= c {
+                    continue;
+                }
+                best[idx(q)] = c;
+                frontier.push(Reverse((c, q.y, q.x)));
+            }
+        }
+        best[idx(from)] = u32::MAX;
+        best.iter()
+            .enumerate()
+            .filter(|(_, c)| **c != u32::MAX)
+            .map(|(i, c)| (GridPos { x: (i % w) as i32, y: (i / w) as i32 }, *c))
+            .filter(|(p, _)| can_stop(*p))
+            .collect()
     }
 
     /// The cheapest path from `from` to `to` costing at most `budget` squares of movement, under

@@ -29,6 +29,8 @@
 //!   cited rule ID and every condition described.
 //! - `saves`: saves and replays round-trip at any moment, undo/redo, the v1 fixture, golden
 //!   replays per ruleset, damaged files, interrupted writes.
+//! - `sim`: the simulator: statistics with forced dice, `--jobs` and shards give identical output,
+//!   replays, bad input.
 
 mod ai_strength;
 mod ai_tactics;
@@ -55,3 +57,4 @@ mod rules_doc;
 mod saves;
 mod scenarios;
 mod sg_rules;
+mod sim;

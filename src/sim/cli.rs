@@ -1,0 +1,331 @@
+//! `skirmish sim`: the command line of the simulator.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use super::{SimConfig, SimError, output, plot};
+
+/// The usage text of `skirmish sim`.
+pub const USAGE: &str = "usage:
+  skirmish sim ENCOUNTER [--ruleset ID|all] [--runs N] [--seed S] [--jobs J] [--out DIR]
+               [--max-rounds R] [--shard i/n]
+                         play N seeded AI-vs-AI runs (run k uses seed S+k; default: every
+                         ruleset, 1000 runs, seed 0, one thread per core) and print the
+                         statistics; --out writes DIR/summary.json, DIR/runs.csv, DIR/report.svg;
+                         --shard i/n plays only the i-th of n slices of the runs
+  skirmish sim ENCOUNTER --replay-run k [--ruleset ID|all] [--seed S] [--max-rounds R]
+                         print run k's full combat log
+  --dice 20,1,...        (any mode) force these dice at the start of every run, then seeded dice
+  skirmish sim merge [--out DIR] SHARD_DIR...
+                         merge shard outputs exactly (counts and histograms)
+  skirmish sim --bench [ENCOUNTER] [--ruleset ID|all] [--runs N] [--jobs J]
+                         encounters per second per ruleset (default: assets/encounters/bench-4v4.ron,
+                         2000 runs, one thread; the median of 5 timings)";
+
+/// Parsed `skirmish sim` options.
+#[derive(Debug, Default)]
+struct Options {
+    encounter: Option<PathBuf>,
+    ruleset: Option<String>,
+    runs: Option<u64>,
+    seed: u64,
+    jobs: Option<usize>,
+    out: Option<PathBuf>,
+    max_rounds: Option<u32>,
+    shard: Option<(u64, u64)>,
+    replay: Option<u64>,
+    dice: Vec<i32>,
+    bench: bool,
+}
+
+fn parse_shard(v: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("--shard `{v}`: needs i/n with n >= 1 and 0 <= i < n, e.g. 0/4");
+    let (i, n) = v.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut o = Options::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |what: &str| it.next().cloned().ok_or_else(|| format!("{a} needs {what}"));
+        fn num<T: std::str::FromStr>(flag: &str, v: String) -> Result<T, String> {
+            v.parse().map_err(|_| format!("{flag} `{v}`: needs a whole number"))
+        }
+        match a.as_str() {
+            "--ruleset" => {
+                let v = value("a ruleset name or `all`")?;
+                o.ruleset = (v != "all").then_some(v);
+            }
+            "--runs" => o.runs = Some(num("--runs", value("a number")?)?),
+            "--seed" => o.seed = num("--seed", value("a number")?)?,
+            "--jobs" => o.jobs = Some(num("--jobs", value("a number")?)?),
+            "--out" => o.out = Some(PathBuf::from(value("a folder")?)),
+            "--max-rounds" => o.max_rounds = Some(num("--max-rounds", value("a number")?)?),
+            "--shard" => o.shard = Some(parse_shard(&value("i/n")?)?),
+            "--replay-run" => o.replay = Some(num("--replay-run", value("a run number")?)?),
+            "--dice" => {
+                let v = value("dice results, e.g. 20,1,15")?;
+                o.dice = v
+                    .split(',')
+                    .map(|d| d.trim().parse().map_err(|_| format!("--dice `{v}`: needs whole numbers, e.g. 20,1,15")))
+                    .collect::<Result<_, _>>()?;
+            }
+            "--bench" => o.bench = true,
+            f if f.starts_with("--") => return Err(format!("unknown option {f}")),
+            f => {
+                if o.encounter.is_some() {
+                    return Err(format!("one encounter at a time (got a second: {f})"));
+                }
+                o.encounter = Some(PathBuf::from(f));
+            }
+        }
+    }
+    if o.runs == Some(0) {
+        return Err("--runs must be at least 1".into());
+    }
+    Ok(o)
+}
+
+fn fail(e: impl std::fmt::Display) -> ExitCode {
+    eprintln!("skirmish sim: {e}");
+    ExitCode::FAILURE
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("skirmish sim: {msg}\n{USAGE}");
+    ExitCode::from(2)
+}
+
+/// Write to stdout; a closed pipe ends the program quietly.
+fn say(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("skirmish: cannot write to stdout: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// Run `skirmish sim ARGS...` (the arguments after `sim`).
+pub fn main(args: &[String]) -> ExitCode {
+    if args.first().map(String::as_str) == Some("merge") {
+        return merge_main(&args[1..]);
+    }
+    if matches!(args.first().map(String::as_str), Some("help" | "--help" | "-h")) {
+        say(&format!("{USAGE}\n"));
+        return ExitCode::SUCCESS;
+    }
+    let o = match parse(args) {
+        Ok(o) => o,
+        Err(e) => return usage_error(&e),
+    };
+    if o.bench {
+        return bench(&o);
+    }
+    let Some(encounter) = o.encounter.clone() else {
+        return usage_error("name an encounter file");
+    };
+    let cfg = SimConfig {
+        encounter,
+        ruleset: o.ruleset.clone(),
+        runs: o.runs.unwrap_or(1000),
+        seed: o.seed,
+        jobs: o.jobs.unwrap_or(0),
+        max_rounds: o.max_rounds,
+        shard: o.shard,
+        dice: o.dice.clone(),
+        cancel: None,
+    };
+    if let Some(k) = o.replay {
+        if let Some(n) = o.runs
+            && k >= n
+        {
+            return fail(format!("--replay-run {k}: the batch has runs 0..{n}"));
+        }
+        return replay(&cfg, k);
+    }
+    let prep = match super::prepare(&cfg) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    if let Some(dir) = &o.out
+        && let Err(e) = output::check_writable(dir)
+    {
+        return fail(e);
+    }
+    let total = cfg.run_range().count() as u64 * prep.rulesets.len() as u64;
+    let bar = std::io::stdout().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(total);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {per_sec}  eta {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b
+    });
+    let progress = |done: u64| {
+        if let Some(b) = &bar
+            && done % 64 == 0
+        {
+            b.set_position(done);
+        }
+    };
+    let batch = match super::run_prepared(&cfg, &prep, &progress) {
+        Ok(b) => b,
+        Err(e) => return fail(e),
+    };
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    say(&output::table(&batch.summary));
+    if let Some(dir) = &o.out {
+        let files = (|| -> Result<Vec<(&str, Vec<u8>)>, SimError> {
+            Ok(vec![
+                ("summary.json", output::summary_json(&batch.summary)?),
+                ("runs.csv", output::runs_csv(&batch.summary, &batch.records)),
+                ("report.svg", plot::report_svg(&batch.summary)?.into_bytes()),
+            ])
+        })();
+        if let Err(e) = files.and_then(|f| output::write_atomic(dir, &f)) {
+            return fail(e);
+        }
+        say(&format!("wrote {0}/summary.json, {0}/runs.csv, {0}/report.svg\n", dir.display()));
+    }
+    ExitCode::SUCCESS
+}
+
+/// `--replay-run k`: run k's full combat log under each chosen ruleset.
+fn replay(cfg: &SimConfig, k: u64) -> ExitCode {
+    let cfg = SimConfig { runs: cfg.runs.max(k.saturating_add(1)), ..cfg.clone() };
+    let prep = match super::prepare(&cfg) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    for (ri, rs) in prep.rulesets.iter().enumerate() {
+        let seed = cfg.seed + k;
+        let (log, rec) = match super::run::replay(&prep, ri, k, seed) {
+            Ok(x) => x,
+            Err(e) => return fail(e),
+        };
+        let mut text = format!("== {} under {}: run {k}, seed {seed}\n", prep.encounter.name, rs.name);
+        for e in &log.events {
+            text.push_str(&log.describe(e));
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "== run {k}: {} after {} rounds, {} commands\n",
+            rec.outcome.label(&prep.sides),
+            rec.rounds,
+            rec.commands
+        ));
+        say(&text);
+    }
+    ExitCode::SUCCESS
+}
+
+/// `sim merge [--out DIR] SHARD_DIR...`.
+fn merge_main(args: &[String]) -> ExitCode {
+    let mut out = None;
+    let mut dirs = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--out" => match it.next() {
+                Some(d) => out = Some(PathBuf::from(d)),
+                None => return usage_error("--out needs a folder"),
+            },
+            f if f.starts_with("--") => return usage_error(&format!("unknown option {f}")),
+            d => dirs.push(PathBuf::from(d)),
+        }
+    }
+    if dirs.is_empty() {
+        return usage_error("name at least one shard folder to merge");
+    }
+    match merge_dirs(&dirs, out.as_deref()) {
+        Ok(table) => {
+            say(&table);
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
+}
+
+/// Merge the outputs in `dirs` (each with `summary.json` and `runs.csv`); write the merged
+/// outputs to `out` if given. Returns the merged table.
+pub fn merge_dirs(dirs: &[PathBuf], out: Option<&Path>) -> Result<String, SimError> {
+    if let Some(o) = out {
+        output::check_writable(o)?;
+    }
+    let parts = dirs.iter().map(|d| super::read_summary(&d.join("summary.json"))).collect::<Result<Vec<_>, _>>()?;
+    let merged = super::merge(&parts)?;
+    if let Some(o) = out {
+        let csvs = dirs
+            .iter()
+            .map(|d| {
+                let p = d.join("runs.csv");
+                std::fs::read_to_string(&p)
+                    .map(|t| (p.clone(), t))
+                    .map_err(|e| SimError::Io(format!("{}: cannot read: {e}", p.display())))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let files = vec![
+            ("summary.json", output::summary_json(&merged)?),
+            ("runs.csv", output::merge_csv(&merged, &csvs)?),
+            ("report.svg", plot::report_svg(&merged)?.into_bytes()),
+        ];
+        output::write_atomic(o, &files)?;
+    }
+    Ok(output::table(&merged))
+}
+
+/// The bench encounter: `assets/encounters/bench-4v4.ron` here or in the crate.
+fn bench_encounter() -> PathBuf {
+    let rel = Path::new("assets/encounters/bench-4v4.ron");
+    if rel.is_file() { rel.to_path_buf() } else { Path::new(env!("CARGO_MANIFEST_DIR")).join(rel) }
+}
+
+/// `--bench`: encounters per second per ruleset, the median of 5 timed batches.
+fn bench(o: &Options) -> ExitCode {
+    let cfg = SimConfig {
+        encounter: o.encounter.clone().unwrap_or_else(bench_encounter),
+        ruleset: o.ruleset.clone(),
+        runs: o.runs.unwrap_or(2000),
+        seed: o.seed,
+        jobs: o.jobs.unwrap_or(1),
+        max_rounds: o.max_rounds,
+        shard: None,
+        dice: o.dice.clone(),
+        cancel: None,
+    };
+    let prep = match super::prepare(&cfg) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    for rs in &prep.rulesets {
+        let one = super::Prepared { rulesets: vec![rs.clone()], ..prep.clone() };
+        // A short warm-up, then 5 timings.
+        let warm = SimConfig { runs: (cfg.runs / 10).max(1), ..cfg.clone() };
+        if let Err(e) = super::run_prepared(&warm, &one, &|_| {}) {
+            return fail(e);
+        }
+        let mut rates = Vec::new();
+        for _ in 0..5 {
+            let t = Instant::now();
+            if let Err(e) = super::run_prepared(&cfg, &one, &|_| {}) {
+                return fail(e);
+            }
+            rates.push(cfg.runs as f64 / t.elapsed().as_secs_f64());
+        }
+        rates.sort_by(f64::total_cmp);
+        say(&format!("{}: {:.0} encounters/s\n", rs.name, rates[2]));
+    }
+    ExitCode::SUCCESS
+}

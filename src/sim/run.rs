@@ -1,0 +1,80 @@
+//! Playing one run: the encounter under a ruleset, the tactical AI on every side.
+
+use crate::ai::{self, AiScope, Brain};
+use crate::rules::driver::Combat;
+use crate::rules::log::CombatLog;
+use crate::rules::map::BattleMap;
+use crate::rules::ruleset::Ruleset;
+use crate::rules::setup::CombatantSpec;
+use crate::rules::state::EngineStatus;
+
+use super::stats::RunRecord;
+use super::{MAX_COMMANDS, Prepared};
+
+/// The AI plays every creature and answers the GM's decisions.
+pub const SCOPE: AiScope = AiScope { gm: true, all_creatures: true };
+
+/// One worker's means to play runs of one encounter under one ruleset.
+pub struct Runner<'a> {
+    prep: &'a Prepared,
+    /// The ruleset with the encounter's round cap applied.
+    ruleset: Ruleset,
+    specs: Vec<CombatantSpec>,
+    map: BattleMap,
+    dice: &'a [i32],
+    dying: bool,
+}
+
+impl<'a> Runner<'a> {
+    /// A runner for the ruleset at index `ri` of `prep`.
+    pub fn new(prep: &'a Prepared, ri: usize) -> Result<Runner<'a>, String> {
+        let mut ruleset = prep.rulesets.get(ri).ok_or_else(|| format!("no ruleset #{ri}"))?.clone();
+        // As `Encounter::start` does: the encounter's map, round cap and sheets for this ruleset.
+        if let Some(cap) = prep.encounter.max_rounds {
+            ruleset.round_cap = cap;
+        }
+        let map = prep.encounter.try_battle_map().map_err(|m| format!("{}: map: {m}", prep.file_name))?;
+        let specs = prep.encounter.specs_for(&ruleset);
+        let dying = ruleset.at_zero_hp.is_some();
+        Ok(Runner { prep, ruleset, specs, map, dice: &prep.dice, dying })
+    }
+
+    /// Play run `k` with `seed` to its end and read its statistics.
+    pub fn run(&mut self, k: u64, seed: u64) -> Result<RunRecord, String> {
+        let (combat, commands) = self.play(seed)?;
+        Ok(self.record(k, &combat, commands))
+    }
+
+    /// Play one run with `seed` and return the combat, with its full log, and the commands sent.
+    pub fn play(&mut self, seed: u64) -> Result<(Combat, u64), String> {
+        let mut combat = Combat::with_map(self.ruleset.clone(), seed, &self.specs, self.map.clone(), self.dice)
+            .map_err(|e| format!("{}: set-up under `{}` failed: {e}", self.prep.file_name, self.ruleset.name))?;
+        let stats = ai::play_by(&mut combat, SCOPE, MAX_COMMANDS, |_| Brain::Tactical);
+        Ok((combat, stats.sent as u64))
+    }
+
+    fn record(&self, k: u64, combat: &Combat, commands: u64) -> RunRecord {
+        let finished = combat.status() == EngineStatus::Ended;
+        let log = combat.log();
+        RunRecord::from_log(
+            k,
+            self.prep.combatants.len(),
+            &self.prep.sides,
+            &log.events,
+            combat.turn().round,
+            commands,
+            finished,
+            self.dying,
+            &|a| super::stats::typed_weight(&self.ruleset, a),
+        )
+    }
+}
+
+/// Play run `k` with `seed` (a batch's seed + k) of `prep` under the ruleset at index `ri` and
+/// return its full combat log and record (for `--replay-run`).
+pub fn replay(prep: &Prepared, ri: usize, k: u64, seed: u64) -> Result<(CombatLog, RunRecord), String> {
+    let mut r = Runner::new(prep, ri)?;
+    let (combat, commands) = r.play(seed)?;
+    let rec = r.record(k, &combat, commands);
+    Ok((combat.log().clone(), rec))
+}

@@ -1,0 +1,416 @@
+//! Statistics of simulated combats, all derived from the typed combat log.
+//!
+//! One run gives a [`RunRecord`] ([`RunRecord::from_log`]); runs add up into a [`Tally`] of exact
+//! integers (counts, sums and the round histogram). Everything a summary shows (win rates with
+//! their Wilson intervals, round percentiles, per-round rates) is derived from a tally, so tallies
+//! of shards add up to exactly the tally of the whole batch.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::components::Cid;
+use crate::rules::log::{CombatEvent, DrawReason, Via};
+
+/// How one run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// This side (index into the encounter's sides) is the last one standing.
+    Win(u16),
+    /// A draw at the round cap.
+    RoundCap,
+    /// Another draw: nobody could act, the engine's work limit, or the side that was left is not
+    /// one of the encounter's (never with checked data).
+    OtherDraw,
+    /// The AI ran out of its command budget before the combat ended (a stuck fight).
+    Unfinished,
+}
+
+impl Outcome {
+    /// The outcome in words for the CSV: the side's name, `draw-round-cap`, `draw` or `unfinished`.
+    pub fn label(self, sides: &[String]) -> String {
+        match self {
+            Outcome::Win(s) => sides.get(s as usize).cloned().unwrap_or_else(|| format!("side{s}")),
+            Outcome::RoundCap => "draw-round-cap".into(),
+            Outcome::OtherDraw => "draw".into(),
+            Outcome::Unfinished => "unfinished".into(),
+        }
+    }
+}
+
+/// What one combatant did in one run. Every field is a count or a sum of log events.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatantCounts {
+    /// Damage it dealt: `Damaged` events while its ability resolved (see [`RunRecord::from_log`]).
+    pub damage_dealt: u64,
+    /// Damage it took: the sum of its `Damaged` events.
+    pub damage_taken: u64,
+    /// Times it went down from standing (`Downed` while up).
+    pub downs: u64,
+    /// Times it died: a `Downed` while already down (pf2e's dying reached its limit), or any
+    /// down under a ruleset without a dying state (`at_zero_hp: None`), where down is out for good.
+    pub deaths: u64,
+    /// Actions it paid: `AbilityUsed.cost` plus the parts of spread activities it paid
+    /// (`ActivityStarted.paid`, `ActivityProgressed.paid_now`). Under typed action slots (pf1e),
+    /// where the log's cost is 0, a use on its turn counts its action type's weight (see
+    /// [`typed_weight`]).
+    pub actions_spent: u64,
+    /// Actions it forfeited (`ActionsForfeited.count`).
+    pub actions_forfeited: u64,
+    /// Reactions it took (`AbilityUsed` with `via: Reaction` or `Held`).
+    pub reactions_taken: u64,
+    /// Reactions aimed at it (the targets of others' `AbilityUsed` via `Reaction` or `Held`).
+    pub reactions_provoked: u64,
+    /// Openings it used (`AbilityUsed` with `via: Opening`).
+    pub openings_taken: u64,
+    /// Openings its actions created: `OpeningCreated` while its ability resolved.
+    pub openings_provoked: u64,
+    /// Attacks of opportunity it made: a reaction `AbilityUsed` answering an
+    /// `OpportunityProvoked` that named it.
+    pub aoo_taken: u64,
+    /// Attacks of opportunity it provoked (`OpportunityProvoked` with it as the mover).
+    pub aoo_provoked: u64,
+}
+
+impl CombatantCounts {
+    fn add(&mut self, o: &CombatantCounts) {
+        self.damage_dealt += o.damage_dealt;
+        self.damage_taken += o.damage_taken;
+        self.downs += o.downs;
+        self.deaths += o.deaths;
+        self.actions_spent += o.actions_spent;
+        self.actions_forfeited += o.actions_forfeited;
+        self.reactions_taken += o.reactions_taken;
+        self.reactions_provoked += o.reactions_provoked;
+        self.openings_taken += o.openings_taken;
+        self.openings_provoked += o.openings_provoked;
+        self.aoo_taken += o.aoo_taken;
+        self.aoo_provoked += o.aoo_provoked;
+    }
+}
+
+/// One run: its outcome, how many rounds it took, and what every combatant did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunRecord {
+    /// Run index k (seed = S + k).
+    pub run: u64,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// The round it ended in.
+    pub rounds: u32,
+    /// Commands the AI sent.
+    pub commands: u64,
+    /// Per combatant, in id order.
+    pub combatants: Vec<CombatantCounts>,
+}
+
+impl RunRecord {
+    /// Read one run's statistics off its log events.
+    ///
+    /// Damage dealt and openings created are attributed to the creature whose ability is
+    /// resolving: the last `AbilityUsed`, `AttackRolled`, `AttackHit`, `ActivityCompleted`,
+    /// `CastReleased` or `HeldActionTriggered` since the last turn or round boundary
+    /// (`TurnStarted`, `TurnStepBegan`, `TurnEnded`, `RoundStarted`, `RoundEnded`). Damage outside
+    /// any ability (persistent damage at a turn step) is taken but dealt by nobody.
+    ///
+    /// `sides` are the encounter's side names; `rounds` the engine's round at the end;
+    /// `finished` whether the combat ended; `dying` whether the ruleset has a dying state
+    /// (`at_zero_hp`), which decides what counts as a death.
+    pub fn from_log<'a>(
+        run: u64,
+        n: usize,
+        sides: &[String],
+        events: impl IntoIterator<Item = &'a CombatEvent>,
+        rounds: u32,
+        commands: u64,
+        finished: bool,
+        dying: bool,
+        typed: &dyn Fn(&str) -> u64,
+    ) -> RunRecord {
+        let mut c = vec![CombatantCounts::default(); n];
+        let mut down = vec![false; n];
+        let mut source: Option<Cid> = None;
+        // Enemies an `OpportunityProvoked` offered an attack to, not answered yet.
+        let mut offered: Vec<Cid> = Vec::new();
+        let mut outcome = if finished { Outcome::OtherDraw } else { Outcome::Unfinished };
+        let mut at = |who: Cid| -> Option<usize> { ((who.0 as usize) < n).then_some(who.0 as usize) };
+        for e in events {
+            use CombatEvent::*;
+            match e {
+                TurnStarted { .. } | TurnStepBegan { .. } | TurnEnded { .. } | RoundStarted { .. } | RoundEnded { .. } => {
+                    source = None
+                }
+                AbilityUsed { who, ability, cost, targets, via } => {
+                    source = Some(*who);
+                    if let Some(i) = at(*who) {
+                        c[i].actions_spent +=
+                            if *cost == 0 && *via == Via::Turn { typed(ability) } else { u64::from(*cost) };
+                        match via {
+                            Via::Reaction | Via::Held => {
+                                c[i].reactions_taken += 1;
+                                for t in targets {
+                                    if let Some(j) = at(*t) {
+                                        c[j].reactions_provoked += 1;
+                                    }
+                                }
+                                if *via == Via::Reaction
+                                    && let Some(p) = offered.iter().position(|o| o == who)
+                                {
+                                    offered.remove(p);
+                                    c[i].aoo_taken += 1;
+                                }
+                            }
+                            Via::Opening(_) => c[i].openings_taken += 1,
+                            Via::Turn => {}
+                        }
+                    }
+                }
+                AttackRolled { attacker, .. } | AttackHit { attacker, .. } => source = Some(*attacker),
+                ActivityCompleted { who, .. } | CastReleased { who, .. } | HeldActionTriggered { who, .. } => {
+                    source = Some(*who)
+                }
+                ActivityStarted { who, paid, .. } => {
+                    if let Some(i) = at(*who) {
+                        c[i].actions_spent += u64::from(*paid);
+                    }
+                }
+                ActivityProgressed { who, paid_now, .. } => {
+                    if let Some(i) = at(*who) {
+                        c[i].actions_spent += u64::from(*paid_now);
+                    }
+                }
+                ActionsForfeited { who, count } => {
+                    if let Some(i) = at(*who) {
+                        c[i].actions_forfeited += u64::from(*count);
+                    }
+                }
+                Damaged { who, amount, .. } => {
+                    let amount = u64::try_from(*amount).unwrap_or(0);
+                    if let Some(i) = at(*who) {
+                        c[i].damage_taken += amount;
+                    }
+                    if let Some(i) = source.and_then(&mut at) {
+                        c[i].damage_dealt += amount;
+                    }
+                }
+                Healed { who, hp, .. } => {
+                    if let Some(i) = at(*who)
+                        && *hp > 0
+                    {
+                        down[i] = false;
+                    }
+                }
+                Downed { who } => {
+                    if let Some(i) = at(*who) {
+                        if down[i] {
+                            c[i].deaths += 1;
+                        } else {
+                            down[i] = true;
+                            c[i].downs += 1;
+                            if !dying {
+                                c[i].deaths += 1;
+                            }
+                        }
+                    }
+                }
+                OpportunityProvoked { mover, from } => {
+                    if let Some(i) = at(*mover) {
+                        c[i].aoo_provoked += 1;
+                    }
+                    offered.push(*from);
+                }
+                OpportunityDeclined { who } => offered.retain(|o| o != who),
+                Moved { .. } | MoveStopped { .. } => offered.clear(),
+                OpeningCreated { .. } => {
+                    if let Some(i) = source.and_then(&mut at) {
+                        c[i].openings_provoked += 1;
+                    }
+                }
+                CombatDrawn { reason: DrawReason::RoundCap(_), .. } => outcome = Outcome::RoundCap,
+                CombatDrawn { .. } => outcome = Outcome::OtherDraw,
+                CombatEnded { winner: Some(w) } => {
+                    outcome = match sides.iter().position(|s| s == w) {
+                        Some(s) => Outcome::Win(s as u16),
+                        None => Outcome::OtherDraw,
+                    }
+                }
+                _ => {}
+            }
+        }
+        RunRecord { run, outcome, rounds, commands, combatants: c }
+    }
+}
+
+/// The actions a use of `ability` takes under typed action slots (G-P1-01): a standard, move,
+/// swift or immediate action 1, a full-round action 2, a free action or 5-foot step 0; and 0 for
+/// every ability under other budgets, whose log gives the cost.
+pub fn typed_weight(ruleset: &crate::rules::ruleset::Ruleset, ability: &str) -> u64 {
+    use crate::rules::ruleset::{ActionBudget, ActionType};
+    if !matches!(ruleset.budget, ActionBudget::TypedSlots { .. }) {
+        return 0;
+    }
+    match ruleset.ability(ability).map(|d| d.action) {
+        Some(ActionType::Standard | ActionType::Move | ActionType::Swift | ActionType::Immediate) => 1,
+        Some(ActionType::FullRound) => 2,
+        Some(ActionType::Free | ActionType::FiveFootStep) | None => 0,
+    }
+}
+
+/// Exact integer aggregates of many runs under one ruleset. Tallies add up (see
+/// [`Tally::merge`]): shards merged give the same tally as one batch.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Runs counted.
+    pub runs: u64,
+    /// Wins per side, in the encounter's side order.
+    pub wins: Vec<u64>,
+    /// Draws at the round cap.
+    pub draws_round_cap: u64,
+    /// Other draws (nobody could act, the work limit).
+    pub draws_other: u64,
+    /// Runs the AI did not finish within its command budget.
+    pub unfinished: u64,
+    /// Sum of the rounds of every run.
+    pub rounds_sum: u64,
+    /// Runs per number of rounds: `rounds_histogram[r]` runs ended in round r.
+    pub rounds_histogram: Vec<u64>,
+    /// Commands sent in all.
+    pub commands: u64,
+    /// Per combatant, in id order: sums over runs.
+    pub combatants: Vec<CombatantCounts>,
+}
+
+impl Tally {
+    /// An empty tally for `sides` sides and `n` combatants.
+    pub fn new(sides: usize, n: usize) -> Tally {
+        Tally { wins: vec![0; sides], combatants: vec![CombatantCounts::default(); n], ..Default::default() }
+    }
+
+    /// Count one run.
+    pub fn add(&mut self, r: &RunRecord) {
+        self.runs += 1;
+        match r.outcome {
+            Outcome::Win(s) => {
+                if let Some(w) = self.wins.get_mut(s as usize) {
+                    *w += 1;
+                }
+            }
+            Outcome::RoundCap => self.draws_round_cap += 1,
+            Outcome::OtherDraw => self.draws_other += 1,
+            Outcome::Unfinished => self.unfinished += 1,
+        }
+        self.rounds_sum += u64::from(r.rounds);
+        let k = r.rounds as usize;
+        if self.rounds_histogram.len() <= k {
+            self.rounds_histogram.resize(k + 1, 0);
+        }
+        self.rounds_histogram[k] += 1;
+        self.commands += r.commands;
+        for (t, c) in self.combatants.iter_mut().zip(&r.combatants) {
+            t.add(c);
+        }
+    }
+
+    /// Add another tally of the same encounter and ruleset.
+    pub fn merge(&mut self, o: &Tally) {
+        self.runs += o.runs;
+        if self.wins.len() < o.wins.len() {
+            self.wins.resize(o.wins.len(), 0);
+        }
+        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
+            *a += b;
+        }
+        self.draws_round_cap += o.draws_round_cap;
+        self.draws_other += o.draws_other;
+        self.unfinished += o.unfinished;
+        self.rounds_sum += o.rounds_sum;
+        if self.rounds_histogram.len() < o.rounds_histogram.len() {
+            self.rounds_histogram.resize(o.rounds_histogram.len(), 0);
+        }
+        for (a, b) in self.rounds_histogram.iter_mut().zip(&o.rounds_histogram) {
+            *a += b;
+        }
+        self.commands += o.commands;
+        if self.combatants.len() < o.combatants.len() {
+            self.combatants.resize(o.combatants.len(), CombatantCounts::default());
+        }
+        for (a, b) in self.combatants.iter_mut().zip(&o.combatants) {
+            a.add(b);
+        }
+    }
+
+    /// The nearest-rank p-th percentile of the rounds (p in percent, 0 < p <= 100): the smallest
+    /// round r such that at least ⌈p·runs/100⌉ runs ended by round r. `None` with no runs.
+    pub fn rounds_percentile(&self, p: u64) -> Option<u32> {
+        if self.runs == 0 {
+            return None;
+        }
+        let rank = (p * self.runs).div_ceil(100).max(1);
+        let mut seen = 0;
+        for (r, &n) in self.rounds_histogram.iter().enumerate() {
+            seen += n;
+            if seen >= rank {
+                return Some(r as u32);
+            }
+        }
+        None
+    }
+
+    /// Mean rounds per run.
+    pub fn rounds_mean(&self) -> Option<f64> {
+        (self.runs > 0).then(|| self.rounds_sum as f64 / self.runs as f64)
+    }
+}
+
+/// A proportion with its 95% Wilson score interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Rate {
+    /// successes / trials.
+    pub rate: f64,
+    /// Lower bound of the 95% interval.
+    pub low: f64,
+    /// Upper bound of the 95% interval.
+    pub high: f64,
+}
+
+/// The 95% Wilson score interval of `k` successes in `n` trials (`None` when n = 0).
+pub fn wilson(k: u64, n: u64) -> Option<Rate> {
+    if n == 0 {
+        return None;
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let z2 = Z * Z;
+    let denom = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / denom;
+    let half = Z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Some(Rate { rate: p, low: (center - half).max(0.0), high: (center + half).min(1.0) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 50 of 100: 0.5 (0.4038, 0.5962).
+        let r = wilson(50, 100).unwrap();
+        assert!((r.low - 0.4038).abs() < 1e-4 && (r.high - 0.5962).abs() < 1e-4, "{r:?}");
+        // 0 of 10: upper bound 0.2775.
+        let r = wilson(0, 10).unwrap();
+        assert_eq!(r.low, 0.0);
+        assert!((r.high - 0.2775).abs() < 1e-4, "{r:?}");
+        assert!(wilson(0, 0).is_none());
+    }
+
+    #[test]
+    fn percentiles_use_nearest_rank() {
+        let mut t = Tally::new(2, 0);
+        for r in [1u32, 2, 2, 3, 10] {
+            t.add(&RunRecord { run: 0, outcome: Outcome::Win(0), rounds: r, commands: 0, combatants: vec![] });
+        }
+        assert_eq!(t.rounds_percentile(50), Some(2));
+        assert_eq!(t.rounds_percentile(5), Some(1));
+        assert_eq!(t.rounds_percentile(95), Some(10));
+        assert_eq!(t.rounds_mean(), Some(3.6));
+    }
+}

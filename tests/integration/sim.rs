@@ -1,0 +1,208 @@
+//! The simulator (`skirmish sim`, `skirmish::sim`): statistics on a duel with forced dice where
+//! the answer is known, the same output for any `--jobs`, shards merged byte for byte, replays,
+//! and a clean error for each bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use skirmish::ai::{self, Brain};
+use skirmish::encounter::Encounter;
+use skirmish::sim::{self, SimConfig, SimError, output, stats::Outcome};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bench_4v4() -> PathBuf {
+    root().join("assets/encounters/bench-4v4.ron")
+}
+
+fn temp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skirmish-sim-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skirmish")).arg("sim").args(args).output().unwrap()
+}
+
+/// A duel under pf1e: the Hero (initiative die 20) hits the 1-hp Dummy (die 1) with its first
+/// attack (die 15 against AC 10) for 5 damage (die 5) in round 1.
+const DUEL: &str = r#"Encounter(
+    name: "Duel",
+    map: ["....", "...."],
+    sides: [(name: "a", controller: Ai), (name: "b", controller: Ai)],
+    combatants: [
+        (name: "Hero", side: "a", hp: 10, at: (0, 0), stats: {"INIT": 0, "MELEE": 0, "STR": 0, "AC": 10}, abilities: []),
+        (name: "Dummy", side: "b", hp: 1, at: (1, 0), stats: {"INIT": 0, "MELEE": 0, "STR": 0, "AC": 10}, abilities: []),
+    ],
+)
+"#;
+
+/// The duel as a file in an `assets/encounters/` folder next to a copy of the rulesets.
+fn duel_file(tag: &str) -> PathBuf {
+    let d = temp(tag);
+    let rs = d.join("assets/rulesets");
+    std::fs::create_dir_all(&rs).unwrap();
+    for r in ["homebrew-d20", "pf1e", "pf2e", "segments"] {
+        std::fs::copy(root().join(format!("assets/rulesets/{r}.ron")), rs.join(format!("{r}.ron"))).unwrap();
+    }
+    let f = d.join("assets/encounters/duel.ron");
+    std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+    std::fs::write(&f, DUEL).unwrap();
+    f
+}
+
+#[test]
+fn sim_statistics_are_right_on_a_duel_with_forced_dice() {
+    let f = duel_file("duel");
+    let cfg = SimConfig { dice: vec![20, 1, 15, 5], jobs: 2, ..SimConfig::new(&f, Some("pf1e"), 7) };
+    let b = sim::run_batch_records(&cfg, &|_| {}).unwrap();
+    let r = &b.summary.rulesets[0];
+    let t = &r.tally;
+    assert_eq!(t.runs, 7);
+    assert_eq!(t.wins, vec![7, 0], "side a wins every run");
+    assert_eq!((t.draws_round_cap, t.draws_other, t.unfinished), (0, 0, 0));
+    assert_eq!(t.rounds_sum, 7);
+    assert_eq!(t.rounds_histogram, vec![0, 7], "every run ends in round 1");
+    let (hero, dummy) = (t.combatants[0], t.combatants[1]);
+    assert_eq!((hero.damage_dealt, hero.damage_taken, hero.downs, hero.deaths), (35, 0, 0, 0));
+    assert_eq!((dummy.damage_dealt, dummy.damage_taken, dummy.downs, dummy.deaths), (0, 35, 7, 7));
+    assert_eq!(hero.actions_spent, 14, "a full attack is a full-round action: 2 a run");
+    assert_eq!((dummy.actions_spent, hero.actions_forfeited, hero.aoo_taken, dummy.aoo_provoked), (0, 0, 0, 0));
+    // Derived: 100% (Wilson 95% interval of 7/7 is 0.6457..1), 5 damage a round.
+    let d = &r.derived;
+    let win = d.sides[0].win.unwrap();
+    assert_eq!(win.rate, 1.0);
+    assert!((win.low - 0.6457).abs() < 1e-3 && win.high == 1.0, "{win:?}");
+    assert_eq!(d.sides[1].win.unwrap().rate, 0.0);
+    assert_eq!((d.rounds_median, d.rounds_p5, d.rounds_p95), (Some(1), Some(1), Some(1)));
+    assert_eq!(d.rounds_mean, Some(1.0));
+    assert_eq!(d.combatants[0].damage_dealt_per_round, Some(5.0));
+    assert_eq!(d.combatants[1].deaths_per_run, Some(1.0));
+    // Every run is recorded, in run order.
+    assert_eq!(b.records[0].iter().map(|r| r.run).collect::<Vec<_>>(), (0..7).collect::<Vec<_>>());
+    assert!(b.records[0].iter().all(|r| r.outcome == Outcome::Win(0) && r.rounds == 1));
+    let csv = String::from_utf8(output::runs_csv(&b.summary, &b.records)).unwrap();
+    assert_eq!(csv.lines().nth(1), Some("pf1e,0,0,a,1,1,5,0,0,0,0,5,1,1"));
+}
+
+#[test]
+fn sim_output_is_the_same_for_jobs_1_and_2() {
+    let run = |jobs| {
+        let cfg = SimConfig { jobs, seed: 40, ..SimConfig::new(bench_4v4(), None, 12) };
+        let b = sim::run_batch_records(&cfg, &|_| {}).unwrap();
+        (output::summary_json(&b.summary).unwrap(), output::runs_csv(&b.summary, &b.records))
+    };
+    let (one, two) = (run(1), run(2));
+    assert!(one.0 == two.0, "summary.json differs between --jobs 1 and 2");
+    assert!(one.1 == two.1, "runs.csv differs between --jobs 1 and 2");
+}
+
+#[test]
+fn sim_four_shards_merged_equal_the_unsharded_run_byte_for_byte() {
+    let d = temp("shards");
+    let enc = bench_4v4();
+    let enc = enc.to_str().unwrap();
+    let whole = d.join("whole");
+    let out = sim(&[enc, "--ruleset", "all", "--runs", "10", "--seed", "7", "--out", whole.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut shard_dirs = Vec::new();
+    for i in 0..4 {
+        let s = d.join(format!("shard-{i}"));
+        let shard = format!("{i}/4");
+        let out = sim(&[enc, "--runs", "10", "--seed", "7", "--jobs", "1", "--shard", &shard, "--out", s.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        shard_dirs.push(s);
+    }
+    // Merge in a scrambled order: the result does not depend on it.
+    let merged = d.join("merged");
+    let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+    for i in [2, 0, 3, 1] {
+        args.push(shard_dirs[i].to_str().unwrap());
+    }
+    let out = sim(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let read = |p: &Path| std::fs::read(p).unwrap();
+    assert!(read(&whole.join("summary.json")) == read(&merged.join("summary.json")), "summary.json differs");
+    assert!(read(&whole.join("runs.csv")) == read(&merged.join("runs.csv")), "runs.csv differs");
+    assert!(String::from_utf8(read(&merged.join("report.svg"))).unwrap().starts_with("<svg"));
+    // A shard merged twice is refused.
+    let out = sim(&["merge", shard_dirs[0].to_str().unwrap(), shard_dirs[0].to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("counted twice"));
+}
+
+#[test]
+fn sim_replay_run_reproduces_the_runs_log() {
+    let enc = bench_4v4();
+    let cfg = SimConfig { seed: 100, ..SimConfig::new(&enc, Some("homebrew-d20"), 5) };
+    let prep = sim::prepare(&cfg).unwrap();
+    let b = sim::run_prepared(&cfg, &prep, &|_| {}).unwrap();
+    let k = 3;
+    let (log, rec) = sim::run::replay(&prep, 0, k, cfg.seed + k).unwrap();
+    assert_eq!(rec, b.records[0][k as usize], "the replay's statistics are the batch's run {k}");
+    // The same fight played from scratch, the way the game starts an encounter.
+    let e = Encounter::load(&enc).unwrap();
+    let mut c = e.start(prep.rulesets[0].clone(), cfg.seed + k).unwrap();
+    ai::play_by(&mut c, sim::run::SCOPE, sim::MAX_COMMANDS, |_| Brain::Tactical);
+    assert_eq!(log.to_ron(), c.log().to_ron(), "byte-identical full log");
+    // The command prints the same log, with names.
+    let out = sim(&[enc.to_str().unwrap(), "--ruleset", "homebrew-d20", "--seed", "100", "--replay-run", "3"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("==")).collect();
+    let expected: Vec<String> = log.events.iter().map(|e| log.describe(e)).collect();
+    assert_eq!(lines, expected);
+}
+
+fn assert_clean_failure(out: &Output, needle: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "should fail: {needle}");
+    assert!(err.contains(needle), "stderr lacks `{needle}`: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn sim_bad_inputs_give_clean_errors_and_no_output() {
+    let d = temp("bad");
+    let out_dir = d.join("out");
+    let o = out_dir.to_str().unwrap();
+    let enc = bench_4v4();
+    let enc = enc.to_str().unwrap();
+    // A missing encounter.
+    let missing = d.join("nope.ron");
+    assert_clean_failure(&sim(&[missing.to_str().unwrap(), "--out", o]), "nope.ron:1:1: cannot read");
+    // A malformed one: file:line:col and the field.
+    let bad = d.join("bad.ron");
+    std::fs::write(&bad, DUEL.replace("hp: 10,", "hp: -3,")).unwrap();
+    assert_clean_failure(&sim(&[bad.to_str().unwrap(), "--out", o]), "bad.ron:6:");
+    assert_clean_failure(&sim(&[bad.to_str().unwrap()]), "combatants[0].hp");
+    // An unknown ruleset names the installed ones.
+    assert_clean_failure(&sim(&[enc, "--ruleset", "gurps", "--out", o]), "no ruleset `gurps` (installed: homebrew-d20");
+    // --runs 0, bad shards.
+    assert_clean_failure(&sim(&[enc, "--runs", "0", "--out", o]), "--runs must be at least 1");
+    for s in ["4/4", "1/0", "x/2", "3"] {
+        assert_clean_failure(&sim(&[enc, "--shard", s, "--out", o]), "--shard");
+    }
+    assert!(!out_dir.exists(), "no output folder for rejected input");
+    // An --out under a regular file.
+    let file = d.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let under = file.join("out");
+    assert_clean_failure(&sim(&[enc, "--runs", "2", "--out", under.to_str().unwrap()]), "cannot write there");
+    // The library says the same with typed errors.
+    let err = sim::run_batch(&SimConfig::new(enc, Some("gurps"), 1), &|_| {}).unwrap_err();
+    assert!(matches!(err, SimError::UnknownRuleset { .. }), "{err}");
+    let err = sim::run_batch(&SimConfig::new(enc, None, 0), &|_| {}).unwrap_err();
+    assert!(matches!(err, SimError::Config(_)), "{err}");
+    // A failed write leaves no file behind, temporary or final.
+    let target = d.join("atomic");
+    std::fs::create_dir_all(target.join("runs.csv")).unwrap(); // a folder where a file should go
+    let r = output::write_atomic(&target, &[("summary.json", b"{}".to_vec()), ("runs.csv", b"x".to_vec())]);
+    assert!(r.is_err());
+    let left: Vec<_> = std::fs::read_dir(&target).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("runs.csv")], "only the folder that was there");
+}
