@@ -61,16 +61,11 @@ fn frame(ctx: &egui::Context, cache: &HudCache, st: &mut HudUi) -> usize {
         screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
         ..Default::default()
     };
-    let out = ctx.run(raw, |ctx| {
-        let mut root = egui::Ui::new(
-            ctx.clone(),
-            "root".into(),
-            egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
-        );
-        egui::Panel::bottom("abilities").show_inside(&mut root, |ui| {
+    let out = ctx.run_ui(raw, |root| {
+        egui::Panel::bottom("abilities").show_inside(root, |ui| {
             let _ = ability_bar(ui, cache, None, st);
         });
-        let _ = draw_panels(&mut root, cache, st);
+        let _ = draw_panels(root, cache, st);
     });
     ctx.tessellate(out.shapes, out.pixels_per_point).len()
 }

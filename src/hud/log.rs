@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::rules_ref::event_rule;
 use crate::rules::command::{Choice, Decider, DefenseMethod};
 use crate::rules::components::{Cid, Stats};
+use crate::rules::dice::DieRoll;
 use crate::rules::driver::Combat;
 use crate::rules::log::{CombatEvent, DrawReason, NoOpportunityReason};
 use crate::rules::ruleset::{DefenseRule, Effect, Ruleset};
@@ -250,17 +251,53 @@ fn defense_stat(rs: &Ruleset, m: DefenseMethod) -> String {
     }
 }
 
+/// The dice as rolled, term by term: `1d20 14`, `2d6 (4, 3)`, `2d20 (17, 4 dropped)`, `1d20 12 − 1d4 3`.
+/// `None` when the event carries no dice (older logs).
+pub fn dice_words(dice: &[DieRoll]) -> Option<String> {
+    if dice.is_empty() {
+        return None;
+    }
+    let mut out = String::new();
+    let mut i = 0;
+    while i < dice.len() {
+        let (sides, negative) = (dice[i].sides, dice[i].negative);
+        let mut j = i;
+        while j < dice.len() && dice[j].sides == sides && dice[j].negative == negative {
+            j += 1;
+        }
+        let group = &dice[i..j];
+        if out.is_empty() {
+            if negative {
+                out.push('−');
+            }
+        } else {
+            out.push_str(if negative { " − " } else { " + " });
+        }
+        let faces: Vec<String> = group
+            .iter()
+            .map(|d| if d.kept { d.value.to_string() } else { format!("{} dropped", d.value) })
+            .collect();
+        if group.len() == 1 {
+            out.push_str(&format!("1d{sides} {}", faces[0]));
+        } else {
+            out.push_str(&format!("{}d{sides} ({})", group.len(), faces.join(", ")));
+        }
+        i = j;
+    }
+    Some(out)
+}
+
 /// `1d20 14 + STR 3 + 2 = 19`: the die, the stat, whatever else was added, the total.
-fn roll_words(die: &str, rolls: &[i32], stat: &str, stat_value: i32, bonus: i32, total: i32) -> String {
-    let dice = match rolls {
+fn roll_words(die: &str, rolls: &[i32], dice: &[DieRoll], stat: &str, stat_value: i32, bonus: i32, total: i32) -> String {
+    let shown = dice_words(dice).unwrap_or_else(|| match rolls {
         [one] => format!("{die} {one}"),
         many => {
             let kept = many.iter().max().copied().unwrap_or(0);
             let all: Vec<String> = many.iter().map(|r| r.to_string()).collect();
             format!("{}{die} ({}) keep {kept}", many.len(), all.join(", "))
         }
-    };
-    let mut s = dice;
+    });
+    let mut s = shown;
     if !stat.is_empty() {
         s.push_str(&format!(" {} {stat} {}", if stat_value < 0 { "−" } else { "+" }, stat_value.abs()));
     }
@@ -283,7 +320,7 @@ fn attack_sentence(
     let mut target = None;
     for e in events {
         match e {
-            AttackRolled { attacker, target: t, ability, roll, bonus, total, .. } => {
+            AttackRolled { attacker, target: t, ability, roll, bonus, total, dice, .. } => {
                 target = Some(*t);
                 let def = rs.ability(ability);
                 let shown = def.map_or(ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
@@ -301,22 +338,23 @@ fn attack_sentence(
                     "{} attacks {} with {shown}: {}",
                     names(*attacker),
                     names(*t),
-                    roll_words(&die, &[*roll], &stat, sv, *bonus, *total)
+                    roll_words(&die, &[*roll], dice, &stat, sv, *bonus, *total)
                 ));
             }
-            DefenseRolled { who, method, rolls, bonus, total } => {
+            DefenseRolled { who, method, rolls, bonus, total, dice } => {
                 let stat = defense_stat(rs, *method);
                 let sv = if stat.is_empty() { 0 } else { stat_of(*who, &stat) };
-                s.push_str(&format!(" vs {method:?} {}", roll_words("d20", rolls, &stat, sv, *bonus, *total)));
+                s.push_str(&format!(" vs {method:?} {}", roll_words("d20", rolls, dice, &stat, sv, *bonus, *total)));
             }
             NoDefensePossible { .. } => s.push_str(" (no defensive roll possible)"),
             DefenseDeclared { method: DefenseMethod::NoDefense, .. } => s.push_str(" (no defensive roll)"),
             AttackMissed { ac, .. } => s.push_str(&format!(" vs AC {ac} — miss")),
             AttackBlocked { .. } => s.push_str(" — blocked"),
             AttackHit { .. } => s.push_str(" — hit"),
-            Damaged { amount, hp, .. } => {
+            Damaged { amount, hp, dice, .. } => {
                 let who = target.map(names).unwrap_or_default();
-                s.push_str(&format!(", {amount} damage ({who} {hp} hp left)"));
+                let rolled = dice_words(dice).map(|d| format!(" [{d}]")).unwrap_or_default();
+                s.push_str(&format!(", {amount} damage{rolled} ({who} {hp} hp left)"));
             }
             AssistUsed { bonus, .. } => s.push_str(&format!(" (Assist +{bonus})")),
             _ => {}
@@ -436,8 +474,9 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
     let ab = |a: &str| rs.ability(a).map_or(a.to_string(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
     Some(match e {
         CombatStarted { ruleset, seed } => format!("The fight begins under {ruleset} (dice seed {seed})."),
-        InitiativeRolled { who, roll, bonus, total } => {
-            format!("{} rolls initiative: {} {roll} {:+} = {total}.", names(*who), rs.initiative.dice, bonus)
+        InitiativeRolled { who, roll, bonus, total, dice } => {
+            let shown = dice_words(dice).unwrap_or_else(|| format!("{} {roll}", rs.initiative.dice));
+            format!("{} rolls initiative: {shown} {:+} = {total}.", names(*who), bonus)
         }
         InitiativeRollOff { tied, rolls } => format!(
             "Tie broken by a roll-off: {}.",
@@ -501,7 +540,10 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
         | AttackHit { .. }
         | AttackMissed { .. }
         | AttackRolled { .. } => return None,
-        Damaged { who, amount, hp } => format!("{} takes {amount} damage ({hp} hp left).", names(*who)),
+        Damaged { who, amount, hp, dice } => match dice_words(dice) {
+            Some(d) => format!("{} takes {amount} damage [{d}] ({hp} hp left).", names(*who)),
+            None => format!("{} takes {amount} damage ({hp} hp left).", names(*who)),
+        },
         Downed { who } => format!("{} is down.", names(*who)),
         Moved { who, from, to, mode } => {
             format!("{} moves ({mode}) from ({}, {}) to ({}, {}).", names(*who), from.x, from.y, to.x, to.y)
@@ -553,15 +595,20 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
             let extra = if *restricted > 0 { format!(" + {restricted} restricted") } else { String::new() };
             format!("{} regains {actions} action(s){extra} and {reactions} reaction(s).", names(*who))
         }
-        RecoveryCheck { who, roll, dc, degree, value } => {
-            format!("{} makes a recovery check: 1d20 {roll} vs DC {dc} — {degree}; dying {value}.", names(*who))
+        RecoveryCheck { who, roll, dc, degree, value, dice } => {
+            let shown = dice_words(dice).unwrap_or_else(|| format!("1d20 {roll}"));
+            format!("{} makes a recovery check: {shown} vs DC {dc} — {degree}; dying {value}.", names(*who))
         }
-        FlatCheck { who, condition, roll, dc, success } => format!(
-            "{} makes a flat check against {condition}: 1d20 {roll} vs DC {dc} — {}.",
+        FlatCheck { who, condition, roll, dc, success, dice } => format!(
+            "{} makes a flat check against {condition}: {} vs DC {dc} — {}.",
+            dice_words(dice).unwrap_or_else(|| format!("1d20 {roll}")),
             names(*who),
             if *success { "it ends" } else { "it goes on" }
         ),
-        Healed { who, amount, hp } => format!("{} heals {amount} ({hp} hp).", names(*who)),
+        Healed { who, amount, hp, dice } => match dice_words(dice) {
+            Some(d) => format!("{} heals {amount} [{d}] ({hp} hp).", names(*who)),
+            None => format!("{} heals {amount} ({hp} hp).", names(*who)),
+        },
         Sustained { who, count } => format!("{} sustains {count} effect(s).", names(*who)),
         ActionDisrupted { who, ability } => format!("{}'s {} is disrupted.", names(*who), ab(ability)),
         Delayed { who } => format!("{} delays.", names(*who)),
@@ -594,9 +641,10 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
             format!("{} is {}.", names(*who), if *aware { "aware of its foes" } else { "unaware (surprised)" })
         }
         PermanentWound { who } => format!("{} suffers a permanent wound.", names(*who)),
-        SaveRolled { who, stat, roll, bonus, total, dc, success } => format!(
-            "{} saves with {stat}: 1d20 {roll} {:+} = {total} vs DC {dc} — {}.",
+        SaveRolled { who, stat, roll, bonus, total, dc, success, dice } => format!(
+            "{} saves with {stat}: {} {:+} = {total} vs DC {dc} — {}.",
             names(*who),
+            dice_words(dice).unwrap_or_else(|| format!("1d20 {roll}")),
             bonus,
             if *success { "success" } else { "failure" }
         ),

@@ -771,6 +771,8 @@ fn p2_22_an_owner_turn_effect_does_not_tick_at_the_start_of_the_turn() {
     let ended = f.find(m2, "ConditionEnded", "who: A, condition: \"hampered\"").unwrap();
     assert!(tick < ended && ended < f.find(m2, "TurnEnded", "who: A").unwrap());
     assert_eq!(f.find(m, "ConditionEnded", "hampered"), Some(ended), "it ended once, in the second Step 3");
+}
+
 #[test]
 fn p2_16_stunned_means_no_reactive_strike_and_no_triggered_free_action() {
     // Stunned: "you can't act", and reactions are actions (issue 13). A keeps its reaction but

@@ -792,6 +792,9 @@ fn sg_17_a_rescheduled_turn_leaves_no_stale_turn_on_the_timeline() {
     assert_eq!(t.len(), 1);
     assert_eq!(t.pop().map(|k| k.who), Some(Cid(2)), "the stale turn at 5 is gone");
     assert!(!t.unschedule(&old), "nothing left to remove");
+}
+
+#[test]
 fn sg_37_a_creature_that_cannot_act_takes_no_readied_action() {
     // segments has no attacks of opportunity or openings; its off-turn actions are readied
     // ones, and an asleep creature takes none (issue 13).
