@@ -7,20 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::command::{Choice, Command, Decider, DefenseMethod, Rejection};
 use super::components::{Cid, GridPos};
+/// Moved to [`super::components`] (plain data at the bottom floor); re-exported here.
+pub use super::components::Via;
 use super::ruleset::{AttackKind, HitKind, Lasts, TurnStep};
-
-/// How an ability came to be used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Via {
-    /// On the creature's own turn.
-    Turn,
-    /// In the opening with this id (HB-30).
-    Opening(u32),
-    /// As a reaction (attack of opportunity, HB-45).
-    Reaction,
-    /// As a held action released by its trigger (HB-50).
-    Held,
-}
 
 /// Why a combat ended as a draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
