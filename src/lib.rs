@@ -8,5 +8,7 @@ pub mod ai;
 pub mod encounter;
 #[cfg(feature = "game")]
 pub mod game;
+pub mod modding;
+pub mod mods_builtin;
 pub mod rules;
 pub mod scenario;

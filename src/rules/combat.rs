@@ -188,12 +188,7 @@ impl Rules<'_, '_> {
                     }
                     let s = self.c(who).stats.clone();
                     let n = self.dice.roll_expr(&amount, |k| s.get(k)).max(0);
-                    let hp = {
-                        let mut c = self.cm(t);
-                        c.health.hp = c.health.hp.saturating_add(n).min(c.health.max);
-                        c.health.hp
-                    };
-                    self.emit(CombatEvent::Healed { who: t, amount: n, hp });
+                    self.heal(t, n);
                 }
             }
             Effect::Save { stat, dc, damage, on_fail, duration } => {
@@ -391,6 +386,16 @@ impl Rules<'_, '_> {
             self.lose_held_on_hit(ctx.target, HitKind::Surprise);
         }
         self.interrupt_on_hit(ctx.target);
+    }
+
+    /// Regain hit points, up to the maximum, and log it.
+    pub fn heal(&mut self, who: Cid, amount: i32) {
+        let hp = {
+            let mut c = self.cm(who);
+            c.health.hp = c.health.hp.saturating_add(amount).min(c.health.max);
+            c.health.hp
+        };
+        self.emit(CombatEvent::Healed { who, amount, hp });
     }
 
     /// Lose hit points; at 0 or fewer the creature is down.

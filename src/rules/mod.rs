@@ -15,6 +15,7 @@ pub mod driver;
 pub mod limits;
 pub mod log;
 pub mod map;
+pub mod modding;
 pub mod movement;
 pub mod phases;
 pub mod ruleset;
