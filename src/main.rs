@@ -6,6 +6,7 @@
 //! skirmish scenarios             run every shipped scenario (tests/scenarios/*.ron)
 //! skirmish scenario FILE...      run scenario files; exits 1 if any expectation fails
 //! skirmish check FILE...         validate rulesets, scenarios and encounters without running them
+//! skirmish mods                  list the installed mods (Rust and data)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -24,15 +25,18 @@ macro_rules! say {
 const USAGE: &str = "usage:
   skirmish                           play: the default encounter, your side against the AI
   skirmish play [--encounter FILE] [--ruleset ID] [--ai SIDE]... [--all-ai] [--seed N] [--now]
-                [--screenshots DIR [--rounds N]]
+                [--screenshots DIR [--rounds N]] [--mod NAME]...
                                      play an encounter under a ruleset; --ai makes the AI play
                                      a side (the others are hot seat); --now skips the start
                                      screen; --screenshots saves PNGs and exits after N rounds
   skirmish scenarios                 run every shipped scenario under tests/scenarios/
-  skirmish scenario [--seed N] [--log] FILE...
+  skirmish scenario [--seed N] [--log] [--mod NAME]... FILE...
                                      run scenario files; prints PASS/FAIL per expectation
-                                     with its step number; exits 1 if any fails
-  skirmish check FILE...             validate rulesets and scenarios (file:line:col: message)
+                                     with its step number; exits 1 if any fails; --mod loads a
+                                     mod (Rust or data, see docs/modding.md)
+  skirmish check FILE...             validate rulesets and scenarios (file:line:col: message);
+                                     a mod folder (mods/NAME) is checked whole
+  skirmish mods                      list the installed mods
   skirmish help                      this text";
 
 fn main() -> ExitCode {
@@ -40,11 +44,18 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         None => play(&[]),
         Some("play") => play(&args[1..]),
-        Some("scenarios") => run_scenarios(&shipped_scenarios(), None, false),
+        Some("scenarios") => run_scenarios(&shipped_scenarios(), None, false, &[]),
+        Some("mods") => {
+            for line in skirmish::modding::describe_installed(&skirmish::modding::mods_dir()) {
+                say!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
         Some("scenario") => {
             let mut seed = None;
             let mut log = false;
             let mut files = Vec::new();
+            let mut mods = Vec::new();
             let mut it = args[1..].iter();
             while let Some(a) = it.next() {
                 match a.as_str() {
@@ -53,6 +64,10 @@ fn main() -> ExitCode {
                         None => return usage_error("--seed needs a whole number"),
                     },
                     "--log" => log = true,
+                    "--mod" => match it.next() {
+                        Some(m) => mods.push(m.clone()),
+                        None => return usage_error("--mod needs a mod name"),
+                    },
                     f if f.starts_with("--") => return usage_error(&format!("unknown option {f}")),
                     f => files.push(PathBuf::from(f)),
                 }
@@ -60,7 +75,7 @@ fn main() -> ExitCode {
             if files.is_empty() {
                 return usage_error("name at least one scenario file");
             }
-            run_scenarios(&files, seed, log)
+            run_scenarios(&files, seed, log, &mods)
         }
         Some("check") => {
             if args.len() < 2 {
@@ -68,6 +83,16 @@ fn main() -> ExitCode {
             }
             let mut ok = true;
             for f in &args[1..] {
+                if Path::new(f).join("mod.ron").is_file() {
+                    match skirmish::modding::data::check_mod(Path::new(f)) {
+                        Ok(lines) => lines.iter().for_each(|l| say!("{l}")),
+                        Err(e) => {
+                            ok = false;
+                            eprintln!("{e}");
+                        }
+                    }
+                    continue;
+                }
                 match scenario::check_file(Path::new(f)) {
                     Ok(msg) => say!("{msg}"),
                     Err(e) => {
@@ -113,6 +138,7 @@ fn play(args: &[String]) -> ExitCode {
                     "--ai" => o.ai_sides.push(value("a side")?),
                     "--all-ai" => o.all_ai = true,
                     "--now" => o.start_now = true,
+                    "--mod" => o.mods.push(value("a mod name")?),
                     "--seed" => o.seed = Some(value("a number")?.parse().map_err(|_| "--seed needs a whole number")?),
                     "--screenshots" => o.screenshots = Some(PathBuf::from(value("a folder")?)),
                     "--rounds" => {
@@ -135,6 +161,14 @@ fn play(args: &[String]) -> ExitCode {
             eprintln!("{e}");
             return ExitCode::FAILURE;
         }
+        if let Err(e) = skirmish::modding::load_mods(
+            &skirmish::modding::ModRegistry::builtin(),
+            &skirmish::modding::mods_dir(),
+            &o.mods,
+        ) {
+            eprintln!("skirmish: {e}");
+            return ExitCode::FAILURE;
+        }
         if let Some(r) = &o.ruleset
             && lib.ruleset(r).is_none()
         {
@@ -151,7 +185,7 @@ fn play(args: &[String]) -> ExitCode {
     {
         let _ = args;
         eprintln!("skirmish: built without the `game` feature: no window. Running the shipped scenarios instead.");
-        run_scenarios(&shipped_scenarios(), None, false)
+        run_scenarios(&shipped_scenarios(), None, false, &[])
     }
 }
 
@@ -176,14 +210,14 @@ fn shipped_scenarios() -> Vec<PathBuf> {
     files
 }
 
-fn run_scenarios(files: &[PathBuf], seed: Option<u64>, show_log: bool) -> ExitCode {
+fn run_scenarios(files: &[PathBuf], seed: Option<u64>, show_log: bool, mods: &[String]) -> ExitCode {
     if files.is_empty() {
         eprintln!("skirmish: no scenario files found");
         return ExitCode::FAILURE;
     }
     let (mut passed, mut failed, mut broken) = (0, 0, 0);
     for f in files {
-        let ls = match scenario::load(f) {
+        let ls = match scenario::load_with_mods(f, mods) {
             Ok(ls) => ls,
             Err(e) => {
                 eprintln!("{e}");

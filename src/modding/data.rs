@@ -366,7 +366,11 @@ impl DataMods {
             Ok(()) => Ok(()),
             Err(e) => {
                 // Find the file that names what the error is about.
-                let needle = e.message.split('`').nth(1).map(|x| format!("\"{x}\""));
+                let named = e.message.split('`').nth(1).or_else(|| {
+                    let rest = e.message.split_once('[')?.1;
+                    rest.split_once(']').map(|(id, _)| id)
+                });
+                let needle = named.map(|x| format!("\"{x}\""));
                 for (f, t) in &files {
                     if let Some(n) = &needle
                         && let Some((line, col)) = locate(t, n)

@@ -124,6 +124,33 @@ pub fn load_mods(registry: &ModRegistry, mods_dir: &Path, names: &[String]) -> R
     Ok(out)
 }
 
+/// The `mods/` folder for a data file: the nearest `mods/` above it, else [`mods_dir`].
+pub fn mods_dir_near(file: &Path) -> std::path::PathBuf {
+    let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    dir.ancestors().map(|p| p.join("mods")).find(|p| p.is_dir()).unwrap_or_else(mods_dir)
+}
+
+/// Every installed mod, for `skirmish mods`: the Rust mods, then the data mods under `dir`
+/// (each checked; a broken one shows its error).
+pub fn describe_installed(dir: &Path) -> Vec<String> {
+    let mut out = vec!["Rust mods (load with --mod NAME):".to_string()];
+    for n in ModRegistry::builtin().names() {
+        out.push(format!("  {n}"));
+    }
+    out.push(format!("Data mods in {}:", dir.display()));
+    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("mod.ron").is_file()).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    for d in dirs {
+        match data::read_manifest(&d) {
+            Ok(m) => out.push(format!("  {} {} (load_order {}, depends on: [{}])", m.name, m.version, m.load_order, m.depends_on.join(", "))),
+            Err(e) => out.push(format!("  {e}")),
+        }
+    }
+    out
+}
+
 /// The `mods/` folder: in the working directory, else in the crate.
 pub fn mods_dir() -> std::path::PathBuf {
     let here = Path::new("mods");

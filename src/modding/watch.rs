@@ -32,7 +32,7 @@ fn stamp(p: &Path) -> Stamp {
 /// Every file under the watched paths (folders walked two levels deep), sorted, with its stamp.
 fn stamps(paths: &[PathBuf]) -> Vec<(PathBuf, Stamp)> {
     let mut out = Vec::new();
-    let mut push = |p: PathBuf, out: &mut Vec<(PathBuf, Stamp)>| {
+    let push = |p: PathBuf, out: &mut Vec<(PathBuf, Stamp)>| {
         if out.len() < MAX_WATCHED {
             let s = stamp(&p);
             out.push((p, s));
