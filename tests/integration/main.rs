@@ -18,6 +18,7 @@
 //! - `gx_rules`: one test per interaction default that crosses rules (G-X-01..G-X-04), per ruleset.
 //! - `ai_strength`: the tactical AI against the basic one, seeded 4v4 fights under every ruleset.
 //! - `ai_tactics`: what the tactical AI does in set situations, and that it finishes every fight.
+//! - `modding`: the modding surface, the example mods, data mods and hot reload (issue 14).
 
 mod ai_strength;
 mod ai_tactics;
@@ -33,6 +34,7 @@ mod grid;
 mod gx_rules;
 mod hardening;
 mod hb_rules;
+mod modding;
 mod mutate;
 mod p1_rules;
 mod p2_rules;
