@@ -156,3 +156,21 @@ pub fn mods_dir() -> std::path::PathBuf {
     let here = Path::new("mods");
     if here.is_dir() { here.to_path_buf() } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("mods") }
 }
+
+/// [`crate::encounter::Encounter::start`] with mods: the encounter under `ruleset` on its map,
+/// with its round cap, the mods installed (for the game's battle set-up and the simulator).
+pub fn start_encounter(
+    enc: &crate::encounter::Encounter,
+    mut ruleset: Ruleset,
+    seed: u64,
+    mods: &ModList,
+) -> Result<Combat, crate::rules::setup::SetupError> {
+    let map = enc
+        .try_battle_map()
+        .map_err(|m| crate::rules::setup::SetupError { combatant: None, message: format!("map: {m}") })?;
+    if let Some(cap) = enc.max_rounds {
+        ruleset.round_cap = cap;
+    }
+    let specs = enc.specs_for(&ruleset);
+    Combat::with_mods(ruleset, seed, &specs, map, &[], mods)
+}

@@ -744,6 +744,10 @@ pub fn is_ruleset_file(text: &str) -> bool {
 /// Check a data file (ruleset, encounter or scenario, told apart by content) without running
 /// anything. An encounter is checked against every installed ruleset.
 pub fn check_file(path: &Path) -> Result<String, DataError> {
+    // A file of a data mod is checked with its whole mod (its rulesets extend others).
+    if let Some(dir) = path.ancestors().skip(1).take(3).find(|d| d.join("mod.ron").is_file()) {
+        return crate::modding::data::check_mod(dir).map(|lines| lines.join("\n"));
+    }
     let file = path.display().to_string();
     let text = read_data_file(path)?;
     if crate::encounter::is_encounter_file(&text) {
