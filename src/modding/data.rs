@@ -259,7 +259,10 @@ impl DataMods {
                             &file,
                             &text,
                             &format!("\"{dep}\""),
-                            format!("depends_on: mod `{dep}` must load before `{}` (give it a lower load_order)", m.manifest.name),
+                            format!(
+                                "depends_on: mod `{dep}` must load before `{}` (give it a lower load_order)",
+                                m.manifest.name
+                            ),
                         ));
                     }
                     _ => {}
@@ -409,9 +412,13 @@ impl DataMods {
         if depth > 16 || ext.extends == ext.name {
             return Err(err("extends", format!("extends: `{}` extends itself (a cycle)", ext.extends)));
         }
-        let mut rs = self
-            .build_ruleset(&ext.extends, base, depth + 1)
-            .map_err(|e| if e.message.starts_with("cannot read") { err(&format!("\"{}\"", ext.extends), format!("extends: no ruleset `{}` ({})", ext.extends, e.message)) } else { e })?;
+        let mut rs = self.build_ruleset(&ext.extends, base, depth + 1).map_err(|e| {
+            if e.message.starts_with("cannot read") {
+                err(&format!("\"{}\"", ext.extends), format!("extends: no ruleset `{}` ({})", ext.extends, e.message))
+            } else {
+                e
+            }
+        })?;
         rs.name = ext.name.clone();
         for a in &ext.abilities {
             match rs.abilities.iter_mut().find(|x| x.id == a.id) {
@@ -493,7 +500,12 @@ pub fn check_mod(dir: &Path) -> Result<Vec<String>, DataError> {
     let mut rulesets = Vec::new();
     for name in mods.rulesets.keys() {
         let rs = mods.ruleset(name, &installed_ruleset).expect("listed")?;
-        out.push(format!("  ruleset `{}` ok ({} abilities, {} conditions)", rs.name, rs.abilities.len(), rs.conditions.len()));
+        out.push(format!(
+            "  ruleset `{}` ok ({} abilities, {} conditions)",
+            rs.name,
+            rs.abilities.len(),
+            rs.conditions.len()
+        ));
         rulesets.push(rs);
     }
     if !mods.abilities.is_empty() || !mods.conditions.is_empty() {

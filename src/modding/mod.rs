@@ -144,7 +144,13 @@ pub fn describe_installed(dir: &Path) -> Vec<String> {
     dirs.sort();
     for d in dirs {
         match data::read_manifest(&d) {
-            Ok(m) => out.push(format!("  {} {} (load_order {}, depends on: [{}])", m.name, m.version, m.load_order, m.depends_on.join(", "))),
+            Ok(m) => out.push(format!(
+                "  {} {} (load_order {}, depends on: [{}])",
+                m.name,
+                m.version,
+                m.load_order,
+                m.depends_on.join(", ")
+            )),
             Err(e) => out.push(format!("  {e}")),
         }
     }

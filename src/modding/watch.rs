@@ -166,8 +166,12 @@ pub fn load_combat_data(
     mods: &[String],
     mods_dir: &Path,
 ) -> Result<(CombatData, Vec<PathBuf>), DataError> {
-    let loaded = load_mods(&ModRegistry::builtin(), mods_dir, mods)
-        .map_err(|m| DataError { file: mods_dir.display().to_string(), line: 1, col: 1, message: m })?;
+    let loaded = load_mods(&ModRegistry::builtin(), mods_dir, mods).map_err(|m| DataError {
+        file: mods_dir.display().to_string(),
+        line: 1,
+        col: 1,
+        message: m,
+    })?;
     let mut watched = vec![encounter.to_path_buf()];
     watched.extend(loaded.data.mods.iter().map(|m| m.dir.clone()));
     let rs = if ruleset.ends_with(".ron") {

@@ -48,7 +48,11 @@ impl RulesMod for RiposteMod {
 }
 
 /// After the engine resolved this run's work: each melee attack that missed a bearer is answered.
-pub fn riposte(mut rules: ModRules, mut bearers: Query<&mut Riposte>, mut last_roll: Local<Option<(Cid, Cid, AttackKind)>>) {
+pub fn riposte(
+    mut rules: ModRules,
+    mut bearers: Query<&mut Riposte>,
+    mut last_roll: Local<Option<(Cid, Cid, AttackKind)>>,
+) {
     for event in rules.heard() {
         match event {
             CombatEvent::RoundStarted { .. } => {
@@ -78,10 +82,11 @@ fn answer(rules: &mut ModRules, bearers: &mut Query<&mut Riposte>, defender: Cid
         return;
     }
     // The damage of the defender's first melee attack.
-    let damage = rules.known_abilities(defender).iter().find_map(|a| match rules.ruleset().ability(a).map(|d| &d.effect) {
-        Some(Effect::Attack { kind: AttackKind::Melee, damage, .. }) => Some(damage.clone()),
-        _ => None,
-    });
+    let damage =
+        rules.known_abilities(defender).iter().find_map(|a| match rules.ruleset().ability(a).map(|d| &d.effect) {
+            Some(Effect::Attack { kind: AttackKind::Melee, damage, .. }) => Some(damage.clone()),
+            _ => None,
+        });
     let Some(damage) = damage else { return };
     r.used += 1;
     let amount = rules.roll(&damage, defender).max(0);

@@ -9,9 +9,9 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::components::{Cid, GridPos, HeldTrigger};
 /// Moved to [`super::components`] (plain data at the bottom floor); re-exported here.
 pub use super::components::ActIntent;
+use super::components::{Cid, GridPos, HeldTrigger};
 use super::ruleset::HitKind;
 
 /// An intent sent to the rules engine.

@@ -52,7 +52,6 @@ pub enum Via {
     Held,
 }
 
-
 /// A combatant's stable id: its index in the roster, in spawn order.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Cid(pub u32);

@@ -6,9 +6,9 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::command::{Choice, Command, Decider, DefenseMethod, Rejection};
-use super::components::{Cid, GridPos};
 /// Moved to [`super::components`] (plain data at the bottom floor); re-exported here.
 pub use super::components::Via;
+use super::components::{Cid, GridPos};
 use super::ruleset::{AttackKind, HitKind, Lasts, TurnStep};
 
 /// Why a combat ended as a draw.

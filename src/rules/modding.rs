@@ -150,7 +150,11 @@ impl ModBuilder<'_> {
     /// mod system added to that set before. Systems given together run in the order given.
     /// Mods may use `TurnStart`, `Spend`, `Reactions` and `TurnEnd`; `Intake` and `Advance` are
     /// the engine's alone (an error when the mod is installed).
-    pub fn add_systems<M>(&mut self, step: TurnSystems, systems: impl IntoScheduleConfigs<ScheduleSystem, M>) -> &mut Self {
+    pub fn add_systems<M>(
+        &mut self,
+        step: TurnSystems,
+        systems: impl IntoScheduleConfigs<ScheduleSystem, M>,
+    ) -> &mut Self {
         if matches!(step, TurnSystems::Intake | TurnSystems::Advance) {
             self.error.get_or_insert(format!(
                 "systems may go in TurnStart, Spend, Reactions or TurnEnd, not {step:?} (the engine's alone)"
@@ -198,8 +202,12 @@ fn after_engine(schedule: &mut Schedule, slot: ModSlot) {
 /// inspector). Components are attached by [`attach_components`].
 pub fn install(world: &mut World, mut schedule: Option<&mut Schedule>, mods: &ModList) -> Result<(), ModInstallError> {
     for m in &mods.0 {
-        let mut b =
-            ModBuilder { world: &mut *world, schedule: schedule.as_deref_mut(), name: m.name().to_string(), error: None };
+        let mut b = ModBuilder {
+            world: &mut *world,
+            schedule: schedule.as_deref_mut(),
+            name: m.name().to_string(),
+            error: None,
+        };
         m.build(&mut b);
         if let Some(message) = b.error {
             return Err(ModInstallError { name: m.name().to_string(), message });

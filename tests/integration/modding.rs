@@ -60,8 +60,13 @@ fn components_depend_on_nothing_above_them() {
 fn run_positions(mods: &ModList, probes: &[std::any::TypeId]) -> (Vec<(TurnSystems, Vec<usize>)>, Vec<usize>) {
     use bevy::ecs::schedule::SystemSet;
     let mut world = World::new();
-    skirmish::rules::setup::setup_world(&mut world, homebrew(), 1, &[who("A", "a", 1, (0, 0)), who("B", "b", 2, (1, 0))])
-        .unwrap();
+    skirmish::rules::setup::setup_world(
+        &mut world,
+        homebrew(),
+        1,
+        &[who("A", "a", 1, (0, 0)), who("B", "b", 2, (1, 0))],
+    )
+    .unwrap();
     let mut schedule = skirmish::rules::rules_schedule();
     install(&mut world, Some(&mut schedule), mods).unwrap();
     schedule.initialize(&mut world).unwrap();
@@ -108,20 +113,18 @@ fn turn_start_heal_comes_before_pf2e_start_of_turn_steps() {
         who("Knight", "heroes", 20, (0, 0)).stat("STR", 2).stat("AC", 15),
         who("Troll", "monsters", 10, (1, 0)).stat("AC", 10).stat("regeneration", 3).hp(20),
     ];
-    let mut c = Combat::with_mods(
-        ruleset("pf2e"),
-        1,
-        &specs,
-        BattleMap::default(),
-        &[],
-        &ModList::new().with(RegenerationMod),
-    )
-    .unwrap();
+    let mut c =
+        Combat::with_mods(ruleset("pf2e"), 1, &specs, BattleMap::default(), &[], &ModList::new().with(RegenerationMod))
+            .unwrap();
     c.force_dice([15, 4]);
     let knight = c.cid("Knight").unwrap();
     let troll = c.cid("Troll").unwrap();
-    c.submit(skirmish::rules::command::Command::Act(skirmish::rules::command::ActIntent::new(knight, "strike", vec![troll])))
-        .unwrap();
+    c.submit(skirmish::rules::command::Command::Act(skirmish::rules::command::ActIntent::new(
+        knight,
+        "strike",
+        vec![troll],
+    )))
+    .unwrap();
     c.submit(skirmish::rules::command::Command::EndTurn { actor: knight }).unwrap();
     let kinds: Vec<String> = c.log().events.iter().map(|e| e.kind()).collect();
     let started = c
@@ -311,7 +314,9 @@ fn every_change_call_is_logged_with_its_source() {
             ModAction::Reschedule(2),
         ]
     );
-    assert!(c.log().events.iter().any(|e| matches!(e, CombatEvent::ConditionEnded { reason: EndReason::RemovedByMod, .. })));
+    assert!(
+        c.log().events.iter().any(|e| matches!(e, CombatEvent::ConditionEnded { reason: EndReason::RemovedByMod, .. }))
+    );
     assert_eq!(c.get::<Health>(b).unwrap().hp, 20);
     // B's round-1 turn moved to round 2: A's turn ends and round 2 begins with A again.
     c.submit(skirmish::rules::command::Command::EndTurn { actor: a }).unwrap();
@@ -397,7 +402,10 @@ impl EffectText for skirmish::rules::ruleset::AbilityDef {
 
 fn manifest(name: &str, order: i32, deps: &[&str]) -> String {
     let deps: Vec<String> = deps.iter().map(|d| format!("\"{d}\"")).collect();
-    format!("ModManifest(name: \"{name}\", version: \"1.0.0\", depends_on: [{}], load_order: {order})\n", deps.join(", "))
+    format!(
+        "ModManifest(name: \"{name}\", version: \"1.0.0\", depends_on: [{}], load_order: {order})\n",
+        deps.join(", ")
+    )
 }
 
 const GASH_A: &str = "[\n    (id: \"gash\", name: \"Gash\", cost: 1, effect: Damage(amount: \"1d4\")),\n]\n";
@@ -514,8 +522,7 @@ fn hot_reload_takes_effect_at_the_next_combat_start_and_keeps_good_data_on_error
     write(&d.join("mods/gashes/mod.ron"), &manifest("gashes", 0, &[]));
     write(&d.join("mods/gashes/abilities/a.ron"), GASH_A);
     let (e2, m2) = (enc.clone(), d.join("mods"));
-    let mut hot =
-        HotData::new(move || load_combat_data(&e2, "homebrew-d20", &["gashes".into()], &m2)).expect("loads");
+    let mut hot = HotData::new(move || load_combat_data(&e2, "homebrew-d20", &["gashes".into()], &m2)).expect("loads");
     let start = |hot: &mut HotData<skirmish::modding::watch::CombatData>| {
         let data = hot.for_next_combat().clone();
         data.encounter.start(data.ruleset.clone(), 1).unwrap()
