@@ -97,6 +97,21 @@ pub struct LoadedMods {
     pub data: data::DataMods,
 }
 
+impl LoadedMods {
+    /// The ruleset `name` with these mods: a data mod's ruleset of that name, else the installed
+    /// one (`assets/rulesets/<name>.ron`) with the data mods' abilities and conditions added.
+    pub fn ruleset(&self, name: &str) -> Result<Ruleset, crate::rules::ruleset::DataError> {
+        match self.data.ruleset(name, &data::installed_ruleset) {
+            Some(r) => r,
+            None => {
+                let mut rs = data::installed_ruleset(name)?;
+                self.data.apply(&mut rs)?;
+                Ok(rs)
+            }
+        }
+    }
+}
+
 /// Resolve `--mod` names: a Rust mod of `registry` by that name, else a data mod folder
 /// `<mods_dir>/<name>/` (or a path to a mod folder). Data mods are loaded, checked and merged.
 pub fn load_mods(registry: &ModRegistry, mods_dir: &Path, names: &[String]) -> Result<LoadedMods, String> {

@@ -185,6 +185,16 @@ fn registry_loads_by_name_and_names_the_known_ones() {
     assert_eq!(r.names(), vec!["regeneration", "riposte"]);
     let err = r.list(&["regenration".into()]).unwrap_err();
     assert!(err.contains("regenration") && err.contains("regeneration, riposte"), "{err}");
+    let loaded =
+        load_mods(&r, &root().join("mods"), &["example-pf2e-variant".into(), "regeneration".into()]).unwrap();
+    assert_eq!(loaded.code.names(), vec!["regeneration"]);
+    assert_eq!(loaded.data.names(), vec!["example-pf2e-variant"]);
+    assert!(loaded.ruleset("pf2e-variant").unwrap().ability("lunge").is_some());
+    assert!(loaded.ruleset("pf1e").unwrap().ability("rend").is_some());
+    let enc = Encounter::load(loaded.data.encounter("variant-duel").unwrap()).unwrap();
+    let c = start_encounter(&enc, loaded.ruleset("pf2e-variant").unwrap(), 4, &loaded.code).unwrap();
+    assert_eq!(c.get::<Regeneration>(c.cid("Troll").unwrap()), Some(&Regeneration(3)));
+    assert_eq!(c.ruleset().round_cap, 20, "the encounter's max_rounds");
     let err = load_mods(&r, &root().join("mods"), &["nope".into()]).unwrap_err();
     assert!(err.contains("no mod `nope`"), "{err}");
 }
