@@ -9,6 +9,8 @@ pub mod encounter;
 #[cfg(feature = "game")]
 pub mod game;
 pub mod hud;
+pub mod modding;
+pub mod mods_builtin;
 pub mod rules;
 pub mod rules_doc;
 pub mod save;

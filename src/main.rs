@@ -8,6 +8,7 @@
 //! skirmish check FILE...         validate rulesets, scenarios and encounters without running them
 //! skirmish replay FILE           re-run a save's or replay's commands (--verify, --log)
 //! skirmish sim ENCOUNTER ...      simulate seeded AI-vs-AI runs (see `skirmish::sim::cli`)
+//! skirmish mods                  list the installed mods (Rust and data)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -26,23 +27,26 @@ macro_rules! say {
 const USAGE: &str = "usage:
   skirmish                           play: the default encounter, your side against the AI
   skirmish play [--encounter FILE | --scenario FILE] [--ruleset ID] [--ai SIDE]... [--all-ai] [--seed N] [--now]
-                [--screenshots DIR [--rounds N]]
+                [--screenshots DIR [--rounds N]] [--mod NAME]...
                                      play an encounter under a ruleset; --ai makes the AI play
                                      a side (the others are hot seat); --now skips the start
                                      screen; --screenshots saves PNGs and exits after N rounds
   skirmish scenarios                 run every shipped scenario under tests/scenarios/
-  skirmish scenario [--seed N] [--log] [--replay-out PATH] FILE...
+  skirmish scenario [--seed N] [--log] [--replay-out PATH] [--mod NAME]... FILE...
                                      run scenario files; prints PASS/FAIL per expectation
                                      with its step number; exits 1 if any fails; --replay-out
                                      writes each run's replay (PATH: a file for one scenario,
-                                     else a folder)
+                                     else a folder); --mod loads a mod (Rust or data, see
+                                     docs/modding.md)
   skirmish replay FILE [--verify] [--log]
                                      re-run a save's or replay's commands from the start;
                                      --verify checks its hashes and names the first command
                                      where they diverge; --log prints each command's events
-  skirmish check FILE...             validate rulesets and scenarios (file:line:col: message)
+  skirmish check FILE...             validate rulesets and scenarios (file:line:col: message);
+                                     a mod folder (mods/NAME) is checked whole
   skirmish sim ENCOUNTER [OPTIONS]   simulate AI-vs-AI runs: statistics, reports, shards
                                      (`skirmish sim help` lists the options)
+  skirmish mods                      list the installed mods
   skirmish help                      this text";
 
 fn main() -> ExitCode {
@@ -50,7 +54,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         None => play(&[]),
         Some("play") => play(&args[1..]),
-        Some("scenarios") => run_scenarios(&shipped_scenarios(), None, false, None),
+        Some("scenarios") => run_scenarios(&shipped_scenarios(), None, false, None, &[]),
         Some("replay") => match skirmish::save::cli::ReplayOptions::parse(&args[1..]) {
             Err(e) => usage_error(&e),
             Ok(o) => match skirmish::save::cli::replay(&o, &mut |l| say!("{l}")) {
@@ -62,11 +66,18 @@ fn main() -> ExitCode {
                 }
             },
         },
+        Some("mods") => {
+            for line in skirmish::modding::describe_installed(&skirmish::modding::mods_dir()) {
+                say!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
         Some("scenario") => {
             let mut seed = None;
             let mut log = false;
             let mut replay_out = None;
             let mut files = Vec::new();
+            let mut mods = Vec::new();
             let mut it = args[1..].iter();
             while let Some(a) = it.next() {
                 match a.as_str() {
@@ -79,6 +90,10 @@ fn main() -> ExitCode {
                         Some(p) => replay_out = Some(PathBuf::from(p)),
                         None => return usage_error("--replay-out needs a file or folder"),
                     },
+                    "--mod" => match it.next() {
+                        Some(m) => mods.push(m.clone()),
+                        None => return usage_error("--mod needs a mod name"),
+                    },
                     f if f.starts_with("--") => return usage_error(&format!("unknown option {f}")),
                     f => files.push(PathBuf::from(f)),
                 }
@@ -86,7 +101,7 @@ fn main() -> ExitCode {
             if files.is_empty() {
                 return usage_error("name at least one scenario file");
             }
-            run_scenarios(&files, seed, log, replay_out.as_deref())
+            run_scenarios(&files, seed, log, replay_out.as_deref(), &mods)
         }
         Some("sim") => skirmish::sim::cli::main(&args[1..]),
         Some("check") => {
@@ -95,6 +110,16 @@ fn main() -> ExitCode {
             }
             let mut ok = true;
             for f in &args[1..] {
+                if Path::new(f).join("mod.ron").is_file() {
+                    match skirmish::modding::data::check_mod(Path::new(f)) {
+                        Ok(lines) => lines.iter().for_each(|l| say!("{l}")),
+                        Err(e) => {
+                            ok = false;
+                            eprintln!("{e}");
+                        }
+                    }
+                    continue;
+                }
                 match scenario::check_file(Path::new(f)) {
                     Ok(msg) => say!("{msg}"),
                     Err(e) => {
@@ -141,6 +166,7 @@ fn play(args: &[String]) -> ExitCode {
                     "--ai" => o.ai_sides.push(value("a side")?),
                     "--all-ai" => o.all_ai = true,
                     "--now" => o.start_now = true,
+                    "--mod" => o.mods.push(value("a mod name")?),
                     "--seed" => o.seed = Some(value("a number")?.parse().map_err(|_| "--seed needs a whole number")?),
                     "--screenshots" => o.screenshots = Some(PathBuf::from(value("a folder")?)),
                     "--rounds" => {
@@ -163,6 +189,14 @@ fn play(args: &[String]) -> ExitCode {
             eprintln!("{e}");
             return ExitCode::FAILURE;
         }
+        if let Err(e) = skirmish::modding::load_mods(
+            &skirmish::modding::ModRegistry::builtin(),
+            &skirmish::modding::mods_dir(),
+            &o.mods,
+        ) {
+            eprintln!("skirmish: {e}");
+            return ExitCode::FAILURE;
+        }
         if let Some(r) = &o.ruleset
             && lib.ruleset(r).is_none()
         {
@@ -179,7 +213,7 @@ fn play(args: &[String]) -> ExitCode {
     {
         let _ = args;
         eprintln!("skirmish: built without the `game` feature: no window. Running the shipped scenarios instead.");
-        run_scenarios(&shipped_scenarios(), None, false, None)
+        run_scenarios(&shipped_scenarios(), None, false, None, &[])
     }
 }
 
@@ -204,14 +238,20 @@ fn shipped_scenarios() -> Vec<PathBuf> {
     files
 }
 
-fn run_scenarios(files: &[PathBuf], seed: Option<u64>, show_log: bool, replay_out: Option<&Path>) -> ExitCode {
+fn run_scenarios(
+    files: &[PathBuf],
+    seed: Option<u64>,
+    show_log: bool,
+    replay_out: Option<&Path>,
+    mods: &[String],
+) -> ExitCode {
     if files.is_empty() {
         eprintln!("skirmish: no scenario files found");
         return ExitCode::FAILURE;
     }
     let (mut passed, mut failed, mut broken) = (0, 0, 0);
     for f in files {
-        let ls = match scenario::load(f) {
+        let ls = match scenario::load_with_mods(f, mods) {
             Ok(ls) => ls,
             Err(e) => {
                 eprintln!("{e}");

@@ -503,7 +503,10 @@ fn card(ui: &mut egui::Ui, c: &Card, st: &mut HudUi, out: &mut Vec<HudAction>) {
 fn badge_tooltip(ui: &mut egui::Ui, b: &hud::Badge) {
     ui.set_max_width(360.0);
     ui.label(RichText::new(&b.label).strong());
-    ui.label(&b.expiry);
+    if let Some(text) = &b.text {
+        ui.label(RichText::new(text).small());
+    }
+    ui.label(RichText::new(&b.expiry).italics());
     for id in &b.rules {
         ui.separator();
         match hud::rules_ref::rule_text(id) {

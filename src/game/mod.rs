@@ -66,6 +66,8 @@ pub struct PlayOptions {
     pub scenario: Option<PathBuf>,
     /// With `screenshots`: exit once this many rounds have been played.
     pub exit_after_rounds: Option<u32>,
+    /// Mods to load by name (`--mod`), in order: see `skirmish::modding::load_mods`.
+    pub mods: Vec<String>,
 }
 
 /// Everything but the window, the renderer and egui: screens, the battle, pacing, AI turns and the

@@ -14,7 +14,7 @@ use crate::rules::command::{Choice, Decider, DefenseMethod};
 use crate::rules::components::{Cid, Stats};
 use crate::rules::dice::DieRoll;
 use crate::rules::driver::Combat;
-use crate::rules::log::{CombatEvent, DrawReason, NoOpportunityReason};
+use crate::rules::log::{CombatEvent, DrawReason, ModAction, NoOpportunityReason};
 use crate::rules::ruleset::{DefenseRule, Effect, Ruleset};
 
 /// What an entry is about, for the log's filter.
@@ -587,6 +587,19 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
         ConditionEnded { who, condition, reason } => {
             format!("{}'s {condition} ends ({reason:?}).", names(*who))
         }
+        ModEffect { source, who, action } => {
+            let what = match action {
+                ModAction::Damage(n) => format!("deals {n} damage to {}", names(*who)),
+                ModAction::Heal(n) => format!("heals {} by {n}", names(*who)),
+                ModAction::ApplyCondition(c, v) if *v != 0 => format!("puts {c} {v} on {}", names(*who)),
+                ModAction::ApplyCondition(c, _) => format!("puts {c} on {}", names(*who)),
+                ModAction::RemoveCondition(c) => format!("removes {c} from {}", names(*who)),
+                ModAction::GrantActions(n) => format!("gives {} {n} action(s) back", names(*who)),
+                ModAction::SpendActions(n) => format!("spends {n} of {}'s actions", names(*who)),
+                ModAction::Reschedule(t) => format!("moves {}'s next turn to time {t}", names(*who)),
+            };
+            format!("Mod {source} {what}.")
+        }
         ExpiredBeforeCount { who, condition, round, count } => {
             format!("{}'s {condition} ends just before count {count} of round {round}.", names(*who))
         }
@@ -601,8 +614,8 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
         }
         FlatCheck { who, condition, roll, dc, success, dice } => format!(
             "{} makes a flat check against {condition}: {} vs DC {dc} — {}.",
-            dice_words(dice).unwrap_or_else(|| format!("1d20 {roll}")),
             names(*who),
+            dice_words(dice).unwrap_or_else(|| format!("1d20 {roll}")),
             if *success { "it ends" } else { "it goes on" }
         ),
         Healed { who, amount, hp, dice } => match dice_words(dice) {

@@ -435,6 +435,8 @@ pub struct Badge {
     pub negative: bool,
     /// Rule IDs behind it: what it does, and how it ends.
     pub rules: Vec<String>,
+    /// What the condition does, from the project's rules reference (`docs/rules.md`).
+    pub text: Option<String>,
 }
 
 /// A creature's card: hit points, action economy, conditions and casting.
@@ -642,7 +644,8 @@ fn badge(combat: &Combat, rs: &Ruleset, who: Cid, id: &str, st: &ConditionState)
             expiry.push_str("; a saving throw (the Recovery Action) can end it");
         }
     }
-    Badge { id: id.to_string(), label, remaining, expiry, negative: def.is_some_and(|d| d.negative), rules }
+    let text = rules_ref::condition_text(id).map(|(_, t)| t);
+    Badge { id: id.to_string(), label, remaining, expiry, negative: def.is_some_and(|d| d.negative), rules, text }
 }
 
 /// When a condition ends, in words, its short remaining duration, and the rule that says so.

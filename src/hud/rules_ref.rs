@@ -93,7 +93,10 @@ pub fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> {
             EndReason::Expired => pick("G-HB-17", "P2-22", "P1-12", "G-SG-10"),
             EndReason::PermanentWound | EndReason::NegativeStatus => Some("HB-23"),
             EndReason::FirstTurn => Some("P1-18"),
+            EndReason::RemovedByMod => None,
         },
+        // A mod's own rule, not one of RULES.md's: the entry names the mod instead.
+        ModEffect { .. } => None,
         PermanentWound { .. } => Some("HB-23"),
         SaveRolled { .. } => pick("HB-52", "P2-23", "", "SG-30"),
         TurnStepBegan { .. } => Some("P2-03"),
@@ -175,9 +178,12 @@ pub fn condition_rules(rs: &Ruleset, id: &str) -> Vec<String> {
     v.into_iter().map(String::from).collect()
 }
 
-/// A rule's title and text from `docs/rules.md`, by ID.
+/// A rule's title and text from the project's rules reference (`docs/rules.md`), by ID.
 pub fn rule_text(id: &str) -> Option<(String, String)> {
-    // TEMPORARY until docs/rules.md lands from the docs branch.
-    let _ = id;
-    None
+    crate::rules_doc::rule(id).map(|(t, x)| (t.to_string(), x.to_string()))
+}
+
+/// A condition's name and what it does, from the project's rules reference, by condition id.
+pub fn condition_text(id: &str) -> Option<(String, String)> {
+    crate::rules_doc::condition(id).map(|(t, x)| (t.to_string(), x.to_string()))
 }

@@ -191,12 +191,7 @@ impl Rules<'_, '_> {
                     let s = self.c(who).stats.clone();
                     let mut dice = Vec::new();
                     let n = self.dice.roll_logged(&amount, |k| s.get(k), &mut dice).max(0);
-                    let hp = {
-                        let mut c = self.cm(t);
-                        c.health.hp = c.health.hp.saturating_add(n).min(c.health.max);
-                        c.health.hp
-                    };
-                    self.emit(CombatEvent::Healed { who: t, amount: n, hp, dice });
+                    self.heal_rolled(t, n, dice);
                 }
             }
             Effect::Save { stat, dc, damage, on_fail, duration } => {
@@ -401,6 +396,21 @@ impl Rules<'_, '_> {
             self.lose_held_on_hit(ctx.target, HitKind::Surprise);
         }
         self.interrupt_on_hit(ctx.target);
+    }
+
+    /// Regain hit points, up to the maximum, and log it.
+    pub fn heal(&mut self, who: Cid, amount: i32) {
+        self.heal_rolled(who, amount, Vec::new());
+    }
+
+    /// [`Self::heal`] of an amount rolled with these dice (logged with it).
+    pub fn heal_rolled(&mut self, who: Cid, amount: i32, dice: Vec<DieRoll>) {
+        let hp = {
+            let mut c = self.cm(who);
+            c.health.hp = c.health.hp.saturating_add(amount).min(c.health.max);
+            c.health.hp
+        };
+        self.emit(CombatEvent::Healed { who, amount, hp, dice });
     }
 
     /// Lose hit points; at 0 or fewer the creature is down.

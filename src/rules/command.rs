@@ -9,6 +9,8 @@ use std::fmt;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+/// Moved to [`super::components`] (plain data at the bottom floor); re-exported here.
+pub use super::components::ActIntent;
 use super::components::{Cid, GridPos, HeldTrigger};
 use super::ruleset::HitKind;
 
@@ -72,30 +74,6 @@ impl Command {
             Command::Decide { by: Decider::Creature(c), .. } => Some(*c),
             _ => None,
         }
-    }
-}
-
-/// Using one ability.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ActIntent {
-    /// Who acts.
-    pub actor: Cid,
-    /// The ability's id.
-    pub ability: String,
-    /// Its targets.
-    pub targets: Vec<Cid>,
-    /// Destination, for movement.
-    pub to: Option<GridPos>,
-    /// Movement mode, when the creature has several (HB-20).
-    pub mode: Option<String>,
-    /// The GM marked this attack as a surprise attack (HB-51, G-HB-12).
-    pub surprise: bool,
-}
-
-impl ActIntent {
-    /// An intent with no destination, mode or surprise.
-    pub fn new(actor: Cid, ability: impl Into<String>, targets: Vec<Cid>) -> Self {
-        Self { actor, ability: ability.into(), targets, to: None, mode: None, surprise: false }
     }
 }
 

@@ -2,6 +2,11 @@
 //!
 //! A combatant is an entity carrying a [`CombatantBundle`]. Every rules-facing value is an integer;
 //! collections are ordered (`BTreeMap`, `Vec`) so that iteration never depends on hashing.
+//!
+//! This is the bottom floor of the rules core: plain data that a modder reads first. It depends
+//! only on the data modules below it (`ruleset`, `limits`), never on `command`, `log` or `state`;
+//! the plain-data types those share with it ([`ActIntent`], [`Via`]) live here and are
+//! re-exported from their old places.
 
 use std::collections::BTreeMap;
 
@@ -9,6 +14,43 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::ruleset::{AttackKind, Lasts};
+
+/// Using one ability.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActIntent {
+    /// Who acts.
+    pub actor: Cid,
+    /// The ability's id.
+    pub ability: String,
+    /// Its targets.
+    pub targets: Vec<Cid>,
+    /// Destination, for movement.
+    pub to: Option<GridPos>,
+    /// Movement mode, when the creature has several (HB-20).
+    pub mode: Option<String>,
+    /// The GM marked this attack as a surprise attack (HB-51, G-HB-12).
+    pub surprise: bool,
+}
+
+impl ActIntent {
+    /// An intent with no destination, mode or surprise.
+    pub fn new(actor: Cid, ability: impl Into<String>, targets: Vec<Cid>) -> Self {
+        Self { actor, ability: ability.into(), targets, to: None, mode: None, surprise: false }
+    }
+}
+
+/// How an ability came to be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Via {
+    /// On the creature's own turn.
+    Turn,
+    /// In the opening with this id (HB-30).
+    Opening(u32),
+    /// As a reaction (attack of opportunity, HB-45).
+    Reaction,
+    /// As a held action released by its trigger (HB-50).
+    Held,
+}
 
 /// A combatant's stable id: its index in the roster, in spawn order.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -228,7 +270,7 @@ pub struct Activity {
 
 impl Activity {
     /// An activity paid over turns (HB-26) or cast over rounds (G-P1-10).
-    pub fn spread(i: &super::command::ActIntent, cost: u8, paid: u8) -> Self {
+    pub fn spread(i: &ActIntent, cost: u8, paid: u8) -> Self {
         Self {
             ability: i.ability.clone(),
             targets: i.targets.clone(),
@@ -239,19 +281,6 @@ impl Activity {
             effect_at: None,
             holding: false,
             accrued: 0,
-        }
-    }
-
-    /// The effect this activity has once it completes.
-    pub fn effect(self, who: Cid) -> super::state::Work {
-        super::state::Work::Effect {
-            who,
-            ability: self.ability,
-            targets: self.targets,
-            to: self.dest,
-            mode: self.mode,
-            via: super::log::Via::Turn,
-            surprise: false,
         }
     }
 }

@@ -28,7 +28,8 @@ pub const MAX_RUNS_PER_SETTLE: usize = 100_000;
 pub fn settle_with(world: &mut World, mut run: impl FnMut(&mut World)) {
     for _ in 0..MAX_RUNS_PER_SETTLE {
         run(world);
-        if settled(world) {
+        // With mods installed, one more quiet run lets every mod system hear the last events.
+        if settled(world) && super::modding::caught_up(world) {
             return;
         }
     }
@@ -95,11 +96,27 @@ impl Combat {
         map: BattleMap,
         dice: &[i32],
     ) -> Result<Self, SetupError> {
+        Self::with_map_prepared(ruleset, seed, specs, map, dice, |_, _| {})
+    }
+
+    /// As [`Combat::with_map`], letting `prepare` change the world and the rules schedule once the
+    /// combatants are spawned and before the engine first runs (how mods are installed, see
+    /// [`super::modding`]).
+    pub fn with_map_prepared(
+        ruleset: Ruleset,
+        seed: u64,
+        specs: &[CombatantSpec],
+        map: BattleMap,
+        dice: &[i32],
+        prepare: impl FnOnce(&mut World, &mut Schedule),
+    ) -> Result<Self, SetupError> {
         let mut world = World::new();
         setup_world_on(&mut world, ruleset, seed, specs, map)?;
         world.resource_mut::<Dice>().force(dice.iter().copied());
         let origin = Origin { specs: specs.to_vec(), dice: dice.to_vec() };
-        let mut c = Self { world, schedule: super::rules_schedule(), runs: 0, origin, journal: Vec::new() };
+        let mut schedule = super::rules_schedule();
+        prepare(&mut world, &mut schedule);
+        let mut c = Self { world, schedule, runs: 0, origin, journal: Vec::new() };
         c.settle();
         Ok(c)
     }

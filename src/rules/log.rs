@@ -6,22 +6,11 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::command::{Choice, Command, Decider, DefenseMethod, Rejection};
+/// Moved to [`super::components`] (plain data at the bottom floor); re-exported here.
+pub use super::components::Via;
 use super::components::{Cid, GridPos};
 use super::dice::DieRoll;
 use super::ruleset::{AttackKind, HitKind, Lasts, TurnStep};
-
-/// How an ability came to be used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Via {
-    /// On the creature's own turn.
-    Turn,
-    /// In the opening with this id (HB-30).
-    Opening(u32),
-    /// As a reaction (attack of opportunity, HB-45).
-    Reaction,
-    /// As a held action released by its trigger (HB-50).
-    Held,
-}
 
 /// Why a combat ended as a draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,6 +35,8 @@ pub enum EndReason {
     NegativeStatus,
     /// The creature's first (regular) turn began: flat-footed ends (P1-18, G-P1-05).
     FirstTurn,
+    /// A mod removed it (see `skirmish::modding`).
+    RemovedByMod,
 }
 
 /// Why an attack of opportunity was not offered.
@@ -709,6 +700,35 @@ pub enum CombatEvent {
         /// The round it ended in.
         round: u32,
     },
+    /// A mod changed the rules state (see `skirmish::modding`); the engine's own events for the
+    /// change (`Damaged`, `Healed`, `ConditionApplied`, ...) follow it.
+    ModEffect {
+        /// The mod's name.
+        source: String,
+        /// The creature it acts on.
+        who: Cid,
+        /// What it does.
+        action: ModAction,
+    },
+}
+
+/// What a mod did, as logged in [`CombatEvent::ModEffect`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ModAction {
+    /// Dealt damage.
+    Damage(i32),
+    /// Restored hit points.
+    Heal(i32),
+    /// Put a condition on (with its value).
+    ApplyCondition(String, i32),
+    /// Removed a condition.
+    RemoveCondition(String),
+    /// Gave back spent actions.
+    GrantActions(u8),
+    /// Spent actions.
+    SpendActions(u8),
+    /// Moved the creature's next turn to this timeline time.
+    Reschedule(u32),
 }
 
 impl CombatEvent {
@@ -788,6 +808,7 @@ impl CombatEvent {
         "CastReleased",
         "ConcentrationBroken",
         "ComponentConsumed",
+        "ModEffect",
     ];
 
     /// Turn and round bookkeeping that happens even when nobody can act. Every other event
@@ -876,7 +897,8 @@ impl CombatEvent {
             | OpeningPassed { who, .. }
             | OpeningSkipped { who, .. }
             | TurnEnded { who, .. }
-            | ActionsForfeited { who, .. } => Some(*who),
+            | ActionsForfeited { who, .. }
+            | ModEffect { who, .. } => Some(*who),
             AttackRolled { attacker, .. }
             | AttackBlocked { attacker, .. }
             | AttackHit { attacker, .. }

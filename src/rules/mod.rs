@@ -16,6 +16,7 @@ pub mod journal;
 pub mod limits;
 pub mod log;
 pub mod map;
+pub mod modding;
 pub mod movement;
 pub mod phases;
 pub mod ruleset;

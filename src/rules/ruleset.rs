@@ -1063,7 +1063,7 @@ impl Ruleset {
     }
 
     /// Cross-reference checks that the parser cannot do.
-    fn validate(&self, file: &str, text: &str) -> Result<(), DataError> {
+    pub(crate) fn validate(&self, file: &str, text: &str) -> Result<(), DataError> {
         let err = |needle: &str, msg: String| DataError::at_text(file, text, needle, msg);
         let mut ids = BTreeSet::new();
         for a in &self.abilities {

@@ -251,6 +251,21 @@ pub enum Work {
     },
 }
 
+impl Activity {
+    /// The effect this activity has once it completes.
+    pub fn effect(self, who: Cid) -> Work {
+        Work::Effect {
+            who,
+            ability: self.ability,
+            targets: self.targets,
+            to: self.dest,
+            mode: self.mode,
+            via: Via::Turn,
+            surprise: false,
+        }
+    }
+}
+
 /// What a pending decision is about.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DecisionKind {

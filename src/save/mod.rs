@@ -113,6 +113,10 @@ pub struct SaveFile {
     pub checkpoints: Vec<Checkpoint>,
     /// The state when saved.
     pub state: Snapshot,
+    /// The Rust mods installed, in load order (names from the built-in mod registry). Absent
+    /// when none were: saves without mods read and write exactly as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mods: Vec<String>,
 }
 
 /// What a save list shows: encounter, ruleset, round and date.
@@ -452,6 +456,7 @@ impl SaveFile {
             journal: combat.journal().to_vec(),
             checkpoints: Vec::new(),
             state: Snapshot::of(combat),
+            mods: combat.mods().into_iter().map(|(name, _)| name).collect(),
         };
         let mut replay = save.start("(capture)").map_err(|e| SaveError::NotSavable(e.to_string()))?;
         let mut checkpoints = Vec::new();
@@ -507,6 +512,9 @@ impl SaveFile {
         field(&mut out, "encounter", ser(&self.encounter, 2));
         field(&mut out, "seed", self.seed.to_string());
         field(&mut out, "dice", ser(&self.dice, 0));
+        if !self.mods.is_empty() {
+            field(&mut out, "mods", ser(&self.mods, 0));
+        }
         let mut journal = String::from("[\n");
         for e in &self.journal {
             journal.push_str("    ");
@@ -568,7 +576,10 @@ impl SaveFile {
         let rows: Vec<&str> = self.encounter.map.iter().map(String::as_str).collect();
         let map = BattleMap::from_rows(&rows)
             .map_err(|m| SaveError::Invalid { file: file.to_string(), message: format!("encounter.map: {m}") })?;
-        Combat::with_map(ruleset, self.seed, &self.encounter.combatants, map, &self.dice)
+        let mods = crate::modding::ModRegistry::builtin()
+            .list(&self.mods)
+            .map_err(|m| SaveError::Invalid { file: file.to_string(), message: format!("mods: {m}") })?;
+        Combat::with_mods(ruleset, self.seed, &self.encounter.combatants, map, &self.dice, &mods)
             .map_err(|e| SaveError::Invalid { file: file.to_string(), message: format!("encounter.combatants: {e}") })
     }
 
@@ -827,12 +838,14 @@ pub fn export_replay(combat: &Combat, name: &str, path: &Path) -> Result<(), Sav
 /// replayed (undo). The result has exactly the state `combat` had after those entries.
 pub fn rebuild(combat: &Combat, entries: usize) -> Result<Combat, SaveError> {
     let origin = combat.origin();
-    let mut c = Combat::with_map(
+    let mods = combat.world.get_resource::<crate::rules::modding::ModList>().cloned().unwrap_or_default();
+    let mut c = Combat::with_mods(
         combat.ruleset().clone(),
         combat.turn().seed,
         &origin.specs,
         combat.map().clone(),
         &origin.dice,
+        &mods,
     )
     .map_err(|e| SaveError::NotSavable(format!("set-up: {e}")))?;
     for e in combat.journal().iter().take(entries) {

@@ -42,6 +42,10 @@ pub struct Scenario {
     /// The combatants, in id order (none when `encounter` gives them).
     #[serde(default, deserialize_with = "crate::rules::limits::roster")]
     pub combatants: Vec<CombatantSpec>,
+    /// Mods to load, by name, in this order: Rust mods (`regeneration`, `riposte`) or data mod
+    /// folders under a `mods/` folder (see `docs/modding.md`).
+    #[serde(default, deserialize_with = "crate::rules::limits::list")]
+    pub mods: Vec<String>,
     /// What happens, in order.
     pub steps: Vec<Step>,
 }

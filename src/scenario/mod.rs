@@ -43,6 +43,8 @@ pub struct LoadedScenario {
     pub ruleset: Ruleset,
     /// The battle map: the scenario's `map`, the encounter's, or the open plane.
     pub map: BattleMap,
+    /// The mods it loads (its `mods` and any asked for with `--mod`).
+    pub mods: crate::modding::LoadedMods,
 }
 
 /// The folders a scenario's data may come from: its own folder (and below) and every project
@@ -103,19 +105,51 @@ pub fn load(path: &Path) -> Result<LoadedScenario, DataError> {
     load_str(path, &text)
 }
 
+/// As [`load`], with more mods loaded after the scenario's own (`--mod NAME`).
+pub fn load_with_mods(path: &Path, extra: &[String]) -> Result<LoadedScenario, DataError> {
+    let text = read_data_file(path)?;
+    load_str_with_mods(path, &text, extra)
+}
+
 /// As [`load`], from text already read.
 pub fn load_str(path: &Path, text: &str) -> Result<LoadedScenario, DataError> {
+    load_str_with_mods(path, text, &[])
+}
+
+/// As [`load_with_mods`], from text already read.
+pub fn load_str_with_mods(path: &Path, text: &str, extra: &[String]) -> Result<LoadedScenario, DataError> {
     let file = path.display().to_string();
     let mut scenario: Scenario = parse_ron(&file, text)?;
-    let at_ruleset = |m: String| DataError::at_text(&file, text, &format!("\"{}\"", scenario.ruleset), m);
-    let rpath = resolve_ruleset(path, &scenario.ruleset).map_err(|m| at_ruleset(format!("ruleset: {m}")))?;
-    let mut ruleset = Ruleset::load(&rpath).map_err(|e| {
-        if e.message.starts_with("cannot read") {
-            at_ruleset(format!("ruleset: `{}` {}", scenario.ruleset, e.message))
-        } else {
-            e
+    for m in extra {
+        if !scenario.mods.contains(m) {
+            scenario.mods.push(m.clone());
         }
-    })?;
+    }
+    let mods = crate::modding::load_mods(
+        &crate::modding::ModRegistry::builtin(),
+        &crate::modding::mods_dir_near(path),
+        &scenario.mods,
+    )
+    .map_err(|m| DataError::at_text(&file, text, "mods", format!("mods: {m}")))?;
+    let at_ruleset = |m: String| DataError::at_text(&file, text, &format!("\"{}\"", scenario.ruleset), m);
+    let mut ruleset = match mods.data.ruleset(&scenario.ruleset, &|name| {
+        let rpath = resolve_ruleset(path, name).map_err(|m| at_ruleset(format!("ruleset: {m}")))?;
+        Ruleset::load(&rpath)
+    }) {
+        Some(r) => r?,
+        None => {
+            let rpath = resolve_ruleset(path, &scenario.ruleset).map_err(|m| at_ruleset(format!("ruleset: {m}")))?;
+            let mut rs = Ruleset::load(&rpath).map_err(|e| {
+                if e.message.starts_with("cannot read") {
+                    at_ruleset(format!("ruleset: `{}` {}", scenario.ruleset, e.message))
+                } else {
+                    e
+                }
+            })?;
+            mods.data.apply(&mut rs)?;
+            rs
+        }
+    };
     let rows: Vec<&str> = scenario.map.iter().map(String::as_str).collect();
     let mut map =
         BattleMap::from_rows(&rows).map_err(|m| crate::encounter::map_error(&file, text, &scenario.map, &m))?;
@@ -138,7 +172,10 @@ pub fn load_str(path: &Path, text: &str) -> Result<LoadedScenario, DataError> {
                 "map: an encounter brings its own map; leave `map` out",
             ));
         }
-        let epath = resolve_encounter(path, &name).map_err(|m| at_encounter(format!("encounter: {m}")))?;
+        let epath = match mods.data.encounter(&name) {
+            Some(p) => p.to_path_buf(),
+            None => resolve_encounter(path, &name).map_err(|m| at_encounter(format!("encounter: {m}")))?,
+        };
         let etext = read_data_file(&epath).map_err(|e| at_encounter(format!("encounter: `{name}` {}", e.message)))?;
         let efile = epath.display().to_string();
         let enc = Encounter::from_ron_str(&efile, &etext)?;
@@ -151,7 +188,7 @@ pub fn load_str(path: &Path, text: &str) -> Result<LoadedScenario, DataError> {
         ruleset.round_cap = cap;
     }
     check(&file, text, &scenario, &ruleset, &map)?;
-    Ok(LoadedScenario { file, scenario, ruleset, map })
+    Ok(LoadedScenario { file, scenario, ruleset, map, mods })
 }
 
 /// Check names, abilities and conditions in a scenario against its ruleset, and its squares
@@ -408,8 +445,9 @@ pub fn run_keep(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Comba
 pub fn run_keeping(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Combat>) {
     let s = &ls.scenario;
     let mut checks = Vec::new();
+    let seed = seed.unwrap_or(s.seed);
     let mut combat =
-        match Combat::with_map(ls.ruleset.clone(), seed.unwrap_or(s.seed), &s.combatants, ls.map.clone(), &s.dice) {
+        match Combat::with_mods(ls.ruleset.clone(), seed, &s.combatants, ls.map.clone(), &s.dice, &ls.mods.code) {
             Ok(c) => c,
             Err(e) => {
                 checks.push(CheckResult { step: 0, what: "set-up".into(), failure: Some(e.to_string()) });
@@ -826,6 +864,10 @@ pub fn is_ruleset_file(text: &str) -> bool {
 /// Check a data file (ruleset, encounter or scenario, told apart by content) without running
 /// anything. An encounter is checked against every installed ruleset.
 pub fn check_file(path: &Path) -> Result<String, DataError> {
+    // A file of a data mod is checked with its whole mod (its rulesets extend others).
+    if let Some(dir) = path.ancestors().skip(1).take(3).find(|d| d.join("mod.ron").is_file()) {
+        return crate::modding::data::check_mod(dir).map(|lines| lines.join("\n"));
+    }
     let file = path.display().to_string();
     let text = read_data_file(path)?;
     if crate::encounter::is_encounter_file(&text) {

@@ -168,6 +168,13 @@ fn expiry_in_words_per_duration_clock() {
     assert!(fire.rules.contains(&"P2-23".to_string()));
     let scared = badges.iter().find(|b| b.id == "frightened").expect("frightened");
     assert!(scared.expiry.contains("goes down by 1 at the end of Fighter's turn"), "{}", scared.expiry);
+    // The tooltip's texts come from the project's own rules reference (docs/rules.md).
+    let text = scared.text.as_deref().expect("frightened is described in docs/rules.md");
+    assert!(text.contains("negative valued condition"), "{text}");
+    for r in badges.iter().flat_map(|b| &b.rules) {
+        let (title, body) = hud::rules_ref::rule_text(r).unwrap_or_else(|| panic!("{r} is not in docs/rules.md"));
+        assert!(!title.is_empty() && !body.is_empty(), "{r}");
+    }
 
     // pf1e: just before the initiative count it began on (P1-12).
     let mut c = at_end_of("hud-p1-surprise.ron");
@@ -232,7 +239,7 @@ fn log_sentences_with_dice_and_rule_ids() {
     let attack = v.entries().iter().find(|e| e.kind == "AttackRolled").expect("attack");
     assert_eq!(
         attack.text,
-        "Orc attacks Knight with Sword: 1d20 9 + STR 2 = 11 vs Parry d20 14 + STR 3 = 17 — blocked"
+        "Orc attacks Knight with Sword: 1d20 9 + STR 2 = 11 vs Parry 1d20 14 + STR 3 = 17 — blocked"
     );
     assert_eq!(attack.rule, Some("G-HB-21"));
     assert_eq!(attack.category, Category::Attack);
@@ -247,7 +254,7 @@ fn log_sentences_with_dice_and_rule_ids() {
     assert_eq!(flat.rule, Some("P2-23"));
     // The fire's damage: no rule of its own, so the end-of-turn step's (P2-23).
     let burn = v.entries().iter().find(|e| e.kind == "Damaged").expect("damage");
-    assert_eq!((burn.text.as_str(), burn.rule), ("Fighter takes 7 damage (33 hp left).", Some("P2-23")));
+    assert_eq!((burn.text.as_str(), burn.rule), ("Fighter takes 7 damage [2d6 (3, 4)] (33 hp left).", Some("P2-23")));
     // Filters: by creature and by kind.
     let ogre = id(&c, "Ogre");
     let f = LogFilter { who: Some(ogre), hidden: vec![] };
@@ -297,4 +304,19 @@ fn log_view_is_incremental_and_restarts_on_a_shorter_log() {
     let mut again = LogView::default();
     again.update(&other);
     assert_eq!(again.entries(), v.entries(), "a different (shorter) log is read from the start");
+}
+
+#[test]
+fn log_dice_words_show_every_die_kept_dropped_and_subtracted() {
+    use skirmish::hud::log::dice_words;
+    use skirmish::rules::dice::DieRoll;
+    let d = |sides, value, kept, negative| DieRoll { sides, value, kept, negative };
+    assert_eq!(dice_words(&[]), None);
+    assert_eq!(dice_words(&[d(20, 14, true, false)]).as_deref(), Some("1d20 14"));
+    assert_eq!(dice_words(&[d(20, 17, true, false), d(20, 4, false, false)]).as_deref(), Some("2d20 (17, 4 dropped)"));
+    assert_eq!(
+        dice_words(&[d(20, 12, true, false), d(4, 3, true, true)]).as_deref(),
+        Some("1d20 12 − 1d4 3")
+    );
+    assert_eq!(dice_words(&[d(6, 2, true, true)]).as_deref(), Some("−1d6 2"));
 }

@@ -31,6 +31,7 @@
 //!   replays per ruleset, damaged files, interrupted writes.
 //! - `sim`: the simulator: statistics with forced dice, `--jobs` and shards give identical output,
 //!   replays, bad input.
+//! - `modding`: the modding surface, the example mods, data mods and hot reload (issue 14).
 
 mod ai_strength;
 mod ai_tactics;
@@ -50,6 +51,7 @@ mod hardening;
 mod hb_rules;
 mod hud;
 mod language;
+mod modding;
 mod mutate;
 mod p1_rules;
 mod p2_rules;

@@ -1,0 +1,197 @@
+//! The modding surface: everything a mod may use, in one place.
+//!
+//! - Rust mods ([`RulesMod`]): components and systems added to the ordered [`TurnSystems`] sets,
+//!   hearing the combat's events and changing the rules state through [`ModRules`] (logged with
+//!   the mod's name, rolled on the engine's dice). See `docs/modding.md`.
+//! - Loading mods by name ([`ModRegistry`], [`load_mods`]): the built-in Rust mods
+//!   (`regeneration`, `riposte`) and data mods, folders under `mods/` ([`data`]).
+//! - Hot reload of data files, headless ([`watch`]).
+//!
+//! Nothing here imports the game, egui or input.
+
+pub mod data;
+pub mod watch;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+pub use crate::rules::TurnSystems;
+pub use crate::rules::components::{
+    Abilities, ActionPool, Cid, CombatantName, Conditions, GridPos, Health, Side, Stats, Traits,
+};
+pub use crate::rules::dice::DiceExpr;
+pub use crate::rules::driver::Combat;
+pub use crate::rules::log::{CombatEvent, CombatLog, EndReason, ModAction};
+pub use crate::rules::modding::{
+    InstalledMods, LogCursor, ModBuilder, ModEvents, ModInstallError, ModList, ModPlugin, ModRefusal, ModRules,
+    ModSlot, RulesMod, attach_components, install,
+};
+pub use crate::rules::ruleset::{AttackKind, Effect, Lasts, Ruleset};
+
+/// Makes a fresh instance of a Rust mod.
+pub type ModConstructor = fn() -> Arc<dyn RulesMod>;
+
+/// Rust mods known by name, for `--mod NAME`, the simulator and the game.
+#[derive(Clone)]
+pub struct ModRegistry {
+    entries: BTreeMap<String, ModConstructor>,
+}
+
+impl Default for ModRegistry {
+    /// The built-in mods.
+    fn default() -> Self {
+        Self::builtin()
+    }
+}
+
+impl ModRegistry {
+    /// No mods at all.
+    pub fn empty() -> Self {
+        Self { entries: BTreeMap::new() }
+    }
+
+    /// The mods shipped with skirmish: `regeneration` and `riposte`.
+    pub fn builtin() -> Self {
+        let mut r = Self::empty();
+        r.register(crate::mods_builtin::regeneration::NAME, || Arc::new(crate::mods_builtin::RegenerationMod));
+        r.register(crate::mods_builtin::riposte::NAME, || Arc::new(crate::mods_builtin::RiposteMod));
+        r
+    }
+
+    /// Add (or replace) a mod under a name.
+    pub fn register(&mut self, name: &str, make: ModConstructor) -> &mut Self {
+        self.entries.insert(name.to_string(), make);
+        self
+    }
+
+    /// The names, sorted.
+    pub fn names(&self) -> Vec<String> {
+        self.entries.keys().cloned().collect()
+    }
+
+    /// A fresh instance of the mod with this name.
+    pub fn make(&self, name: &str) -> Option<Arc<dyn RulesMod>> {
+        self.entries.get(name).map(|f| f())
+    }
+
+    /// The named Rust mods in the order given; an unknown name is an error listing the known.
+    pub fn list(&self, names: &[String]) -> Result<ModList, String> {
+        let mut out = ModList::new();
+        for n in names {
+            match self.make(n) {
+                Some(m) => out.0.push(m),
+                None => return Err(format!("no mod `{n}` (Rust mods: {})", self.names().join(", "))),
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Mods asked for by name: the Rust ones, and the data mods (folders) in load order.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedMods {
+    /// Rust mods, in the order asked.
+    pub code: ModList,
+    /// Data mods, in load order, with the merged content and the conflicts found.
+    pub data: data::DataMods,
+}
+
+impl LoadedMods {
+    /// The ruleset `name` with these mods: a data mod's ruleset of that name, else the installed
+    /// one (`assets/rulesets/<name>.ron`) with the data mods' abilities and conditions added.
+    pub fn ruleset(&self, name: &str) -> Result<Ruleset, crate::rules::ruleset::DataError> {
+        match self.data.ruleset(name, &data::installed_ruleset) {
+            Some(r) => r,
+            None => {
+                let mut rs = data::installed_ruleset(name)?;
+                self.data.apply(&mut rs)?;
+                Ok(rs)
+            }
+        }
+    }
+}
+
+/// Resolve `--mod` names: a Rust mod of `registry` by that name, else a data mod folder
+/// `<mods_dir>/<name>/` (or a path to a mod folder). Data mods are loaded, checked and merged.
+pub fn load_mods(registry: &ModRegistry, mods_dir: &Path, names: &[String]) -> Result<LoadedMods, String> {
+    let mut out = LoadedMods::default();
+    let mut folders = Vec::new();
+    for n in names {
+        if let Some(m) = registry.make(n) {
+            out.code.0.push(m);
+            continue;
+        }
+        let p = Path::new(n);
+        let dir = if p.join("mod.ron").is_file() { p.to_path_buf() } else { mods_dir.join(n) };
+        if !dir.join("mod.ron").is_file() {
+            return Err(format!(
+                "no mod `{n}`: not a Rust mod ({}) and no `{}`",
+                registry.names().join(", "),
+                dir.join("mod.ron").display()
+            ));
+        }
+        folders.push(dir);
+    }
+    if !folders.is_empty() {
+        out.data = data::DataMods::load(&folders).map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+/// The `mods/` folder for a data file: the nearest `mods/` above it, else [`mods_dir`].
+pub fn mods_dir_near(file: &Path) -> std::path::PathBuf {
+    let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    dir.ancestors().map(|p| p.join("mods")).find(|p| p.is_dir()).unwrap_or_else(mods_dir)
+}
+
+/// Every installed mod, for `skirmish mods`: the Rust mods, then the data mods under `dir`
+/// (each checked; a broken one shows its error).
+pub fn describe_installed(dir: &Path) -> Vec<String> {
+    let mut out = vec!["Rust mods (load with --mod NAME):".to_string()];
+    for n in ModRegistry::builtin().names() {
+        out.push(format!("  {n}"));
+    }
+    out.push(format!("Data mods in {}:", dir.display()));
+    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("mod.ron").is_file()).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    for d in dirs {
+        match data::read_manifest(&d) {
+            Ok(m) => out.push(format!(
+                "  {} {} (load_order {}, depends on: [{}])",
+                m.name,
+                m.version,
+                m.load_order,
+                m.depends_on.join(", ")
+            )),
+            Err(e) => out.push(format!("  {e}")),
+        }
+    }
+    out
+}
+
+/// The `mods/` folder: in the working directory, else in the crate.
+pub fn mods_dir() -> std::path::PathBuf {
+    let here = Path::new("mods");
+    if here.is_dir() { here.to_path_buf() } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("mods") }
+}
+
+/// [`crate::encounter::Encounter::start`] with mods: the encounter under `ruleset` on its map,
+/// with its round cap, the mods installed (for the game's battle set-up and the simulator).
+pub fn start_encounter(
+    enc: &crate::encounter::Encounter,
+    mut ruleset: Ruleset,
+    seed: u64,
+    mods: &ModList,
+) -> Result<Combat, crate::rules::setup::SetupError> {
+    let map = enc
+        .try_battle_map()
+        .map_err(|m| crate::rules::setup::SetupError { combatant: None, message: format!("map: {m}") })?;
+    if let Some(cap) = enc.max_rounds {
+        ruleset.round_cap = cap;
+    }
+    let specs = enc.specs_for(&ruleset);
+    Combat::with_mods(ruleset, seed, &specs, map, &[], mods)
+}

@@ -1,0 +1,749 @@
+//! Modding (issue 14): the bottom floor of components, the `skirmish::modding` surface, the two
+//! example mods (set order, logging, determinism, every ruleset), data mods (merging, `extends`,
+//! conflicts, confinement) and hot reload.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use skirmish::ai::{self, AiScope};
+use skirmish::encounter::Encounter;
+use skirmish::modding::data::{DataMods, check_mod};
+use skirmish::modding::watch::{HotData, load_combat_data};
+use skirmish::modding::*;
+use skirmish::mods_builtin::{Regeneration, RegenerationMod, Riposte, RiposteMod};
+use skirmish::rules::map::BattleMap;
+use skirmish::rules::ruleset::Ruleset;
+use skirmish::rules::setup::CombatantSpec;
+
+use crate::common::{SpecExt, homebrew, who};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn ruleset(name: &str) -> Ruleset {
+    Ruleset::load(&root().join(format!("assets/rulesets/{name}.ron"))).expect("shipped ruleset")
+}
+
+const RULESETS: [&str; 4] = ["homebrew-d20", "pf1e", "pf2e", "segments"];
+
+/// A fresh temporary folder under the target dir.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skirmish-modding-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn write(p: &Path, text: &str) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+// ----- step 1: the import circle -----
+
+#[test]
+fn components_depend_on_nothing_above_them() {
+    let text = std::fs::read_to_string(root().join("src/rules/components.rs")).unwrap();
+    for above in ["super::command", "super::log", "super::state", "super::combat", "super::driver", "crate::"] {
+        assert!(!text.contains(above), "components.rs still reaches up into `{above}`");
+    }
+    // The moved types are still reachable from their old places.
+    let _: skirmish::rules::command::ActIntent = skirmish::rules::components::ActIntent::new(Cid(0), "x", vec![]);
+    let _: skirmish::rules::log::Via = skirmish::rules::components::Via::Turn;
+}
+
+// ----- step 2/3: the surface and the example mods -----
+
+/// Where systems run in a rules schedule with these mods: the run order of each system of each
+/// turn set, and the run position of the given mod systems.
+fn run_positions(mods: &ModList, probes: &[std::any::TypeId]) -> (Vec<(TurnSystems, Vec<usize>)>, Vec<usize>) {
+    use bevy::ecs::schedule::SystemSet;
+    let mut world = World::new();
+    skirmish::rules::setup::setup_world(
+        &mut world,
+        homebrew(),
+        1,
+        &[who("A", "a", 1, (0, 0)), who("B", "b", 2, (1, 0))],
+    )
+    .unwrap();
+    let mut schedule = skirmish::rules::rules_schedule();
+    install(&mut world, Some(&mut schedule), mods).unwrap();
+    schedule.initialize(&mut world).unwrap();
+    let order: Vec<_> = schedule.systems().unwrap().map(|(k, s)| (k, s.system_type())).collect();
+    let sets = [TurnSystems::TurnStart, TurnSystems::Spend, TurnSystems::Reactions, TurnSystems::TurnEnd]
+        .into_iter()
+        .map(|set| {
+            let keys = schedule.graph().systems_in_set(set.intern()).unwrap();
+            (set, order.iter().enumerate().filter(|(_, (k, _))| keys.contains(k)).map(|(i, _)| i).collect())
+        })
+        .collect();
+    let at = probes.iter().map(|t| order.iter().position(|(_, x)| x == t).expect("mod system scheduled")).collect();
+    (sets, at)
+}
+
+fn type_id_of<M>(s: impl IntoSystem<(), (), M>) -> std::any::TypeId {
+    IntoSystem::into_system(s).system_type()
+}
+
+#[test]
+fn example_mod_systems_run_in_their_sets_after_the_engine() {
+    use skirmish::mods_builtin::{regeneration::regenerate, riposte::riposte};
+    let probes = [type_id_of(regenerate), type_id_of(riposte)];
+    let (sets, at) = run_positions(&ModList::new().with(RegenerationMod).with(RiposteMod), &probes);
+    let set = |s: TurnSystems| sets.iter().find(|(x, _)| *x == s).unwrap().1.clone();
+    let (regen, rip) = (at[0], at[1]);
+    // Regeneration: in TurnStart, after the engine's own turn start, before anything spends.
+    let turn_start = set(TurnSystems::TurnStart);
+    assert!(turn_start.contains(&regen), "not in TurnStart");
+    assert_eq!(turn_start.len(), 2, "the engine's turn start and the mod");
+    assert!(turn_start.iter().all(|&i| i <= regen), "regenerate runs last in TurnStart");
+    assert!(set(TurnSystems::Spend).iter().all(|&i| i > regen));
+    // Riposte: in Reactions, after the engine resolved the work, before the turn can end.
+    let reactions = set(TurnSystems::Reactions);
+    assert!(reactions.contains(&rip) && reactions.len() == 2);
+    assert!(reactions.iter().all(|&i| i <= rip));
+    assert!(set(TurnSystems::TurnEnd).iter().all(|&i| i > rip));
+}
+
+#[test]
+fn turn_start_heal_comes_before_pf2e_start_of_turn_steps() {
+    // The engine's Step 1 runs in Reactions: a TurnStart mod heals between TurnStarted and it.
+    let specs = vec![
+        who("Knight", "heroes", 20, (0, 0)).stat("STR", 2).stat("AC", 15),
+        who("Troll", "monsters", 10, (1, 0)).stat("AC", 10).stat("regeneration", 3).hp(20),
+    ];
+    let mut c =
+        Combat::with_mods(ruleset("pf2e"), 1, &specs, BattleMap::default(), &[], &ModList::new().with(RegenerationMod))
+            .unwrap();
+    c.force_dice([15, 4]);
+    let knight = c.cid("Knight").unwrap();
+    let troll = c.cid("Troll").unwrap();
+    c.submit(skirmish::rules::command::Command::Act(skirmish::rules::command::ActIntent::new(
+        knight,
+        "strike",
+        vec![troll],
+    )))
+    .unwrap();
+    c.submit(skirmish::rules::command::Command::EndTurn { actor: knight }).unwrap();
+    let kinds: Vec<String> = c.log().events.iter().map(|e| e.kind()).collect();
+    let started = c
+        .log()
+        .events
+        .iter()
+        .rposition(|e| matches!(e, CombatEvent::TurnStarted { who, .. } if *who == troll))
+        .unwrap();
+    assert_eq!(kinds[started + 1], "ModEffect");
+    assert_eq!(kinds[started + 2], "Healed");
+    assert_eq!(kinds[started + 3], "TurnStepBegan");
+    assert_eq!(c.get::<Health>(troll).unwrap().hp, 17);
+}
+
+#[test]
+fn mod_components_are_attached_and_registered_for_reflection() {
+    let specs = vec![
+        who("Troll", "monsters", 10, (1, 0)).stat("regeneration", 4),
+        who("Fencer", "heroes", 20, (0, 0)).with(&["sword"]),
+    ];
+    let mut specs = specs;
+    specs[1].traits.push("riposte".into());
+    let c = Combat::with_mods(
+        homebrew(),
+        1,
+        &specs,
+        BattleMap::default(),
+        &[],
+        &ModList::new().with(RegenerationMod).with(RiposteMod),
+    )
+    .unwrap();
+    assert_eq!(c.get::<Regeneration>(c.cid("Troll").unwrap()), Some(&Regeneration(4)));
+    assert_eq!(c.get::<Riposte>(c.cid("Fencer").unwrap()), Some(&Riposte { per_round: 1, used: 0 }));
+    assert!(c.get::<Regeneration>(c.cid("Fencer").unwrap()).is_none());
+    let registry = c.world.resource::<bevy::ecs::reflect::AppTypeRegistry>().read();
+    for path in [std::any::type_name::<Regeneration>(), std::any::type_name::<Riposte>()] {
+        let reg = registry.get_with_type_path(path).unwrap_or_else(|| panic!("{path} not registered"));
+        assert!(reg.data::<ReflectComponent>().is_some(), "{path} is not a reflected component");
+    }
+    assert_eq!(c.mods(), vec![("regeneration".into(), "0.1.0".into()), ("riposte".into(), "0.1.0".into())]);
+}
+
+#[test]
+fn mod_plugin_registers_types_in_an_app() {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins).add_plugins(skirmish::rules::RulesPlugin);
+    app.add_plugins(ModPlugin(ModRegistry::builtin().list(&["regeneration".into(), "riposte".into()]).unwrap()));
+    let registry = app.world().resource::<AppTypeRegistry>().read();
+    assert!(registry.get(std::any::TypeId::of::<Regeneration>()).is_some());
+    assert!(registry.get(std::any::TypeId::of::<Riposte>()).is_some());
+    drop(registry);
+    assert_eq!(app.world().resource::<ModList>().names(), vec!["regeneration", "riposte"]);
+}
+
+#[test]
+fn registry_loads_by_name_and_names_the_known_ones() {
+    let r = ModRegistry::builtin();
+    assert_eq!(r.names(), vec!["regeneration", "riposte"]);
+    let err = r.list(&["regenration".into()]).unwrap_err();
+    assert!(err.contains("regenration") && err.contains("regeneration, riposte"), "{err}");
+    let loaded =
+        load_mods(&r, &root().join("mods"), &["example-pf2e-variant".into(), "regeneration".into()]).unwrap();
+    assert_eq!(loaded.code.names(), vec!["regeneration"]);
+    assert_eq!(loaded.data.names(), vec!["example-pf2e-variant"]);
+    assert!(loaded.ruleset("pf2e-variant").unwrap().ability("lunge").is_some());
+    assert!(loaded.ruleset("pf1e").unwrap().ability("rend").is_some());
+    let enc = Encounter::load(loaded.data.encounter("variant-duel").unwrap()).unwrap();
+    let c = start_encounter(&enc, loaded.ruleset("pf2e-variant").unwrap(), 4, &loaded.code).unwrap();
+    assert_eq!(c.get::<Regeneration>(c.cid("Troll").unwrap()), Some(&Regeneration(3)));
+    assert_eq!(c.ruleset().round_cap, 20, "the encounter's max_rounds");
+    let err = load_mods(&r, &root().join("mods"), &["nope".into()]).unwrap_err();
+    assert!(err.contains("no mod `nope`"), "{err}");
+}
+
+/// The shipped 4v4 with regenerating and riposting creatures, before anyone acts.
+fn modded_start(rs: &Ruleset, seed: u64) -> Combat {
+    let text = std::fs::read_to_string(root().join("assets/encounters/skirmish-4v4.ron")).unwrap();
+    let enc = Encounter::from_ron_str("skirmish-4v4.ron", &text).unwrap();
+    let mut specs: Vec<CombatantSpec> = enc.specs_for(rs);
+    for (i, s) in specs.iter_mut().enumerate() {
+        if i % 2 == 0 {
+            s.stats.insert("regeneration".into(), 2);
+        } else {
+            s.traits.push("riposte".into());
+        }
+    }
+    let mods = ModList::new().with(RegenerationMod).with(RiposteMod);
+    Combat::with_mods(rs.clone(), seed, &specs, enc.battle_map(), &[], &mods).unwrap()
+}
+
+/// A skirmish between the shipped 4v4 encounter's sides, with trolls that regenerate and
+/// fencers that riposte, played to the end by the AI.
+fn modded_brawl(rs: &Ruleset, seed: u64) -> Combat {
+    let mut c = modded_start(rs, seed);
+    ai::play(&mut c, AiScope { gm: true, all_creatures: true }, 3000);
+    c
+}
+
+#[test]
+fn a_modded_fight_saves_loads_and_undoes_with_its_mods() {
+    // The save names its Rust mods and loading installs them again; undo (a rebuild from the
+    // set-up) keeps them too. Either way the rest of the fight is the same, mod effects included.
+    let all = AiScope { gm: true, all_creatures: true };
+    for name in RULESETS {
+        let rs = ruleset(name);
+        let mut c = modded_start(&rs, 5);
+        ai::play(&mut c, all, 40);
+        let save = skirmish::save::SaveFile::capture(&c, "modded").unwrap();
+        assert_eq!(save.mods, vec!["regeneration".to_string(), "riposte".to_string()], "{name}");
+        let text = save.to_ron();
+        let parsed = skirmish::save::parse("modded.ron", &text).unwrap();
+        assert_eq!(parsed, save, "{name}: the text gives back the same save");
+        let mut loaded = skirmish::save::restore(parsed, "modded.ron").unwrap().combat;
+        let mut rebuilt = skirmish::save::rebuild(&c, c.journal().len()).unwrap();
+        assert_eq!(loaded.state_hash(), c.state_hash(), "{name}: loaded");
+        assert_eq!(rebuilt.state_hash(), c.state_hash(), "{name}: rebuilt");
+        assert_eq!(loaded.mods(), c.mods());
+        assert_eq!(rebuilt.mods(), c.mods());
+        let at = c.log().events.len();
+        for x in [&mut c, &mut loaded, &mut rebuilt] {
+            ai::play(x, all, 3000);
+        }
+        let rest = |x: &Combat| x.log().events[at..].iter().map(|e| format!("{e:?}")).collect::<Vec<_>>();
+        assert!(rest(&c).iter().any(|e| e.starts_with("ModEffect")), "{name}: no mod effect after the save");
+        assert_eq!(rest(&loaded), rest(&c), "{name}: the loaded fight went another way");
+        assert_eq!(rest(&rebuilt), rest(&c), "{name}: the rebuilt fight went another way");
+    }
+    // A save naming a mod this build does not have is a clear error, not a different fight.
+    let c = modded_start(&ruleset("pf2e"), 1);
+    let text = skirmish::save::SaveFile::capture(&c, "modded").unwrap().to_ron().replace("\"riposte\"", "\"nosuchmod\"");
+    let parsed = skirmish::save::parse("odd.ron", &text).unwrap();
+    let err = skirmish::save::restore(parsed, "odd.ron").err().expect("an unknown mod is refused").to_string();
+    assert!(err.contains("odd.ron") && err.contains("nosuchmod"), "{err}");
+}
+
+#[test]
+fn mods_are_deterministic_and_logged_under_every_ruleset() {
+    for name in RULESETS {
+        let rs = ruleset(name);
+        let mut sources = std::collections::BTreeSet::new();
+        for seed in [1, 2] {
+            let a = modded_brawl(&rs, seed);
+            let b = modded_brawl(&rs, seed);
+            assert_eq!(a.log().to_ron(), b.log().to_ron(), "{name} seed {seed}: two runs differ");
+            assert_eq!(a.state_hash(), b.state_hash());
+            for e in &a.log().events {
+                if let CombatEvent::ModEffect { source, .. } = e {
+                    sources.insert(source.clone());
+                }
+            }
+            // Every mod effect is followed by the engine's own event for it.
+            let ev = &a.log().events;
+            for (i, e) in ev.iter().enumerate() {
+                if let CombatEvent::ModEffect { action, .. } = e {
+                    let next = ev[i + 1].kind();
+                    match action {
+                        ModAction::Heal(_) => assert_eq!(next, "Healed"),
+                        ModAction::Damage(_) => assert_eq!(next, "Damaged"),
+                        other => panic!("unexpected {other:?}"),
+                    }
+                }
+            }
+        }
+        assert!(sources.contains("regeneration"), "{name}: regeneration never healed");
+        assert!(sources.contains("riposte") || name == "segments", "{name}: no riposte");
+    }
+}
+
+/// A test mod using every change call once, on the first creature's first turn.
+struct Everything;
+
+impl RulesMod for Everything {
+    fn name(&self) -> &str {
+        "everything"
+    }
+    fn build(&self, m: &mut ModBuilder) {
+        m.add_systems(TurnSystems::Spend, use_every_call);
+    }
+}
+
+fn use_every_call(mut rules: ModRules, mut done: Local<bool>) {
+    let heard = rules.heard();
+    if *done || !heard.iter().any(|e| matches!(e, CombatEvent::AbilityUsed { .. })) {
+        return;
+    }
+    *done = true;
+    let (a, b) = (Cid(0), Cid(1));
+    assert_eq!(rules.deal_damage("everything", b, 5), Ok(5));
+    assert_eq!(rules.heal("everything", b, 2), Ok(2));
+    assert_eq!(rules.heal("everything", b, 100), Ok(3));
+    assert_eq!(rules.apply_condition("everything", b, "stunned", None, Some(2)), Ok(()));
+    assert_eq!(
+        rules.apply_condition("everything", b, "on_fire", None, None),
+        Err(ModRefusal::UnknownCondition("on_fire".into()))
+    );
+    assert_eq!(rules.remove_condition("everything", b, "stunned"), Ok(()));
+    assert_eq!(rules.remove_condition("everything", b, "stunned"), Err(ModRefusal::NoSuchCondition("stunned".into())));
+    assert_eq!(rules.grant_actions("everything", a, 1), Ok(1));
+    assert_eq!(rules.spend_actions("everything", a, 1), Ok(1));
+    let (t, _) = rules.next_turn(b).unwrap();
+    assert_eq!(rules.reschedule("everything", b, t + 1), Ok(t + 1));
+    assert_eq!(rules.deal_damage("everything", Cid(9), 1), Err(ModRefusal::UnknownCreature(Cid(9))));
+    let d = DiceExpr::parse("1d6").unwrap();
+    let r = rules.roll(&d, a);
+    assert!((1..=6).contains(&r));
+}
+
+#[test]
+fn every_change_call_is_logged_with_its_source() {
+    let specs = vec![who("A", "a", 20, (0, 0)).with(&["sword"]), who("B", "b", 10, (1, 0))];
+    let mut c =
+        Combat::with_mods(homebrew(), 3, &specs, BattleMap::default(), &[], &ModList::new().with(Everything)).unwrap();
+    let a = c.cid("A").unwrap();
+    let b = c.cid("B").unwrap();
+    c.submit(skirmish::rules::command::Command::Act(skirmish::rules::command::ActIntent::new(a, "defend", vec![])))
+        .unwrap();
+    let actions: Vec<ModAction> = c
+        .log()
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            CombatEvent::ModEffect { source, action, .. } => {
+                assert_eq!(source, "everything");
+                Some(action.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        actions,
+        vec![
+            ModAction::Damage(5),
+            ModAction::Heal(2),
+            ModAction::Heal(3),
+            ModAction::ApplyCondition("stunned".into(), 1),
+            ModAction::RemoveCondition("stunned".into()),
+            ModAction::GrantActions(1),
+            ModAction::SpendActions(1),
+            ModAction::Reschedule(2),
+        ]
+    );
+    assert!(
+        c.log().events.iter().any(|e| matches!(e, CombatEvent::ConditionEnded { reason: EndReason::RemovedByMod, .. }))
+    );
+    assert_eq!(c.get::<Health>(b).unwrap().hp, 20);
+    // B's round-1 turn moved to round 2: A's turn ends and round 2 begins with A again.
+    c.submit(skirmish::rules::command::Command::EndTurn { actor: a }).unwrap();
+    assert_eq!(c.turn().round, 2);
+}
+
+struct InAdvance;
+
+impl RulesMod for InAdvance {
+    fn name(&self) -> &str {
+        "in-advance"
+    }
+    fn build(&self, m: &mut ModBuilder) {
+        m.add_systems(TurnSystems::Advance, || {});
+    }
+}
+
+#[test]
+fn a_mod_cannot_use_the_engines_own_sets() {
+    let specs = vec![who("A", "a", 20, (0, 0)), who("B", "b", 10, (1, 0))];
+    let err = Combat::with_mods(homebrew(), 1, &specs, BattleMap::default(), &[], &ModList::new().with(InAdvance))
+        .err()
+        .expect("refused");
+    assert!(err.message.contains("in-advance") && err.message.contains("Advance"), "{err}");
+}
+
+#[test]
+fn mod_scenarios_pass() {
+    let dir = root().join("tests/scenarios");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if !p.file_name().unwrap().to_string_lossy().starts_with("mod-") {
+            continue;
+        }
+        n += 1;
+        let ls = skirmish::scenario::load(&p).unwrap_or_else(|e| panic!("{e}"));
+        let report = skirmish::scenario::run(&ls, None);
+        assert!(report.passed(), "{}: {:?}", p.display(), report.checks);
+        let again = skirmish::scenario::run(&ls, None);
+        assert_eq!(report.log_ron, again.log_ron, "{}: not deterministic", p.display());
+    }
+    assert!(n >= 5);
+}
+
+// ----- step 4: data mods -----
+
+#[test]
+fn the_example_data_mod_extends_pf2e_without_copying_it() {
+    let mods = DataMods::load(&[root().join("mods/example-pf2e-variant")]).unwrap();
+    let rs = mods.ruleset("pf2e-variant", &skirmish::modding::data::installed_ruleset).unwrap().unwrap();
+    let base = ruleset("pf2e");
+    assert_eq!(rs.name, "pf2e-variant");
+    // Overridden, added, kept.
+    assert_eq!(rs.ability("strike").unwrap().effect_text(), "Attack 1d10+STR");
+    assert!(rs.ability("lunge").is_some() && rs.ability("rend").is_some() && rs.condition("bleeding").is_some());
+    assert!(base.ability("lunge").is_none());
+    assert_eq!(rs.abilities.len(), base.abilities.len() + 3);
+    assert!(rs.basic_abilities.contains(&"shake_it_off".to_string()));
+    assert_eq!(rs.round_cap, 30);
+    // Its abilities/ and conditions/ go into any ruleset played with it on.
+    let mut hb = homebrew();
+    mods.apply(&mut hb).unwrap();
+    assert!(hb.ability("rend").is_some() && hb.condition("bleeding").is_some());
+    let lines = check_mod(&root().join("mods/example-pf2e-variant")).unwrap();
+    assert!(lines[0].contains("2 abilities, 1 conditions, 1 rulesets, 1 encounters"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("encounter `variant-duel` ok")));
+}
+
+/// Shows an ability's effect briefly (for the assertions above).
+trait EffectText {
+    fn effect_text(&self) -> String;
+}
+
+impl EffectText for skirmish::rules::ruleset::AbilityDef {
+    fn effect_text(&self) -> String {
+        match &self.effect {
+            Effect::Attack { damage, .. } => format!("Attack {}", damage.text()),
+            e => format!("{e:?}"),
+        }
+    }
+}
+
+fn manifest(name: &str, order: i32, deps: &[&str]) -> String {
+    let deps: Vec<String> = deps.iter().map(|d| format!("\"{d}\"")).collect();
+    format!(
+        "ModManifest(name: \"{name}\", version: \"1.0.0\", depends_on: [{}], load_order: {order})\n",
+        deps.join(", ")
+    )
+}
+
+const GASH_A: &str = "[\n    (id: \"gash\", name: \"Gash\", cost: 1, effect: Damage(amount: \"1d4\")),\n]\n";
+const GASH_B: &str = "// B's gash\n[\n    (id: \"lunge2\", name: \"Lunge\", cost: 1, effect: Narrative),\n    (id: \"gash\", name: \"Big Gash\", cost: 2, effect: Damage(amount: \"2d4\")),\n]\n";
+
+#[test]
+fn a_conflict_names_both_files_and_positions_and_load_order_decides() {
+    let d = temp_dir("conflict");
+    write(&d.join("alpha/mod.ron"), &manifest("alpha", 1, &[]));
+    write(&d.join("alpha/abilities/a.ron"), GASH_A);
+    write(&d.join("beta/mod.ron"), &manifest("beta", 2, &[]));
+    write(&d.join("beta/abilities/b.ron"), GASH_B);
+    // Given in either order, alpha loads first (load_order 1) and beta wins.
+    for dirs in [vec![d.join("alpha"), d.join("beta")], vec![d.join("beta"), d.join("alpha")]] {
+        let mods = DataMods::load(&dirs).unwrap();
+        assert_eq!(mods.names(), vec!["alpha", "beta"]);
+        assert_eq!(mods.conflicts.len(), 1);
+        let c = &mods.conflicts[0];
+        let text = c.to_string();
+        assert!(text.contains(&format!("{}:2:10 (mod `alpha`)", d.join("alpha/abilities/a.ron").display())), "{text}");
+        assert!(text.contains(&format!("{}:4:10 (mod `beta`)", d.join("beta/abilities/b.ron").display())), "{text}");
+        assert!(text.contains("mod `beta` wins"), "{text}");
+        assert_eq!(mods.abilities["gash"].0.name, "Big Gash");
+    }
+    // The loser of a swapped load order wins instead.
+    write(&d.join("beta/mod.ron"), &manifest("beta", 0, &[]));
+    let mods = DataMods::load(&[d.join("alpha"), d.join("beta")]).unwrap();
+    assert_eq!(mods.abilities["gash"].0.name, "Gash");
+}
+
+#[test]
+fn the_same_id_twice_in_one_mod_is_an_error() {
+    let d = temp_dir("twice");
+    write(&d.join("solo/mod.ron"), &manifest("solo", 0, &[]));
+    write(&d.join("solo/abilities/a.ron"), GASH_A);
+    write(&d.join("solo/abilities/b.ron"), GASH_B);
+    let e = DataMods::load(&[d.join("solo")]).unwrap_err();
+    assert_eq!((e.line, e.col), (4, 10), "{e}");
+    assert!(e.file.ends_with("b.ron") && e.message.contains("defined twice"), "{e}");
+}
+
+#[test]
+fn dependencies_must_be_loaded_and_load_first() {
+    let d = temp_dir("deps");
+    write(&d.join("base/mod.ron"), &manifest("base", 5, &[]));
+    write(&d.join("addon/mod.ron"), &manifest("addon", 1, &["base"]));
+    let e = DataMods::load(&[d.join("addon")]).unwrap_err();
+    assert!(e.message.contains("depends_on: mod `base` is not loaded"), "{e}");
+    assert_eq!(e.line, 1);
+    let e = DataMods::load(&[d.join("addon"), d.join("base")]).unwrap_err();
+    assert!(e.message.contains("must load before"), "{e}");
+    write(&d.join("addon/mod.ron"), &manifest("addon", 9, &["base"]));
+    assert_eq!(DataMods::load(&[d.join("addon"), d.join("base")]).unwrap().names(), vec!["base", "addon"]);
+    // A manifest whose name is not its folder's.
+    write(&d.join("other/mod.ron"), &manifest("different", 0, &[]));
+    let e = DataMods::load(&[d.join("other")]).unwrap_err();
+    assert!(e.message.contains("must be the mod folder's name"), "{e}");
+}
+
+#[test]
+fn mod_files_stay_inside_the_mod_folder() {
+    let d = temp_dir("confine");
+    write(&d.join("outside/secret.ron"), GASH_A);
+    write(&d.join("sneaky/mod.ron"), &manifest("sneaky", 0, &[]));
+    std::fs::create_dir_all(d.join("sneaky/abilities")).unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(d.join("outside/secret.ron"), d.join("sneaky/abilities/link.ron")).unwrap();
+        let e = DataMods::load(&[d.join("sneaky")]).unwrap_err();
+        assert!(e.message.contains("leads outside the mod's folder"), "{e}");
+        std::fs::remove_file(d.join("sneaky/abilities/link.ron")).unwrap();
+        std::fs::remove_dir(d.join("sneaky/abilities")).unwrap();
+        std::os::unix::fs::symlink(d.join("outside"), d.join("sneaky/abilities")).unwrap();
+        let e = DataMods::load(&[d.join("sneaky")]).unwrap_err();
+        assert!(e.message.contains("must be a folder inside the mod's folder"), "{e}");
+        std::fs::remove_file(d.join("sneaky/abilities")).unwrap();
+    }
+    // Reads are size-capped.
+    let big = format!("[\n{}]\n", " ".repeat((skirmish::rules::ruleset::MAX_DATA_BYTES + 10) as usize));
+    write(&d.join("sneaky/conditions/big.ron"), &big);
+    let e = DataMods::load(&[d.join("sneaky")]).unwrap_err();
+    assert!(e.message.contains("larger than"), "{e}");
+}
+
+#[test]
+fn an_extension_error_points_into_the_mod_file() {
+    let d = temp_dir("badext");
+    write(&d.join("bad/mod.ron"), &manifest("bad", 0, &[]));
+    write(
+        &d.join("bad/rulesets/r.ron"),
+        "Ruleset(\n    name: \"pf2e-bad\",\n    extends: \"pf2e\",\n    abilities: [\n        (id: \"hex\", name: \"Hex\", cost: 1,\n            effect: TargetCondition(condition: \"cursed\")),\n    ],\n)\n",
+    );
+    let mods = DataMods::load(&[d.join("bad")]).unwrap();
+    let e = mods.ruleset("pf2e-bad", &skirmish::modding::data::installed_ruleset).unwrap().unwrap_err();
+    assert!(e.file.ends_with("r.ron"), "{e}");
+    assert_eq!((e.line, e.col), (6, 48), "{e}");
+    assert!(e.message.contains("unknown condition `cursed`"), "{e}");
+    write(&d.join("bad/rulesets/r.ron"), "Ruleset(name: \"x\", extends: \"nonesuch\")\n");
+    let mods = DataMods::load(&[d.join("bad")]).unwrap();
+    let e = mods.ruleset("x", &skirmish::modding::data::installed_ruleset).unwrap().unwrap_err();
+    assert!(e.message.contains("extends: no ruleset `nonesuch`"), "{e}");
+    assert_eq!((e.line, e.col), (1, 29), "{e}");
+}
+
+// ----- step 5: hot reload -----
+
+const DUEL: &str = "Encounter(\n    name: \"Duel\",\n    map: [\"....\"],\n    sides: [(name: \"a\", controller: Human), (name: \"b\", controller: Ai)],\n    combatants: [\n        (name: \"P\", side: \"a\", hp: HP, at: (0, 0), abilities: [\"gash\"]),\n        (name: \"Q\", side: \"b\", hp: 10, at: (1, 0)),\n    ],\n)\n";
+
+#[test]
+fn hot_reload_takes_effect_at_the_next_combat_start_and_keeps_good_data_on_errors() {
+    let d = temp_dir("hot");
+    let enc = d.join("duel.ron");
+    write(&enc, &DUEL.replace("HP", "12"));
+    write(&d.join("mods/gashes/mod.ron"), &manifest("gashes", 0, &[]));
+    write(&d.join("mods/gashes/abilities/a.ron"), GASH_A);
+    let (e2, m2) = (enc.clone(), d.join("mods"));
+    let mut hot = HotData::new(move || load_combat_data(&e2, "homebrew-d20", &["gashes".into()], &m2)).expect("loads");
+    let start = |hot: &mut HotData<skirmish::modding::watch::CombatData>| {
+        let data = hot.for_next_combat().clone();
+        data.encounter.start(data.ruleset.clone(), 1).unwrap()
+    };
+    let c = start(&mut hot);
+    assert_eq!(c.get::<Health>(c.cid("P").unwrap()).unwrap().hp, 12);
+    assert!(!hot.poll(), "nothing changed yet");
+
+    // An edit on disk: seen by the poll, waiting for the next combat start.
+    let bump = |p: &Path| {
+        let f = std::fs::File::options().append(true).open(p).unwrap();
+        f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5)).unwrap();
+    };
+    write(&enc, &DUEL.replace("HP", "25"));
+    bump(&enc);
+    assert!(hot.poll());
+    assert!(hot.has_pending() && hot.error().is_none());
+    assert_eq!(hot.current().encounter.combatants[0].hp, 12, "the running combat's data is untouched");
+    let c = start(&mut hot);
+    assert_eq!(c.get::<Health>(c.cid("P").unwrap()).unwrap().hp, 25);
+
+    // A mod file edited: the ability changes at the next start.
+    write(&d.join("mods/gashes/abilities/a.ron"), &GASH_A.replace("\"Gash\"", "\"Deep Gash\""));
+    bump(&d.join("mods/gashes/abilities/a.ron"));
+    assert!(hot.poll());
+    assert_eq!(hot.for_next_combat().ruleset.ability("gash").unwrap().name, "Deep Gash");
+
+    // A broken edit: the error names file, line, column and field; the data stays as it was.
+    write(&enc, &DUEL.replace("HP", "25").replace("hp: 10", "hp: \"ten\""));
+    bump(&enc);
+    assert!(hot.poll());
+    let e = hot.error().expect("an error").clone();
+    assert_eq!(e.file, enc.display().to_string());
+    assert_eq!(e.line, 7, "{e}");
+    assert!(e.message.starts_with("combatants[1].hp"), "{e}");
+    assert!(!hot.has_pending());
+    let c = start(&mut hot);
+    assert_eq!(c.get::<Health>(c.cid("Q").unwrap()).unwrap().hp, 10);
+    // Fixed again: the error clears.
+    write(&enc, &DUEL.replace("HP", "25").replace("hp: 10", "hp: 11"));
+    bump(&enc);
+    assert!(hot.poll());
+    assert!(hot.error().is_none());
+    let c = start(&mut hot);
+    assert_eq!(c.get::<Health>(c.cid("Q").unwrap()).unwrap().hp, 11);
+}
+
+#[test]
+fn hot_reload_plugin_polls_a_resource_in_an_app() {
+    let d = temp_dir("hotapp");
+    let enc = d.join("duel.ron");
+    write(&enc, &DUEL.replace("HP", "12").replace("abilities: [\"gash\"]", "abilities: [\"sword\"]"));
+    let (e2, m2) = (enc.clone(), d.join("mods"));
+    let hot = HotData::new(move || load_combat_data(&e2, "homebrew-d20", &[], &m2)).unwrap();
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins).add_plugins(skirmish::modding::watch::HotReloadPlugin).insert_resource(hot);
+    write(&enc, &DUEL.replace("HP", "13").replace("abilities: [\"gash\"]", "abilities: [\"sword\"]"));
+    let f = std::fs::File::options().append(true).open(&enc).unwrap();
+    f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5)).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !app.world().resource::<HotData<skirmish::modding::watch::CombatData>>().has_pending() {
+        assert!(std::time::Instant::now() < deadline, "the plugin never polled");
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let mut hot = app.world_mut().resource_mut::<HotData<skirmish::modding::watch::CombatData>>();
+    assert_eq!(hot.for_next_combat().encounter.combatants[0].hp, 13);
+}
+
+// ----- step 6: docs/modding.md, followed from scratch -----
+
+/// The `thorns` mod exactly as docs/modding.md writes it, step by step.
+mod walkthrough {
+    use bevy::prelude::*;
+    use skirmish::modding::*;
+
+    /// Hurts whoever hits the bearer in melee, this many points per hit.
+    #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq)]
+    #[reflect(Component)]
+    pub struct Thorns(pub i32);
+
+    /// After the engine resolved this run's work: every melee hit on a bearer hurts the attacker.
+    pub fn prick(mut rules: ModRules, bearers: Query<&Thorns>, mut melee: Local<Option<(Cid, Cid)>>) {
+        for event in rules.heard() {
+            match event {
+                CombatEvent::AttackRolled { attacker, target, kind: AttackKind::Melee, .. } => {
+                    *melee = Some((attacker, target));
+                }
+                CombatEvent::AttackRolled { .. } => *melee = None,
+                CombatEvent::AttackHit { attacker, target } if *melee == Some((attacker, target)) => {
+                    let Some(t) = rules.entity(target).and_then(|e| bearers.get(e).ok()) else { continue };
+                    // Refused (and nothing logged) if the attacker is already down or the fight is over.
+                    let _ = rules.deal_damage("thorns", attacker, t.0);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    pub struct ThornsMod;
+
+    impl RulesMod for ThornsMod {
+        fn name(&self) -> &str {
+            "thorns"
+        }
+
+        fn build(&self, m: &mut ModBuilder) {
+            m.register_type::<Thorns>();
+            m.on_combatant(|e| {
+                if e.get::<Traits>().is_some_and(|t| t.has("thorns")) {
+                    e.insert(Thorns(1));
+                }
+            });
+            m.add_systems(TurnSystems::Reactions, prick);
+        }
+    }
+}
+
+#[test]
+fn the_walkthrough_mod_is_the_docs_code() {
+    let doc = std::fs::read_to_string(root().join("docs/modding.md")).unwrap();
+    let here = std::fs::read_to_string(root().join("tests/integration/modding.rs")).unwrap();
+    let blocks: Vec<&str> = doc.split("```rust").skip(1).take(3).map(|b| b.split("```").next().unwrap()).collect();
+    assert_eq!(blocks.len(), 3);
+    for line in blocks.iter().flat_map(|b| b.lines()).map(str::trim).filter(|l| !l.is_empty()) {
+        assert!(here.contains(line), "docs/modding.md has `{line}`, the walkthrough test does not");
+    }
+}
+
+#[test]
+fn the_walkthrough_mod_works_as_the_doc_says() {
+    use walkthrough::{Thorns, ThornsMod};
+    let mut knight = who("Knight", "heroes", 10, (0, 0)).stat("STR", 2);
+    knight.traits.push("thorns".into());
+    let specs = vec![who("Goblin", "monsters", 20, (1, 0)).stat("STR", 1).with(&["sword", "bow"]).hp(10), knight];
+    let run = || {
+        let mods = ModList::new().with(ThornsMod);
+        let mut c = Combat::with_mods(homebrew(), 5, &specs, BattleMap::default(), &[], &mods).unwrap();
+        let (g, k) = (c.cid("Goblin").unwrap(), c.cid("Knight").unwrap());
+        assert_eq!(c.get::<Thorns>(k), Some(&Thorns(1)));
+        let attack = |c: &mut Combat, ability: &str, defended: bool| {
+            c.force_dice([15]);
+            c.submit(skirmish::rules::command::Command::Act(skirmish::rules::command::ActIntent::new(
+                g,
+                ability,
+                vec![k],
+            )))
+            .unwrap();
+            if !defended {
+                return;
+            }
+            c.force_dice([3]);
+            c.submit(skirmish::rules::command::Command::Decide {
+                by: skirmish::rules::command::Decider::Creature(k),
+                choice: skirmish::rules::command::Choice::Defend(skirmish::rules::command::DefenseMethod::NoDefense),
+            })
+            .unwrap();
+        };
+        attack(&mut c, "sword", true);
+        assert_eq!(c.get::<Health>(g).unwrap().hp, 9, "pricked by the melee hit");
+        // The Knight cannot dodge this arrow (no defence possible): it hits, unanswered.
+        attack(&mut c, "bow", false);
+        assert!(c.log().events.iter().rev().take(3).any(|e| matches!(e, CombatEvent::AttackHit { .. })));
+        assert_eq!(c.get::<Health>(g).unwrap().hp, 9, "a ranged hit is not pricked");
+        let lines: Vec<String> = c.log().events.iter().map(|e| c.log().describe(e)).collect();
+        let at = lines.iter().position(|l| l.starts_with("ModEffect")).unwrap();
+        assert_eq!(lines[at], "ModEffect { source: \"thorns\", who: Goblin, action: Damage(1) }");
+        assert_eq!(lines[at + 1], "Damaged { who: Goblin, amount: 1, hp: 9, dice: [] }");
+        c.log().to_ron()
+    };
+    assert_eq!(run(), run());
+}
