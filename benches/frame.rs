@@ -57,6 +57,7 @@ fn app(n: usize) -> App {
         sides: [("a".to_string(), SideControl::Ai), ("b".to_string(), SideControl::Ai)].into(),
         seed: 1,
         scenario: None,
+        mods: Vec::new(),
     });
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     for _ in 0..5 {

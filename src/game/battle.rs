@@ -14,7 +14,9 @@ use crate::rules::components::{Cid, GridPos, Side};
 use crate::rules::driver::Combat;
 use crate::rules::log::CombatEvent;
 use crate::rules::ruleset::Ruleset;
+use crate::rules::journal::Issuer;
 use crate::rules::state::{DecisionKind, EngineStatus, Pending};
+use crate::modding::watch::{CombatData, HotData, load_combat_data};
 
 /// Who plays a side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +44,14 @@ pub struct BattleSetup {
     pub seed: u64,
     /// A scenario file whose steps set the fight up: the battle opens after its last step.
     pub scenario: Option<std::path::PathBuf>,
+    /// Mods by name (`--mod`, the start screen's list): Rust mods and data mod folders.
+    pub mods: Vec<String>,
 }
+
+/// What the hot-reloaded [`CombatData`] was loaded for: encounter file, ruleset, mods. A battle
+/// set up for something else loads afresh.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct HotKey(pub String, pub String, pub Vec<String>);
 
 /// The fight under way.
 #[derive(Resource)]
@@ -254,8 +263,8 @@ pub fn side_control(options: &super::PlayOptions, s: &crate::encounter::SideSpec
 }
 
 /// The combat a scenario's steps lead to (`skirmish play --scenario FILE`).
-fn scenario_combat(path: &std::path::Path) -> Result<Combat, String> {
-    let ls = crate::scenario::load(path).map_err(|e| e.to_string())?;
+fn scenario_combat(path: &std::path::Path, mods: &[String]) -> Result<Combat, String> {
+    let ls = crate::scenario::load_with_mods(path, mods).map_err(|e| e.to_string())?;
     let (report, combat) = crate::scenario::run_keep(&ls, None);
     if let Some(f) = report.checks.iter().find(|c| c.failure.is_some()) {
         warn!("{}: step {} ({}) failed: {}", path.display(), f.step, f.what, f.failure.clone().unwrap_or_default());
@@ -299,6 +308,7 @@ pub fn setup_from_scenario(options: &super::PlayOptions, path: &std::path::Path)
         sides: control,
         seed: s.seed,
         scenario: Some(path.to_path_buf()),
+        mods: options.mods.clone(),
     })
 }
 
@@ -319,6 +329,7 @@ pub fn setup_from(library: &Library, options: &super::PlayOptions) -> Option<Bat
         sides,
         seed,
         scenario: None,
+        mods: options.mods.clone(),
     })
 }
 
@@ -330,6 +341,9 @@ pub fn start_battle(
     mut selection: ResMut<super::Selection>,
     mut highlights: ResMut<Highlights>,
     mut queued: ResMut<HumanQueue>,
+    mut session: ResMut<super::session::Session>,
+    hot: Option<ResMut<HotData<CombatData>>>,
+    hot_key: Option<Res<HotKey>>,
 ) {
     // Nothing of the last battle carries over.
     *playback = Playback::default();
@@ -338,9 +352,10 @@ pub fn start_battle(
     queued.0.clear();
     let Some(setup) = setup else { return };
     let started = match &setup.scenario {
-        Some(path) => scenario_combat(path),
-        None => setup.encounter.start(setup.ruleset.clone(), setup.seed).map_err(|e| e.to_string()),
+        Some(path) => scenario_combat(path, &setup.mods),
+        None => start_from_files(&mut commands, &setup, hot, hot_key.as_deref()),
     };
+    session.history = crate::save::undo::History::new();
     let (combat, error) = match started {
         Ok(c) => (c, None),
         Err(e) => {
@@ -362,6 +377,38 @@ pub fn start_battle(
     commands.insert_resource(Battle { combat, setup: setup.clone(), last_rejection: None, error });
 }
 
+/// The combat an encounter battle starts with: the encounter, ruleset and mods as they are on disk
+/// now. They are watched (hot reload): edits made while a battle runs wait for the next start
+/// (the banner's "restart with changes"); a broken edit is shown and changes nothing.
+fn start_from_files(
+    commands: &mut Commands,
+    setup: &BattleSetup,
+    hot: Option<ResMut<HotData<CombatData>>>,
+    hot_key: Option<&HotKey>,
+) -> Result<Combat, String> {
+    if !std::path::Path::new(&setup.file).is_file() {
+        // An encounter made in memory (tests, benchmarks): nothing on disk to watch.
+        let mods = crate::modding::load_mods(&crate::modding::ModRegistry::builtin(), &crate::modding::mods_dir(), &setup.mods)?;
+        let mut rs = setup.ruleset.clone();
+        mods.data.apply(&mut rs).map_err(|e| e.to_string())?;
+        return crate::modding::start_encounter(&setup.encounter, rs, setup.seed, &mods.code).map_err(|e| e.to_string());
+    }
+    let key = HotKey(setup.file.clone(), setup.ruleset_name.clone(), setup.mods.clone());
+    let data = match hot {
+        Some(mut h) if hot_key == Some(&key) => h.for_next_combat().clone(),
+        _ => {
+            let (file, rs, mods) = (std::path::PathBuf::from(&setup.file), setup.ruleset_name.clone(), setup.mods.clone());
+            let dir = crate::modding::mods_dir();
+            let h = HotData::new(move || load_combat_data(&file, &rs, &mods, &dir)).map_err(|e| e.to_string())?;
+            let d = h.current().clone();
+            commands.insert_resource(h);
+            commands.insert_resource(key);
+            d
+        }
+    };
+    crate::modding::start_encounter(&data.encounter, data.ruleset, setup.seed, &data.mods.code).map_err(|e| e.to_string())
+}
+
 /// Each frame: once the view has caught up, submit the next command: the player's, a policy's
 /// answer, or the AI's after its pause.
 pub fn drive(
@@ -381,7 +428,7 @@ pub fn drive(
     }
     // The player's commands, in order; a refusal is shown, not fatal.
     while let Some(cmd) = queued.0.pop_front() {
-        if let Err(r) = battle.combat.submit(cmd) {
+        if let Err(r) = battle.combat.submit_as(cmd, Issuer::Player) {
             battle.last_rejection = Some(battle.combat.explain(&r));
         } else {
             battle.last_rejection = None;
@@ -392,7 +439,7 @@ pub fn drive(
         budget -= 1;
         let status = battle.combat.status();
         let scope = AiScope { gm: true, all_creatures: true };
-        let cmd = match status {
+        let (cmd, by) = match status {
             EngineStatus::AwaitingCommand(c) | EngineStatus::AwaitingDecision(Decider::Creature(c))
                 if battle.control(c) == SideControl::Ai =>
             {
@@ -403,31 +450,34 @@ pub fn drive(
                     }
                     pacing.ai_wait = 0.0;
                 }
-                ai::next_command(&battle.combat, scope)
+                (ai::next_command(&battle.combat, scope), Issuer::Ai)
             }
-            EngineStatus::AwaitingDecision(Decider::Creature(_)) => policy_answer(&battle.combat, &policies),
+            EngineStatus::AwaitingDecision(Decider::Creature(_)) => (policy_answer(&battle.combat, &policies), Issuer::Auto),
             // The GM's calls (Assist approval, initiative ties): a person in the GM's seat is asked
             // as policies say; otherwise they are automatic, the AI's defaults.
             EngineStatus::AwaitingDecision(Decider::Gm) if gm.as_ref().is_some_and(|g| g.0) => {
-                policy_answer(&battle.combat, &policies)
+                (policy_answer(&battle.combat, &policies), Issuer::Auto)
             }
-            EngineStatus::AwaitingDecision(Decider::Gm) => ai::next_command(&battle.combat, scope),
+            EngineStatus::AwaitingDecision(Decider::Gm) => (ai::next_command(&battle.combat, scope), Issuer::Gm),
             // Nobody is scheduled: an AI creature that is delaying, readying or holding a cast
             // comes back (the player's own come back from the banner's buttons).
-            EngineStatus::AwaitingReturn => ai::next_command(&battle.combat, scope)
-                .filter(|c| c.actor().is_some_and(|a| battle.control(a) == SideControl::Ai))
-                .or_else(|| return_someone(&battle)),
-            _ => None,
+            EngineStatus::AwaitingReturn => (
+                ai::next_command(&battle.combat, scope)
+                    .filter(|c| c.actor().is_some_and(|a| battle.control(a) == SideControl::Ai))
+                    .or_else(|| return_someone(&battle)),
+                Issuer::Ai,
+            ),
+            _ => (None, Issuer::Ai),
         };
         let Some(cmd) = cmd else { return };
-        if battle.combat.submit(cmd.clone()).is_err() {
+        if battle.combat.submit_as(cmd.clone(), by).is_err() {
             // A refused command would come back forever: the first AI's answer instead, else end
             // the turn under way.
             let fallback = ai::next_command_with(&battle.combat, scope, ai::Brain::Basic).filter(|c| *c != cmd);
-            let fallback_ok = fallback.is_some_and(|f| battle.combat.submit(f).is_ok());
+            let fallback_ok = fallback.is_some_and(|f| battle.combat.submit_as(f, by).is_ok());
             if !fallback_ok {
                 let Some(active) = battle.combat.turn().active else { return };
-                if battle.combat.submit(Command::EndTurn { actor: active }).is_err() {
+                if battle.combat.submit_as(Command::EndTurn { actor: active }, by).is_err() {
                     return;
                 }
             }

@@ -71,6 +71,18 @@ pub enum GameAction {
     ToggleInspector,
     /// Hold to play events and AI turns eight times faster.
     FastForward,
+    /// Take back your last command (and the AI's answers since): Ctrl+Z.
+    Undo,
+    /// Give it back, with the same dice: Ctrl+Y.
+    Redo,
+    /// Save to the quick-save slot: F5.
+    QuickSave,
+    /// Load the quick-save slot: F9.
+    QuickLoad,
+    /// Open or close the saves window (save, list, load): F6.
+    Saves,
+    /// Open or close the Simulate window: F7.
+    Simulate,
 }
 
 const ABILITY_KEYS: [GameAction; 9] = [
@@ -94,6 +106,8 @@ pub enum Binding {
     Mouse(MouseButton),
     /// The mouse wheel: `Up` or `Down`.
     Wheel(WheelDirection),
+    /// A key pressed with Control held (either one): `Ctrl(KeyZ)`.
+    Ctrl(KeyCode),
 }
 
 /// A wheel direction.
@@ -144,6 +158,12 @@ impl Default for Bindings {
         m.insert(A::ToggleHud, vec![Key(KeyCode::KeyH)]);
         m.insert(A::ToggleInspector, vec![Key(KeyCode::F12)]);
         m.insert(A::FastForward, vec![Key(KeyCode::Space)]);
+        m.insert(A::Undo, vec![Binding::Ctrl(KeyCode::KeyZ)]);
+        m.insert(A::Redo, vec![Binding::Ctrl(KeyCode::KeyY)]);
+        m.insert(A::QuickSave, vec![Key(KeyCode::F5)]);
+        m.insert(A::QuickLoad, vec![Key(KeyCode::F9)]);
+        m.insert(A::Saves, vec![Key(KeyCode::F6)]);
+        m.insert(A::Simulate, vec![Key(KeyCode::F7)]);
         Bindings(m)
     }
 }
@@ -187,6 +207,9 @@ impl Bindings {
                     }
                     Binding::Wheel(WheelDirection::Down) => {
                         map.insert(*a, MouseScrollDirection::DOWN);
+                    }
+                    Binding::Ctrl(k) => {
+                        map.insert(*a, ButtonlikeChord::modified(ModifierKey::Control, *k));
                     }
                 }
             }
@@ -234,6 +257,7 @@ pub fn spawn_input(mut commands: Commands) {
                 }
                 Binding::Mouse(m) => format!("{m:?} click"),
                 Binding::Wheel(w) => format!("wheel {w:?}"),
+                Binding::Ctrl(k) => format!("Ctrl+{}", format!("{k:?}").trim_start_matches("Key")),
             })
         })
         .collect();

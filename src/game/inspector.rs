@@ -53,9 +53,20 @@ pub fn inspector_window(
     }
     let Some(mut battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    // Not a rules resource: the type registry the inspector reads, shared with the app.
+    // Not a rules resource: the type registry the inspector reads, shared with the app. A
+    // combat with mods has a registry of its own (the mods' types): its entries join the app's.
     let world = &mut battle.bypass_change_detection().combat.world;
-    if !world.contains_resource::<AppTypeRegistry>() {
+    let shared = world.get_resource::<AppTypeRegistry>().is_some_and(|r| std::sync::Arc::ptr_eq(&r.internal, &registry.internal));
+    if !shared {
+        if let Some(own) = world.get_resource::<AppTypeRegistry>() {
+            let own = own.read();
+            let mut app = registry.write();
+            for reg in own.iter() {
+                if app.get(reg.type_id()).is_none() {
+                    app.add_registration(reg.clone());
+                }
+            }
+        }
         world.insert_resource(registry.clone());
     }
     let mut open = true;

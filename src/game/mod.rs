@@ -14,12 +14,15 @@
 //! - [`ui::UiPlugin`]: the egui start screen, the battle HUD ([`hud`]: tracker, card, ability bar,
 //!   log), decision prompts, the F12 inspector ([`inspector`]) and the end screen.
 //! - [`shots::ShotsPlugin`]: screenshots for `scripts/screenshots.sh`.
+//! - [`session`]: saves, quick save and load, undo and redo, the Simulate window's background
+//!   batch, and the hot-reloaded encounter, ruleset and mods the next battle starts from.
 
 pub mod battle;
 pub mod hud;
 pub mod inspector;
 pub mod input;
 pub mod library;
+pub mod session;
 pub mod shots;
 pub mod ui;
 pub mod view;
@@ -86,13 +89,20 @@ impl Plugin for GameLogicPlugin {
             .init_resource::<battle::Playback>()
             .init_resource::<battle::Highlights>()
             .init_resource::<battle::HumanQueue>()
+            .init_resource::<session::Session>()
+            .init_resource::<session::SimPanel>()
             .add_message::<HumanCommand>()
+            .add_message::<session::SessionRequest>()
+            .add_plugins(crate::modding::watch::HotReloadPlugin)
             .add_systems(Startup, (library::load_library, input::spawn_input, battle::apply_options).chain())
             .add_systems(OnEnter(Screen::Battle), battle::start_battle)
             .add_systems(
                 Update,
                 (
                     input::handle_input,
+                    session::session_keys,
+                    session::apply_requests,
+                    session::poll_sim,
                     battle::drive,
                     battle::advance_playback,
                     battle::update_highlights,
@@ -115,7 +125,10 @@ pub fn run(options: PlayOptions) -> AppExit {
     .insert_resource(ClearColor(Color::srgb(0.07, 0.08, 0.10)))
     .insert_resource(options)
     .add_plugins((GameLogicPlugin, view::ViewPlugin, ui::UiPlugin, shots::ShotsPlugin))
-    .add_plugins(bevy_inspector_egui::DefaultInspectorConfigPlugin);
+    .add_plugins(bevy_inspector_egui::DefaultInspectorConfigPlugin)
+    // The built-in mods' component types, for the F12 inspector (their systems are installed
+    // into each combat that loads them, not into the app).
+    .add_plugins(crate::rules::modding::ModPlugin(crate::modding::ModRegistry::builtin().list(&crate::modding::ModRegistry::builtin().names()).unwrap_or_default()));
     inspector::register_rules_types(&mut app);
     app.run()
 }

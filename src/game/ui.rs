@@ -31,7 +31,9 @@ impl Plugin for UiPlugin {
                 (
                     themed,
                     start_screen.run_if(in_state(Screen::Start)),
-                    (hud_keys, battle_hud, prompt, super::inspector::inspector_window).chain().run_if(in_state(Screen::Battle)),
+                    (hud_keys, battle_hud, session_windows, prompt, super::inspector::inspector_window)
+                        .chain()
+                        .run_if(in_state(Screen::Battle)),
                     end_screen.run_if(in_state(Screen::End)),
                 )
                     .chain(),
@@ -54,6 +56,28 @@ pub struct StartForm {
     seed: u64,
     ready: bool,
     error: Option<String>,
+    /// Installed mods: name, what it is, chosen.
+    mods: Vec<(String, String, bool)>,
+}
+
+/// Every installed mod for the start screen: the Rust mods, then the data mod folders (a broken
+/// one is listed with its error and cannot be chosen).
+fn installed_mods() -> Vec<(String, String, bool)> {
+    let mut out: Vec<(String, String, bool)> =
+        crate::modding::ModRegistry::builtin().names().into_iter().map(|n| (n, "Rust mod".to_string(), true)).collect();
+    let dir = crate::modding::mods_dir();
+    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("mod.ron").is_file()).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    for d in dirs {
+        let folder = d.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        match crate::modding::data::read_manifest(&d) {
+            Ok(m) => out.push((folder, format!("data mod {} {}", m.name, m.version), true)),
+            Err(e) => out.push((folder, format!("broken: {e}"), false)),
+        }
+    }
+    out
 }
 
 /// The screen rectangles (logical pixels: left, top, right, bottom) the HUD's panels cover: the
@@ -77,6 +101,17 @@ fn themed(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
         *done = true;
     }
     Ok(())
+}
+
+/// What the banner and the windows need of the session: saves, undo, the Simulate batch and the
+/// hot-reloaded data.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct SessionUi<'w, 's> {
+    session: ResMut<'w, super::session::Session>,
+    sim: ResMut<'w, super::session::SimPanel>,
+    requests: MessageWriter<'w, super::session::SessionRequest>,
+    hot: Option<Res<'w, crate::modding::watch::HotData<crate::modding::watch::CombatData>>>,
+    commands: Commands<'w, 's>,
 }
 
 /// The HUD's keys: L shows or hides the log, H every panel, F12 the world inspector.
@@ -134,6 +169,13 @@ fn start_screen(
                 form.sides.insert(s.name.clone(), super::battle::side_control(&options, s));
             }
         }
+        form.mods = installed_mods()
+            .into_iter()
+            .map(|(n, what, ok)| {
+                let on = ok && options.mods.contains(&n);
+                (n, what, on)
+            })
+            .collect();
     }
     egui::Window::new("skirmish")
         .collapsible(false)
@@ -183,6 +225,18 @@ fn start_screen(
                 ui.checkbox(&mut gm.0, "a person here decides Assist approvals and initiative ties")
                     .on_hover_text("Off: the AI answers the GM's calls with its defaults");
                 ui.end_row();
+                ui.label("Mods");
+                ui.vertical(|ui| {
+                    if form.mods.is_empty() {
+                        ui.label(egui::RichText::new("none installed").small());
+                    }
+                    for (name, what, on) in &mut form.mods {
+                        let ok = !what.starts_with("broken");
+                        ui.add_enabled(ok, egui::Checkbox::new(on, format!("{name} ({what})")))
+                            .on_disabled_hover_text(what.clone());
+                    }
+                });
+                ui.end_row();
             });
             if let Some(Ok(enc)) = library.encounters.get(form.encounter).map(|(_, e)| e) {
                 ui.label(egui::RichText::new(enc.description.clone()).italics());
@@ -198,7 +252,15 @@ fn start_screen(
                         .iter()
                         .map(|s| (s.name.clone(), form.sides.get(&s.name).copied().unwrap_or(SideControl::Ai)))
                         .collect();
-                    match enc.start(rs.clone(), form.seed) {
+                    let mods: Vec<String> = form.mods.iter().filter(|m| m.2).map(|m| m.0.clone()).collect();
+                    let checked = crate::modding::load_mods(
+                        &crate::modding::ModRegistry::builtin(),
+                        &crate::modding::mods_dir(),
+                        &mods,
+                    )
+                    .map_err(|e| format!("mods: {e}"))
+                    .and_then(|_| enc.start(rs.clone(), form.seed).map_err(|e| format!("{}: {e}", file.display())));
+                    match checked {
                         Ok(_) => {
                             commands.insert_resource(BattleSetup {
                                 file: file.display().to_string(),
@@ -208,12 +270,13 @@ fn start_screen(
                                 sides,
                                 seed: form.seed,
                                 scenario: None,
+                                mods,
                             });
                             form.error = None;
                             next.set(Screen::Battle);
                         }
                         // The same error the command line gives; the game stays on this screen.
-                        Err(e) => form.error = Some(format!("{}: {e}", file.display())),
+                        Err(e) => form.error = Some(e),
                     }
                 }
             }
@@ -248,6 +311,7 @@ fn battle_hud(
     mut cache: ResMut<HudCache>,
     hotkeys: Option<Res<HotkeyLabels>>,
     mut rects: ResMut<BannerRect>,
+    mut su: SessionUi,
 ) -> Result {
     let Some(mut battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -308,6 +372,55 @@ fn battle_hud(
                 next.set(Screen::Start);
             }
         });
+        ui.horizontal(|ui| {
+            use super::session::SessionRequest;
+            let undo = ui
+                .add_enabled(su.session.history.can_undo(c), egui::Button::new("Undo"))
+                .on_hover_text("Ctrl+Z: take back your last command and what the AI did since")
+                .on_disabled_hover_text("Nothing of yours to undo yet");
+            if undo.clicked() {
+                su.requests.write(SessionRequest::Undo);
+            }
+            let redo = ui
+                .add_enabled(su.session.history.can_redo(c), egui::Button::new("Redo"))
+                .on_hover_text("Ctrl+Y: give it back, with the same dice");
+            if redo.clicked() {
+                su.requests.write(SessionRequest::Redo);
+            }
+            if ui.button("Quick save").on_hover_text("F5: save to the quick-save slot").clicked() {
+                su.requests.write(SessionRequest::QuickSave);
+            }
+            if ui.button("Quick load").on_hover_text("F9: load the quick-save slot").clicked() {
+                su.requests.write(SessionRequest::QuickLoad);
+            }
+            if ui.toggle_value(&mut su.session.saves_open, "Saves (F6)").clicked() && su.session.saves_open {
+                su.session.refresh_list();
+            }
+            ui.toggle_value(&mut su.sim.open, "Simulate (F7)")
+                .on_hover_text("Play this encounter many times, AI against AI, in the background");
+            if let Some(n) = &su.session.note {
+                ui.separator();
+                let colour = if n.ok { egui::Color32::from_rgb(150, 220, 150) } else { egui::Color32::from_rgb(255, 130, 110) };
+                ui.colored_label(colour, &n.text);
+            }
+        });
+        // Hot reload: files edited while the battle runs.
+        if let Some(hot) = su.hot.as_ref() {
+            if let Some(e) = hot.error() {
+                ui.colored_label(
+                    egui::Color32::from_rgb(255, 130, 110),
+                    format!("Data file error (this battle goes on unchanged): {e}"),
+                );
+            } else if hot.has_pending() && battle.setup.scenario.is_none() {
+                ui.horizontal(|ui| {
+                    ui.colored_label(egui::Color32::from_rgb(255, 214, 90), "Encounter, ruleset or mod files changed on disk.");
+                    if ui.button("Restart with changes").clicked() {
+                        su.commands.insert_resource(battle.setup.clone());
+                        next.set(Screen::Battle);
+                    }
+                });
+            }
+        }
         if let Some(r) = &battle.last_rejection {
             ui.colored_label(egui::Color32::from_rgb(255, 130, 110), format!("Refused: {r}"));
         }
@@ -735,4 +848,197 @@ fn end_screen(
             });
         });
     Ok(())
+}
+
+/// The saves window (F6) and the Simulate window (F7).
+fn session_windows(mut contexts: EguiContexts, battle: Option<Res<Battle>>, mut su: SessionUi) -> Result {
+    let Some(battle) = battle else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    if su.session.saves_open {
+        let mut open = true;
+        egui::Window::new("Saves")
+            .open(&mut open)
+            .default_pos(egui::pos2(330.0, 120.0))
+            .default_width(560.0)
+            .show(ctx, |ui| saves_window(ui, &battle, &mut su));
+        su.session.saves_open = open;
+    }
+    if su.sim.open {
+        let mut open = true;
+        egui::Window::new("Simulate")
+            .open(&mut open)
+            .default_pos(egui::pos2(330.0, 140.0))
+            .default_width(520.0)
+            .show(ctx, |ui| sim_window(ui, &battle, &mut su));
+        su.sim.open = open;
+        if su.sim.job.is_some() {
+            // Keep the progress moving while nothing else happens.
+            ctx.request_repaint();
+        }
+    }
+    Ok(())
+}
+
+fn saves_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
+    use super::session::{SessionRequest, date_words, file_name_for};
+    let dir = su.session.dir.display().to_string();
+    ui.label(egui::RichText::new(format!("Saves live in {dir}/. F5 quick-saves, F9 quick-loads.")).small());
+    ui.horizontal(|ui| {
+        if su.session.save_name.is_empty() {
+            su.session.save_name = format!("{}-round-{}", battle.setup.encounter.name, battle.combat.turn().round);
+        }
+        ui.label("Name");
+        ui.add(egui::TextEdit::singleline(&mut su.session.save_name).desired_width(260.0));
+        let file = file_name_for(&su.session.save_name);
+        if ui.button("Save").on_hover_text(format!("Writes {dir}/{file}")).clicked() {
+            su.requests.write(SessionRequest::SaveAs(su.session.save_name.clone()));
+        }
+        if ui.button("Refresh").clicked() {
+            su.session.refresh_list();
+        }
+    });
+    ui.separator();
+    if su.session.listed.is_empty() {
+        ui.label("No saves yet.");
+        return;
+    }
+    let mut load = None;
+    egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
+        egui::Grid::new("saves").num_columns(6).striped(true).spacing([10.0, 4.0]).show(ui, |ui| {
+            for h in ["File", "Encounter", "Ruleset", "Round", "Saved", ""] {
+                ui.label(egui::RichText::new(h).strong());
+            }
+            ui.end_row();
+            for l in &su.session.listed {
+                let name = l.path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+                ui.label(&name);
+                match &l.meta {
+                    Ok(m) => {
+                        ui.label(&m.encounter);
+                        ui.label(&m.ruleset);
+                        ui.label(m.round.to_string());
+                        ui.label(date_words(m.saved_at));
+                        if ui.button("Load").clicked() {
+                            load = Some(l.path.clone());
+                        }
+                    }
+                    Err(e) => {
+                        ui.colored_label(egui::Color32::from_rgb(255, 130, 110), "unreadable").on_hover_text(e.to_string());
+                        ui.label("");
+                        ui.label("");
+                        ui.label("");
+                        ui.label("");
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    });
+    if let Some(p) = load {
+        su.requests.write(SessionRequest::Load(p));
+    }
+}
+
+fn sim_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
+    use egui_plot::{Bar, BarChart, Plot};
+    ui.label(
+        egui::RichText::new(format!(
+            "{} under {}: AI against AI on every side, seeds {} and up, on one background thread.",
+            battle.setup.encounter.name, battle.setup.ruleset_name, battle.setup.seed
+        ))
+        .small(),
+    );
+    ui.horizontal(|ui| {
+        ui.label("Runs");
+        ui.add(egui::DragValue::new(&mut su.sim.runs).range(1..=100_000));
+        if su.sim.job.is_some() {
+            if ui.button("Cancel").clicked() {
+                su.sim.cancel();
+            }
+        } else if ui.button("Run").clicked() {
+            su.sim.start(battle);
+        }
+    });
+    if let Some(job) = &su.sim.job {
+        let done = job.done.load(std::sync::atomic::Ordering::Relaxed);
+        ui.add(egui::ProgressBar::new(done as f32 / job.total.max(1) as f32).text(format!("{done} / {}", job.total)));
+        ui.label(egui::RichText::new("The game goes on meanwhile.").small());
+    }
+    match &su.sim.result {
+        None => {}
+        Some(Err(e)) => {
+            ui.colored_label(egui::Color32::from_rgb(255, 130, 110), e);
+        }
+        Some(Ok(summary)) => {
+            let Some(r) = summary.rulesets.first() else { return };
+            ui.separator();
+            ui.label(egui::RichText::new(&su.sim.about).strong());
+            let d = &r.derived;
+            for sd in &d.sides {
+                let text = match &sd.win {
+                    Some(w) => format!(
+                        "{}: wins {:.1}% (95% CI {:.1}–{:.1}%)",
+                        sd.side,
+                        w.rate * 100.0,
+                        w.low * 100.0,
+                        w.high * 100.0
+                    ),
+                    None => format!("{}: no runs", sd.side),
+                };
+                ui.label(text);
+            }
+            let draws = r.tally.draws_round_cap + r.tally.draws_other;
+            ui.label(format!(
+                "Draws: {draws}. Rounds: mean {:.1}, median {}, 5th–95th percentile {}–{}.",
+                d.rounds_mean.unwrap_or(0.0),
+                d.rounds_median.unwrap_or(0),
+                d.rounds_p5.unwrap_or(0),
+                d.rounds_p95.unwrap_or(0)
+            ));
+            let palette = [
+                egui::Color32::from_rgb(110, 170, 255),
+                egui::Color32::from_rgb(255, 120, 100),
+                egui::Color32::from_rgb(150, 220, 150),
+                egui::Color32::from_rgb(255, 214, 90),
+            ];
+            ui.columns(2, |cols| {
+                cols[0].label("Win rate per side (%)");
+                let wins: Vec<Bar> = d
+                    .sides
+                    .iter()
+                    .enumerate()
+                    .map(|(i, sd)| {
+                        Bar::new(i as f64, sd.win.as_ref().map_or(0.0, |w| w.rate * 100.0))
+                            .name(&sd.side)
+                            .fill(palette[i % palette.len()])
+                            .width(0.6)
+                    })
+                    .collect();
+                Plot::new("sim-wins")
+                    .height(160.0)
+                    .include_y(0.0)
+                    .include_y(100.0)
+                    .allow_zoom(false)
+                    .allow_drag(false)
+                    .allow_scroll(false)
+                    .show(&mut cols[0], |p| p.bar_chart(BarChart::new("win %", wins)));
+                cols[1].label("Rounds to finish (runs)");
+                let rounds: Vec<Bar> = r
+                    .tally
+                    .rounds_histogram
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(round, n)| Bar::new(round as f64, *n as f64).width(0.8).fill(palette[3]))
+                    .collect();
+                Plot::new("sim-rounds")
+                    .height(160.0)
+                    .include_y(0.0)
+                    .allow_zoom(false)
+                    .allow_drag(false)
+                    .allow_scroll(false)
+                    .show(&mut cols[1], |p| p.bar_chart(BarChart::new("runs", rounds)));
+            });
+        }
+    }
 }

@@ -18,6 +18,8 @@ pub const USAGE: &str = "usage:
   skirmish sim ENCOUNTER --replay-run k [--ruleset ID|all] [--seed S] [--max-rounds R]
                          print run k's full combat log
   --dice 20,1,...        (any mode) force these dice at the start of every run, then seeded dice
+  --mod NAME             (any mode, repeatable) load a mod: a Rust mod (regeneration, riposte) or
+                         a data mod folder under mods/ (see docs/modding.md)
   skirmish sim merge [--out DIR] SHARD_DIR...
                          merge shard outputs exactly (counts and histograms)
   skirmish sim --bench [ENCOUNTER] [--ruleset ID|all] [--runs N] [--jobs J]
@@ -38,6 +40,7 @@ struct Options {
     replay: Option<u64>,
     dice: Vec<i32>,
     bench: bool,
+    mods: Vec<String>,
 }
 
 fn parse_shard(v: &str) -> Result<(u64, u64), String> {
@@ -78,6 +81,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     .collect::<Result<_, _>>()?;
             }
             "--bench" => o.bench = true,
+            "--mod" => o.mods.push(value("a mod name")?),
             f if f.starts_with("--") => return Err(format!("unknown option {f}")),
             f => {
                 if o.encounter.is_some() {
@@ -144,6 +148,7 @@ pub fn main(args: &[String]) -> ExitCode {
         shard: o.shard,
         dice: o.dice.clone(),
         cancel: None,
+        mods: o.mods.clone(),
     };
     if let Some(k) = o.replay {
         if let Some(n) = o.runs
@@ -304,6 +309,7 @@ fn bench(o: &Options) -> ExitCode {
         shard: None,
         dice: o.dice.clone(),
         cancel: None,
+        mods: o.mods.clone(),
     };
     let prep = match super::prepare(&cfg) {
         Ok(p) => p,

@@ -65,6 +65,9 @@ pub struct SimConfig {
     pub dice: Vec<i32>,
     /// Set to stop a batch early (the batch then fails with [`SimError::Cancelled`]).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Mods by name (`--mod`): Rust mods run in every combat; data mods add their abilities and
+    /// conditions to every ruleset (see `skirmish::modding`).
+    pub mods: Vec<String>,
 }
 
 impl SimConfig {
@@ -80,6 +83,7 @@ impl SimConfig {
             shard: None,
             dice: Vec::new(),
             cancel: None,
+            mods: Vec::new(),
         }
     }
 
@@ -156,6 +160,8 @@ pub struct Prepared {
     pub combatants: Vec<CombatantInfo>,
     /// Dice forced at the start of every run.
     pub dice: Vec<i32>,
+    /// The Rust mods installed in every combat.
+    pub mods: crate::rules::modding::ModList,
 }
 
 /// A combatant as summaries name it.
@@ -199,7 +205,16 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     let text = read_data_file(path)?;
     let file = path.display().to_string();
     let mut encounter = Encounter::from_ron_str(&file, &text)?;
-    let installed = installed_rulesets(path)?;
+    let loaded = crate::modding::load_mods(
+        &crate::modding::ModRegistry::builtin(),
+        &crate::modding::mods_dir_near(path),
+        &cfg.mods,
+    )
+    .map_err(|m| SimError::Config(format!("--mod: {m}")))?;
+    let mut installed = installed_rulesets(path)?;
+    for rs in &mut installed {
+        loaded.data.apply(rs)?;
+    }
     let rulesets: Vec<Ruleset> = match &cfg.ruleset {
         None => installed,
         Some(name) => match installed.iter().find(|r| &r.name == name) {
@@ -225,7 +240,7 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     let sides = encounter.sides.iter().map(|s| s.name.clone()).collect();
     let combatants =
         encounter.combatants.iter().map(|c| CombatantInfo { name: c.name.clone(), side: c.side.clone() }).collect();
-    Ok(Prepared { encounter, file_name, rulesets, sides, combatants, dice: cfg.dice.clone() })
+    Ok(Prepared { encounter, file_name, rulesets, sides, combatants, dice: cfg.dice.clone(), mods: loaded.code })
 }
 
 /// A batch's summary: exact tallies per ruleset, and what they show. This is `summary.json`.

@@ -47,7 +47,8 @@ impl<'a> Runner<'a> {
 
     /// Play one run with `seed` and return the combat, with its full log, and the commands sent.
     pub fn play(&mut self, seed: u64) -> Result<(Combat, u64), String> {
-        let mut combat = Combat::with_map(self.ruleset.clone(), seed, &self.specs, self.map.clone(), self.dice)
+        let mut combat =
+            Combat::with_mods(self.ruleset.clone(), seed, &self.specs, self.map.clone(), self.dice, &self.prep.mods)
             .map_err(|e| format!("{}: set-up under `{}` failed: {e}", self.prep.file_name, self.ruleset.name))?;
         let stats = ai::play_by(&mut combat, SCOPE, MAX_COMMANDS, |_| Brain::Tactical);
         Ok((combat, stats.sent as u64))

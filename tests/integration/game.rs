@@ -160,6 +160,7 @@ fn clicking_an_enemy_in_reach_attacks_it() {
         sides: [("heroes".to_string(), SideControl::Human), ("monsters".to_string(), SideControl::Ai)].into(),
         seed: 9,
         scenario: None,
+        mods: Vec::new(),
     });
     a.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     a.update();
@@ -241,4 +242,162 @@ fn clicking_an_empty_square_with_nothing_chosen_uses_the_plain_move() {
         b.last_rejection
     );
     assert_eq!(*b.combat.get::<GridPos>(hero).unwrap(), to);
+}
+
+/// The state hash of the battle under way.
+fn hash(a: &App) -> u64 {
+    a.world().resource::<Battle>().combat.state_hash()
+}
+
+fn chord(a: &mut App, key: KeyCode) {
+    KeyCode::ControlLeft.press(a.world_mut());
+    key.press(a.world_mut());
+    a.update();
+    key.release(a.world_mut());
+    KeyCode::ControlLeft.release(a.world_mut());
+    a.update();
+}
+
+/// A fresh folder for the session's saves.
+fn saves_dir(a: &mut App, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("skirmish-game-saves-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    a.world_mut().resource_mut::<skirmish::game::session::Session>().dir = dir.clone();
+    dir
+}
+
+#[test]
+fn ctrl_z_undoes_the_players_command_and_the_ai_turns_after_it_and_ctrl_y_redoes_them() {
+    let mut a = app(PlayOptions { ruleset: Some("pf2e".into()), ai_sides: vec!["monsters".into()], start_now: true, seed: Some(5), ..default() });
+    let me = until_human_turn(&mut a);
+    let before = hash(&a);
+    let journal = a.world().resource::<Battle>().combat.journal().len();
+    a.world_mut().write_message(skirmish::game::HumanCommand(Command::EndTurn { actor: me }));
+    a.update();
+    let _ = until_human_turn(&mut a);
+    let after = hash(&a);
+    assert_ne!(before, after);
+    assert!(a.world().resource::<Battle>().combat.journal().len() > journal + 1, "the AI played in between");
+    chord(&mut a, KeyCode::KeyZ);
+    assert_eq!(hash(&a), before, "undo is back at the player's decision point");
+    assert_eq!(a.world().resource::<Battle>().combat.journal().len(), journal);
+    let note = a.world().resource::<skirmish::game::session::Session>().note.clone().unwrap();
+    assert!(note.ok && note.text.starts_with("Undid"), "{note:?}");
+    // Nothing plays on by itself: the player's turn waits.
+    for _ in 0..10 {
+        a.update();
+    }
+    assert_eq!(hash(&a), before);
+    chord(&mut a, KeyCode::KeyY);
+    assert_eq!(hash(&a), after, "redo gives the same state, the same dice");
+    // Nothing left to redo: a note, no change.
+    chord(&mut a, KeyCode::KeyY);
+    assert_eq!(hash(&a), after);
+    assert!(!a.world().resource::<skirmish::game::session::Session>().note.as_ref().unwrap().ok);
+}
+
+#[test]
+fn f5_quick_saves_f9_loads_and_a_damaged_save_leaves_the_battle_alone() {
+    let mut a = app(PlayOptions { ruleset: Some("segments".into()), ai_sides: vec!["monsters".into()], start_now: true, seed: Some(7), ..default() });
+    let dir = saves_dir(&mut a, "quick");
+    let me = until_human_turn(&mut a);
+    let saved = hash(&a);
+    tap(&mut a, KeyCode::F5);
+    let slot = dir.join(skirmish::game::session::QUICK_SLOT);
+    assert!(slot.is_file(), "{:?}", a.world().resource::<skirmish::game::session::Session>().note);
+    a.world_mut().write_message(skirmish::game::HumanCommand(Command::EndTurn { actor: me }));
+    a.update();
+    let _ = until_human_turn(&mut a);
+    assert_ne!(hash(&a), saved);
+    tap(&mut a, KeyCode::F9);
+    assert_eq!(hash(&a), saved, "quick load restores the saved moment");
+    // The list the saves window shows: encounter, ruleset, round.
+    let mut s = a.world_mut().resource_mut::<skirmish::game::session::Session>();
+    s.refresh_list();
+    let m = s.listed[0].meta.as_ref().unwrap().clone();
+    assert_eq!((m.ruleset.as_str(), m.round), ("segments", a.world().resource::<Battle>().combat.turn().round));
+    // A damaged slot: a clear note, and the battle is untouched.
+    let text = std::fs::read_to_string(&slot).unwrap();
+    std::fs::write(&slot, &text[..text.len() / 2]).unwrap();
+    tap(&mut a, KeyCode::F9);
+    assert_eq!(hash(&a), saved);
+    let note = a.world().resource::<skirmish::game::session::Session>().note.clone().unwrap();
+    assert!(!note.ok && note.text.contains("quicksave.ron"), "{note:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_started_with_a_mod_runs_it() {
+    let mut a = app(PlayOptions {
+        ruleset: Some("homebrew-d20".into()),
+        all_ai: true,
+        start_now: true,
+        seed: Some(2),
+        mods: vec!["regeneration".into()],
+        ..default()
+    });
+    a.update();
+    let b = a.world().resource::<Battle>();
+    assert!(b.error.is_none(), "{:?}", b.error);
+    assert_eq!(b.combat.mods().first().map(|m| m.0.as_str()), Some("regeneration"));
+}
+
+#[test]
+fn an_encounter_edited_while_playing_waits_for_restart_with_changes_and_a_broken_edit_is_shown() {
+    use skirmish::modding::watch::{CombatData, HotData};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join(format!("test-hot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hot-duel.ron");
+    let duel = |hp: u32| {
+        format!(
+            r#"Encounter(name: "Hot duel", map: ["....", "...."],
+            sides: [(name: "heroes", controller: Ai), (name: "monsters", controller: Ai)],
+            combatants: [
+              (name: "Knight", side: "heroes", stats: {{"STR": 3}}, hp: {hp}, abilities: ["sword"], initiative: Total(20), at: (0, 0)),
+              (name: "Orc", side: "monsters", stats: {{"STR": 2}}, hp: 30, abilities: ["sword"], initiative: Total(5), at: (3, 1)),
+            ])"#
+        )
+    };
+    std::fs::write(&file, duel(30)).unwrap();
+    let mut a = app(PlayOptions {
+        encounter: Some(file.clone()),
+        ruleset: Some("homebrew-d20".into()),
+        start_now: true,
+        seed: Some(4),
+        ..default()
+    });
+    a.world_mut().insert_resource(Pacing::default());
+    a.update();
+    let hp = |a: &App| {
+        let c = &a.world().resource::<Battle>().combat;
+        c.get::<skirmish::rules::components::Health>(c.cid("Knight").unwrap()).unwrap().max
+    };
+    assert_eq!(hp(&a), 30);
+    std::fs::write(&file, duel(300)).unwrap();
+    for _ in 0..40 {
+        a.update();
+    }
+    assert!(a.world().resource::<HotData<CombatData>>().has_pending(), "the edit was not noticed");
+    assert_eq!(hp(&a), 30, "the running battle is untouched");
+    // A broken edit: an error to show, the good data still waiting, the battle untouched.
+    std::fs::write(&file, duel(300).replace("hp: 300", "hp: \"lots\"")).unwrap();
+    for _ in 0..40 {
+        a.update();
+    }
+    let err = a.world().resource::<HotData<CombatData>>().error().map(|e| e.to_string()).expect("an error");
+    assert!(err.contains("hot-duel.ron:") && err.contains("hp"), "{err}");
+    assert_eq!(hp(&a), 30);
+    std::fs::write(&file, duel(300)).unwrap();
+    for _ in 0..40 {
+        a.update();
+    }
+    assert!(a.world().resource::<HotData<CombatData>>().error().is_none());
+    // "Restart with changes": the banner's button does this.
+    let setup = a.world().resource::<Battle>().setup.clone();
+    a.world_mut().insert_resource(setup);
+    a.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    a.update();
+    a.update();
+    assert_eq!(hp(&a), 300, "the next start uses the edited file");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -206,3 +206,29 @@ fn sim_bad_inputs_give_clean_errors_and_no_output() {
     let left: Vec<_> = std::fs::read_dir(&target).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left, vec![std::ffi::OsString::from("runs.csv")], "only the folder that was there");
 }
+
+#[test]
+fn sim_mod_runs_a_rust_mod_in_every_run_and_refuses_an_unknown_one() {
+    // The 3v3 ambush with regenerating creatures: `--mod regeneration` makes them heal, in the
+    // log, as the game and the scenario runner do.
+    let dir = root().join("target").join(format!("test-sim-mod-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(root().join("assets/encounters/ambush-3v3.ron")).unwrap();
+    let enc = dir.join("regenerating.ron");
+    std::fs::write(&enc, text.replace("stats: {", "stats: {\"regeneration\": 2, ")).unwrap();
+    let cfg = SimConfig { seed: 3, mods: vec!["regeneration".into()], ..SimConfig::new(&enc, Some("pf2e"), 2) };
+    let prep = sim::prepare(&cfg).unwrap();
+    let (log, _) = sim::run::replay(&prep, 0, 0, 3).unwrap();
+    assert!(
+        log.events.iter().any(|e| matches!(e, skirmish::rules::log::CombatEvent::ModEffect { source, .. } if source == "regeneration")),
+        "no regeneration in the run"
+    );
+    let plain = sim::prepare(&SimConfig { mods: vec![], ..cfg.clone() }).unwrap();
+    let (log2, _) = sim::run::replay(&plain, 0, 0, 3).unwrap();
+    assert!(!log2.events.iter().any(|e| matches!(e, skirmish::rules::log::CombatEvent::ModEffect { .. })));
+    let out = sim(&[enc.to_str().unwrap(), "--runs", "2", "--mod", "nosuchmod"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nosuchmod") && err.contains("regeneration"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,444 @@
+//! What the game keeps around a battle, without drawing it: saves, loading, undo and redo (issue
+//! 12), the Simulate window's background batch (issue 11), and the hot-reloaded data the next
+//! battle starts from (issue 14). The egui windows in [`super::ui`] show these and act only by
+//! writing [`SessionRequest`]s (or starting and cancelling a simulation); the rules state changes
+//! only through the save module's own replay of the journal.
+//!
+//! - **Undo** (Ctrl+Z) takes back the player's last command and everything the AI, the GM and the
+//!   prompt policies answered after it; **redo** (Ctrl+Y) gives it back with the same dice (see
+//!   [`crate::save::undo`]).
+//! - **Quick save** (F5) writes `saves/quicksave.ron`; **quick load** (F9) reads it. The saves
+//!   window (F6) saves under a name and lists every save with its encounter, ruleset, round and
+//!   date. A save that does not load is reported and the battle goes on untouched.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::ActionState;
+
+use super::battle::{Battle, Highlights, HumanQueue, Playback, SideControl};
+use super::input::{GameAction, PlayerInput, Selection};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, GridPos, Side};
+use crate::rules::driver::Combat;
+use crate::save::{self, SaveFile, undo::History};
+use crate::sim::{SimConfig, Summary};
+
+/// The quick-save slot's file name, in [`Session::dir`].
+pub const QUICK_SLOT: &str = "quicksave.ron";
+
+/// Something the player asked of the session: from the keys, the banner or the saves window.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub enum SessionRequest {
+    /// Take back the last command a person sent.
+    Undo,
+    /// Give back what the last undo took.
+    Redo,
+    /// Save to the quick-save slot.
+    QuickSave,
+    /// Load the quick-save slot.
+    QuickLoad,
+    /// Save under this name (a file in the saves folder).
+    SaveAs(String),
+    /// Load this save file.
+    Load(PathBuf),
+}
+
+/// A line for the banner: what the last save, load, undo or redo did, or why it could not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// It worked.
+    pub ok: bool,
+    /// What to say.
+    pub text: String,
+}
+
+/// Saves, undo history and the saves window's state.
+#[derive(Resource, Debug)]
+pub struct Session {
+    /// The undo history of the battle under way (a new one for every started or loaded battle).
+    pub history: History,
+    /// Where saves go: `saves/` in the working directory.
+    pub dir: PathBuf,
+    /// The last outcome, for the banner.
+    pub note: Option<Note>,
+    /// The saves window is open.
+    pub saves_open: bool,
+    /// The name typed in the saves window.
+    pub save_name: String,
+    /// The saves listed in the window (refreshed when it opens and after a save).
+    pub listed: Vec<save::Listed>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self {
+            history: History::new(),
+            dir: PathBuf::from("saves"),
+            note: None,
+            saves_open: false,
+            save_name: String::new(),
+            listed: Vec::new(),
+        }
+    }
+}
+
+impl Session {
+    /// The quick-save slot.
+    pub fn quick_path(&self) -> PathBuf {
+        self.dir.join(QUICK_SLOT)
+    }
+
+    /// Read the saves folder again.
+    pub fn refresh_list(&mut self) {
+        self.listed = save::list(&self.dir);
+    }
+
+    fn say(&mut self, ok: bool, text: impl Into<String>) {
+        let text = text.into();
+        if ok {
+            info!("{text}");
+        } else {
+            warn!("{text}");
+        }
+        self.note = Some(Note { ok, text });
+    }
+}
+
+/// A save file's name from what the player typed: letters, digits, `-` and `_` kept, the rest
+/// turned into `-`; never empty, never a path.
+pub fn file_name_for(name: &str) -> String {
+    let mut s: String = name
+        .trim()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect();
+    s.truncate(64);
+    let s = s.trim_matches('-').to_string();
+    let s = if s.is_empty() { "save".to_string() } else { s };
+    format!("{s}.ron")
+}
+
+/// `2026-12-01 03:40 UTC` from seconds since 1970.
+pub fn date_words(unix: u64) -> String {
+    let days = (unix / 86_400) as i64;
+    let secs = unix % 86_400;
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", secs / 3600, secs % 3600 / 60)
+}
+
+/// The player's command in words, for "Undid ..." and "Redid ...".
+fn command_words(c: &Combat, cmd: &Command) -> String {
+    let name = |x: Cid| c.name(x);
+    match cmd {
+        Command::Act(i) => format!("{}'s {}", name(i.actor), i.ability),
+        Command::EndTurn { actor } => format!("{} ending the turn", name(*actor)),
+        Command::Delay { actor } => format!("{}'s Delay", name(*actor)),
+        Command::ReturnFromDelay { actor } => format!("{}'s return from Delay", name(*actor)),
+        Command::Release { actor } => format!("{}'s release of the held cast", name(*actor)),
+        Command::Hold { actor, ability, .. } => format!("{} holding {ability}", name(*actor)),
+        Command::Decide { .. } => "the decision".into(),
+        _ => "the last command".into(),
+    }
+}
+
+/// The keys: Ctrl+Z, Ctrl+Y, F5, F9, F6 (saves window), F7 (Simulate window).
+pub fn session_keys(
+    actions: Single<&ActionState<GameAction>, With<PlayerInput>>,
+    mut out: MessageWriter<SessionRequest>,
+    mut session: ResMut<Session>,
+    mut sim: ResMut<SimPanel>,
+) {
+    for (a, r) in [
+        (GameAction::Undo, SessionRequest::Undo),
+        (GameAction::Redo, SessionRequest::Redo),
+        (GameAction::QuickSave, SessionRequest::QuickSave),
+        (GameAction::QuickLoad, SessionRequest::QuickLoad),
+    ] {
+        if actions.just_pressed(&a) {
+            out.write(r);
+        }
+    }
+    if actions.just_pressed(&GameAction::Saves) {
+        session.saves_open = !session.saves_open;
+        if session.saves_open {
+            session.refresh_list();
+        }
+    }
+    if actions.just_pressed(&GameAction::Simulate) {
+        sim.open = !sim.open;
+    }
+}
+
+/// Everything the view keeps about the battle, set back to the combat as it is now (after an
+/// undo, a redo or a load): no walk half-played, no stale selection, no queued command.
+#[allow(clippy::too_many_arguments)]
+fn reset_view(
+    combat: &Combat,
+    playback: &mut Playback,
+    selection: &mut Selection,
+    highlights: &mut Highlights,
+    queued: &mut HumanQueue,
+) {
+    *playback = Playback { shown: combat.log().events.len(), ..Playback::default() };
+    for i in 0..combat.len() as u32 {
+        if let Some(p) = combat.get::<GridPos>(Cid(i)) {
+            playback.display.insert(Cid(i), Vec2::new(p.x as f32, p.y as f32));
+        }
+    }
+    playback.focus = combat.turn().active;
+    *selection = Selection::default();
+    *highlights = Highlights::default();
+    queued.0.clear();
+}
+
+/// Carry out the requests: undo, redo, save and load. A failure is a note on the banner; the
+/// battle under way is never touched by a save that does not load.
+#[allow(clippy::too_many_arguments)]
+pub fn apply_requests(
+    mut requests: MessageReader<SessionRequest>,
+    battle: Option<ResMut<Battle>>,
+    mut session: ResMut<Session>,
+    mut playback: ResMut<Playback>,
+    mut selection: ResMut<Selection>,
+    mut highlights: ResMut<Highlights>,
+    mut queued: ResMut<HumanQueue>,
+) {
+    let Some(mut battle) = battle else {
+        requests.clear();
+        return;
+    };
+    for r in requests.read() {
+        let replaced = match r {
+            SessionRequest::Undo => {
+                let Session { history, .. } = &mut *session;
+                match history.undo(&mut battle.combat) {
+                    Ok(step) => {
+                        let words = command_words(&battle.combat, &step.command);
+                        session.say(true, format!("Undid {words} ({} journal entries taken back).", step.entries));
+                        true
+                    }
+                    Err(e) => {
+                        session.say(false, format!("Undo: {e}."));
+                        false
+                    }
+                }
+            }
+            SessionRequest::Redo => {
+                let Session { history, .. } = &mut *session;
+                match history.redo(&mut battle.combat) {
+                    Ok(step) => {
+                        let words = command_words(&battle.combat, &step.command);
+                        session.say(true, format!("Redid {words}, with the same dice."));
+                        true
+                    }
+                    Err(e) => {
+                        session.say(false, format!("Redo: {e}."));
+                        false
+                    }
+                }
+            }
+            SessionRequest::QuickSave => {
+                let path = session.quick_path();
+                write_save(&battle, &mut session, path, "quick save");
+                false
+            }
+            SessionRequest::SaveAs(name) => {
+                let path = session.dir.join(file_name_for(name));
+                write_save(&battle, &mut session, path, "");
+                false
+            }
+            SessionRequest::QuickLoad => {
+                let path = session.quick_path();
+                load_save(&mut battle, &mut session, path)
+            }
+            SessionRequest::Load(path) => load_save(&mut battle, &mut session, path.clone()),
+        };
+        if replaced {
+            battle.last_rejection = None;
+            reset_view(&battle.combat, &mut playback, &mut selection, &mut highlights, &mut queued);
+        }
+    }
+}
+
+fn write_save(battle: &Battle, session: &mut Session, path: PathBuf, label: &str) {
+    let result = std::fs::create_dir_all(&session.dir)
+        .map_err(|e| format!("cannot make the folder {}: {e}", session.dir.display()))
+        .and_then(|()| SaveFile::capture(&battle.combat, &battle.setup.encounter.name).map_err(|e| e.to_string()))
+        .and_then(|mut s| {
+            s.meta.label = label.to_string();
+            save::write_atomic(&path, &s).map_err(|e| e.to_string())
+        });
+    match result {
+        Ok(()) => {
+            let round = battle.combat.turn().round;
+            session.say(true, format!("Saved round {round} to {}.", path.display()));
+            session.refresh_list();
+        }
+        Err(e) => session.say(false, format!("Not saved: {e}")),
+    }
+}
+
+/// Load a save into the battle; `true` when the battle now plays the loaded combat.
+fn load_save(battle: &mut Battle, session: &mut Session, path: PathBuf) -> bool {
+    match save::load(&path) {
+        Ok(loaded) => {
+            let meta = loaded.save.meta.clone();
+            adopt(battle, loaded.combat, &meta.encounter, &meta.ruleset);
+            session.history = History::new();
+            session.say(
+                true,
+                format!("Loaded {} ({}, {}, round {}).", path.display(), meta.encounter, meta.ruleset, meta.round),
+            );
+            true
+        }
+        Err(e) => {
+            session.say(false, format!("Not loaded, the battle goes on: {e}"));
+            false
+        }
+    }
+}
+
+/// The battle now plays `combat`. Sides keep who played them; a side the battle did not have is
+/// the player's if no side is, else the AI's.
+pub fn adopt(battle: &mut Battle, combat: Combat, encounter: &str, ruleset: &str) {
+    let mut sides: Vec<String> = Vec::new();
+    for i in 0..combat.len() as u32 {
+        if let Some(s) = combat.get::<Side>(Cid(i))
+            && !sides.contains(&s.0)
+        {
+            sides.push(s.0.clone());
+        }
+    }
+    let mut control = std::collections::BTreeMap::new();
+    for s in &sides {
+        if let Some(c) = battle.setup.sides.get(s) {
+            control.insert(s.clone(), *c);
+        }
+    }
+    for s in &sides {
+        if !control.contains_key(s) {
+            let someone_plays = control.values().any(|c| *c == SideControl::Human);
+            control.insert(s.clone(), if someone_plays { SideControl::Ai } else { SideControl::Human });
+        }
+    }
+    battle.setup.sides = control;
+    battle.setup.encounter.name = encounter.to_string();
+    battle.setup.ruleset_name = ruleset.to_string();
+    battle.setup.ruleset = combat.ruleset().clone();
+    battle.error = None;
+    battle.combat = combat;
+}
+
+/// A simulation running in the background for the Simulate window.
+#[derive(Debug)]
+pub struct SimJob {
+    /// Runs finished so far.
+    pub done: Arc<AtomicU64>,
+    /// Runs in all.
+    pub total: u64,
+    cancel: Arc<AtomicBool>,
+    out: Arc<Mutex<Option<Result<Summary, String>>>>,
+}
+
+impl Drop for SimJob {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The Simulate window: N AI-vs-AI runs of the battle's encounter on one background thread (the
+/// game keeps the other core), the same code as `skirmish sim`.
+#[derive(Resource, Debug)]
+pub struct SimPanel {
+    /// The window is open.
+    pub open: bool,
+    /// Runs to play.
+    pub runs: u64,
+    /// The batch under way.
+    pub job: Option<SimJob>,
+    /// The last batch's summary, or why it failed.
+    pub result: Option<Result<Summary, String>>,
+    /// What the result is about: `encounter · ruleset · N runs`.
+    pub about: String,
+}
+
+impl Default for SimPanel {
+    fn default() -> Self {
+        Self { open: false, runs: 200, job: None, result: None, about: String::new() }
+    }
+}
+
+impl SimPanel {
+    /// Start `runs` runs of the battle's encounter under its ruleset and mods, seeds from `seed`.
+    /// A battle set up from a scenario file has no encounter file to simulate: an error result.
+    pub fn start(&mut self, battle: &Battle) {
+        if battle.setup.scenario.is_some() {
+            self.result = Some(Err(
+                "this battle comes from a scenario file; Simulate runs encounters (start one from the start screen)".into(),
+            ));
+            return;
+        }
+        let mut cfg = SimConfig::new(&battle.setup.file, Some(&battle.setup.ruleset_name), self.runs.max(1));
+        cfg.seed = battle.setup.seed;
+        cfg.jobs = 1;
+        cfg.mods = battle.setup.mods.clone();
+        let cancel = Arc::new(AtomicBool::new(false));
+        cfg.cancel = Some(cancel.clone());
+        let done = Arc::new(AtomicU64::new(0));
+        let out = Arc::new(Mutex::new(None));
+        let (d, o) = (done.clone(), out.clone());
+        self.about = format!("{} · {} · {} runs", battle.setup.encounter.name, battle.setup.ruleset_name, cfg.runs);
+        let total = cfg.runs;
+        let spawned = std::thread::Builder::new().name("simulate".into()).spawn(move || {
+            let r = crate::sim::run_batch(&cfg, &|n| d.store(n, Ordering::Relaxed)).map_err(|e| e.to_string());
+            if let Ok(mut slot) = o.lock() {
+                *slot = Some(r);
+            }
+        });
+        match spawned {
+            Ok(_) => {
+                self.result = None;
+                self.job = Some(SimJob { done, total, cancel, out });
+            }
+            Err(e) => self.result = Some(Err(format!("cannot start a thread: {e}"))),
+        }
+    }
+
+    /// Take the batch's result once it is done; `true` when one arrived.
+    pub fn poll(&mut self) -> bool {
+        let finished = self.job.as_ref().and_then(|j| j.out.lock().ok().and_then(|mut s| s.take()));
+        match finished {
+            Some(r) => {
+                self.result = Some(r);
+                self.job = None;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Stop the batch under way (its thread ends at its next run).
+    pub fn cancel(&mut self) {
+        self.job = None;
+        self.result = Some(Err("cancelled".into()));
+    }
+}
+
+/// Each frame: pick up a finished simulation.
+pub fn poll_sim(mut sim: ResMut<SimPanel>) {
+    if sim.job.is_some() {
+        sim.poll();
+    }
+}
