@@ -51,4 +51,24 @@ for moment in hud-hb-opening hud-p2-end-of-turn hud-p1-surprise hud-sg-cast; do
     fi
     shots+=("$out/$moment/moment.png")
 done
+# The session windows: the saves list (after a quick save and a named save, kept beside the PNG),
+# the Simulate window with its charts once its 200 runs are done, and the F12 inspector showing a
+# mod's component (the regeneration scenario, at the Troll's turn).
+run_shot() {
+    local name="$1"; shift
+    echo "screenshots: $name"
+    if ! timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" "$bin" play "$@" --screenshots "$out/$name" \
+        > "$out/$name.log" 2>&1; then
+        echo "screenshots: the game failed on $name; its output:"
+        tail -40 "$out/$name.log"
+        exit 1
+    fi
+}
+run_shot saves --seed 7 --open saves
+shots+=("$out/saves/your-turn.png")
+test -f "$out/saves/saves/quicksave.ron" || { echo "screenshots: the quick save was not written"; exit 1; }
+run_shot simulate --seed 7 --open simulate
+shots+=("$out/simulate/your-turn.png")
+run_shot inspector-mod --scenario tests/scenarios/mod-regeneration-hb.ron --open inspector
+shots+=("$out/inspector-mod/moment.png")
 python3 scripts/png_check.py "${shots[@]}"

@@ -27,10 +27,12 @@ macro_rules! say {
 const USAGE: &str = "usage:
   skirmish                           play: the default encounter, your side against the AI
   skirmish play [--encounter FILE | --scenario FILE] [--ruleset ID] [--ai SIDE]... [--all-ai] [--seed N] [--now]
-                [--screenshots DIR [--rounds N]] [--mod NAME]...
+                [--screenshots DIR [--rounds N]] [--mod NAME]... [--open WINDOW]...
                                      play an encounter under a ruleset; --ai makes the AI play
                                      a side (the others are hot seat); --now skips the start
-                                     screen; --screenshots saves PNGs and exits after N rounds
+                                     screen; --screenshots saves PNGs and exits after N rounds;
+                                     --open opens a window at the start: saves, simulate (and
+                                     runs it), inspector (F12) or log
   skirmish scenarios                 run every shipped scenario under tests/scenarios/
   skirmish scenario [--seed N] [--log] [--replay-out PATH] [--mod NAME]... FILE...
                                      run scenario files; prints PASS/FAIL per expectation
@@ -167,6 +169,13 @@ fn play(args: &[String]) -> ExitCode {
                     "--all-ai" => o.all_ai = true,
                     "--now" => o.start_now = true,
                     "--mod" => o.mods.push(value("a mod name")?),
+                    "--open" => {
+                        let w = value("a window: saves, simulate, inspector or log")?;
+                        if !["saves", "simulate", "inspector", "log"].contains(&w.as_str()) {
+                            return Err(format!("--open {w}: the windows are saves, simulate, inspector and log"));
+                        }
+                        o.open.push(w)
+                    }
                     "--seed" => o.seed = Some(value("a number")?.parse().map_err(|_| "--seed needs a whole number")?),
                     "--screenshots" => o.screenshots = Some(PathBuf::from(value("a folder")?)),
                     "--rounds" => {

@@ -79,10 +79,53 @@ pub fn inspector_window(
                 egui::RichText::new("The combat's world, read-only: rules state changes only through commands.")
                     .small(),
             );
+            // The creature the card shows (or whose turn it is) first, opened: its components,
+            // a mod's own among them; then the whole world.
+            let who = hud_ui.focus.or_else(|| world.get_resource::<crate::rules::state::TurnState>().and_then(|t| t.active));
+            let entity = who.and_then(|c| world.resource::<crate::rules::state::Roster>().entities.get(c.0 as usize).copied());
             egui::ScrollArea::both().show(ui, |ui| {
-                ui.add_enabled_ui(false, |ui| bevy_inspector_egui::bevy_inspector::ui_for_world(world, ui));
+                if let (Some(c), Some(e)) = (who, entity) {
+                    let name = world.get::<CombatantName>(e).map(|n| n.0.clone()).unwrap_or_else(|| format!("{c:?}"));
+                    ui.label(egui::RichText::new(format!("{name} (the card's creature)")).strong());
+                    let from_mods = mod_components(world, &registry, e);
+                    if !from_mods.is_empty() {
+                        ui.label(egui::RichText::new("Components from mods:").color(egui::Color32::from_rgb(255, 214, 90)));
+                        for line in from_mods {
+                            ui.monospace(line);
+                        }
+                    }
+                    ui.add_enabled_ui(false, |ui| bevy_inspector_egui::bevy_inspector::ui_for_entity(world, e, ui));
+                    ui.separator();
+                }
+                egui::CollapsingHeader::new("The whole world").default_open(false).show(ui, |ui| {
+                    ui.add_enabled_ui(false, |ui| bevy_inspector_egui::bevy_inspector::ui_for_world(world, ui));
+                });
             });
         });
     hud_ui.inspector = open;
     Ok(())
+}
+
+/// The components on `e` that come from outside the rules core (a mod's), each as
+/// `Name: value` through reflection, for the top of the inspector.
+pub fn mod_components(world: &World, registry: &AppTypeRegistry, e: Entity) -> Vec<String> {
+    let reg = registry.read();
+    let Ok(infos) = world.inspect_entity(e) else { return Vec::new() };
+    let mut out = Vec::new();
+    for info in infos {
+        let Some(tid) = info.type_id() else { continue };
+        let Some(r) = reg.get(tid) else { continue };
+        let path = r.type_info().type_path_table().path();
+        if path.starts_with("skirmish::rules::") || path.starts_with("bevy") {
+            continue;
+        }
+        let Some(rc) = r.data::<ReflectComponent>() else { continue };
+        let Ok(entity) = world.get_entity(e) else { continue };
+        if let Some(v) = rc.reflect(entity) {
+            let short = r.type_info().type_path_table().short_path();
+            let value = format!("{v:?}");
+            out.push(format!("{short}: {}", value.replace(path, short)));
+        }
+    }
+    out
 }

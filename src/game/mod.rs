@@ -71,6 +71,9 @@ pub struct PlayOptions {
     pub exit_after_rounds: Option<u32>,
     /// Mods to load by name (`--mod`), in order: see `skirmish::modding::load_mods`.
     pub mods: Vec<String>,
+    /// Windows to open when the battle starts (`--open`): `saves`, `simulate` (which also
+    /// starts a batch), `inspector`, `log`.
+    pub open: Vec<String>,
 }
 
 /// Everything but the window, the renderer and egui: screens, the battle, pacing, AI turns and the
@@ -103,6 +106,7 @@ impl Plugin for GameLogicPlugin {
                     session::session_keys,
                     session::apply_requests,
                     session::poll_sim,
+                    session::open_windows,
                     battle::drive,
                     battle::advance_playback,
                     battle::update_highlights,

@@ -442,3 +442,43 @@ pub fn poll_sim(mut sim: ResMut<SimPanel>) {
         sim.poll();
     }
 }
+
+/// `--open`: once the battle is up, open the windows asked for (the simulation also starts).
+pub fn open_windows(
+    options: Res<super::PlayOptions>,
+    battle: Option<Res<Battle>>,
+    mut session: ResMut<Session>,
+    mut sim: ResMut<SimPanel>,
+    hud_ui: Option<ResMut<super::hud::HudUi>>,
+    mut done: Local<bool>,
+) {
+    if *done || options.open.is_empty() {
+        return;
+    }
+    let Some(battle) = battle else { return };
+    *done = true;
+    let mut hud_ui = hud_ui;
+    for w in &options.open {
+        match w.as_str() {
+            "saves" => {
+                session.saves_open = true;
+                session.refresh_list();
+            }
+            "simulate" => {
+                sim.open = true;
+                sim.start(&battle);
+            }
+            "inspector" => {
+                if let Some(h) = hud_ui.as_mut() {
+                    h.inspector = true;
+                }
+            }
+            "log" => {
+                if let Some(h) = hud_ui.as_mut() {
+                    h.log = true;
+                }
+            }
+            _ => {}
+        }
+    }
+}

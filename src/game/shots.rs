@@ -54,11 +54,22 @@ fn take_shots(
     mut exit: MessageWriter<AppExit>,
     mut hud_ui: ResMut<super::hud::HudUi>,
     cache: Res<super::hud::HudCache>,
+    (mut session, sim, mut requests): (
+        ResMut<super::session::Session>,
+        Res<super::session::SimPanel>,
+        MessageWriter<super::session::SessionRequest>,
+    ),
 ) {
-    if options.screenshots.is_none() {
+    let Some(dir) = &options.screenshots else { return };
+    state.frames += 1;
+    if state.frames == 1 {
+        // Saves made for a screenshot stay beside it, not in the player's saves folder.
+        session.dir = dir.join("saves");
+    }
+    // A screenshot of the Simulate window waits for its result.
+    if sim.job.is_some() {
         return;
     }
-    state.frames += 1;
     if options.scenario.is_some() {
         if state.frames > 3_000 {
             error!("screenshots: the scenario's battle never came up");
@@ -104,6 +115,11 @@ fn take_shots(
                         )
                     })
                 });
+                if options.open.iter().any(|w| w == "saves") {
+                    // Something to list: a quick save and a named one.
+                    requests.write(super::session::SessionRequest::QuickSave);
+                    requests.write(super::session::SessionRequest::SaveAs(format!("{} before the fight", b.setup.encounter.name)));
+                }
                 state.stage = 5;
                 state.wait = state.frames + 40;
                 return;

@@ -1014,8 +1014,17 @@ fn sim_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
                             .width(0.6)
                     })
                     .collect();
+                let names: Vec<String> = d.sides.iter().map(|sd| sd.side.clone()).collect();
                 Plot::new("sim-wins")
                     .height(160.0)
+                    .x_axis_formatter(move |m, _| {
+                        let i = m.value.round();
+                        if (m.value - i).abs() < 1e-6 && i >= 0.0 {
+                            names.get(i as usize).cloned().unwrap_or_default()
+                        } else {
+                            String::new()
+                        }
+                    })
                     .include_y(0.0)
                     .include_y(100.0)
                     .allow_zoom(false)
@@ -1033,6 +1042,7 @@ fn sim_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
                     .collect();
                 Plot::new("sim-rounds")
                     .height(160.0)
+                    .x_axis_label("round the fight ended in")
                     .include_y(0.0)
                     .allow_zoom(false)
                     .allow_drag(false)
