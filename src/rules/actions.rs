@@ -282,7 +282,27 @@ impl Rules<'_, '_> {
                     standing(t)?;
                 }
             }
-            Effect::SelfCondition { .. } | Effect::Narrative | Effect::Sustain | Effect::RecoverySave => {}
+            // SG-30: the Recovery Action saves against one effect; `mode` names which.
+            Effect::RecoverySave => {
+                if let Some(n) = mode {
+                    let ends: Vec<&String> = self
+                        .c(who)
+                        .conditions
+                        .0
+                        .keys()
+                        .filter(|id| self.ruleset.condition(id).is_some_and(|d| d.save_ends.is_some()))
+                        .collect();
+                    if !ends.iter().any(|id| *id == n) {
+                        let list: Vec<&str> = ends.iter().map(|s| s.as_str()).collect();
+                        return Err(Rejection::InvalidTarget(format!(
+                            "{} has no `{n}` that a save can end (its save-ends effects: {})",
+                            self.name_of(who),
+                            if list.is_empty() { "none".to_string() } else { list.join(", ") }
+                        )));
+                    }
+                }
+            }
+            Effect::SelfCondition { .. } | Effect::Narrative | Effect::Sustain => {}
         }
         if needs_sight(&def.effect) {
             self.check_sight(who, targets)?;

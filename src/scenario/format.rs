@@ -67,7 +67,7 @@ pub enum Step {
         /// Destination.
         #[serde(default, deserialize_with = "crate::rules::limits::square_opt")]
         to: Option<(i32, i32)>,
-        /// Movement mode.
+        /// Movement mode; for a Recovery Action, the effect it saves against (SG-30).
         #[serde(default)]
         mode: Option<String>,
         /// The GM marks it a surprise attack.

@@ -409,6 +409,33 @@ fn sg_30_the_recovery_action_saves_against_one_se_effect() {
 }
 
 #[test]
+fn sg_30_the_recovery_action_saves_against_the_effect_it_names() {
+    // Two save-ends effects: the Recovery Action names one (`mode`), and only that one is saved
+    // against; naming one the creature does not have is refused and changes nothing.
+    let mut f = pair();
+    f.put("C", "asleep", None, None);
+    f.put("C", "unconscious", None, None);
+    let c = f.id("C");
+    let intent = |m: &str| skirmish::rules::command::Command::Act(skirmish::rules::command::ActIntent {
+        actor: c,
+        ability: "recovery_action".into(),
+        targets: vec![],
+        to: None,
+        mode: Some(m.into()),
+        surprise: false,
+    });
+    let before = f.0.state_hash();
+    let err = f.0.submit(intent("slowed")).unwrap_err();
+    assert!(f.0.explain(&err).contains("no `slowed` that a save can end"), "{}", f.0.explain(&err));
+    assert_eq!(f.0.state_hash(), before, "a refused command changes nothing");
+    f.force(&[19]);
+    f.0.submit(intent("unconscious")).unwrap();
+    assert!(f.saw(0, "SaveRolled", "who: C, stat: \"CON\""), "{:?}", f.text());
+    assert!(!f.has("C", "unconscious"), "the named effect ends");
+    assert!(f.has("C", "asleep"), "the other one stays");
+}
+
+#[test]
 fn sg_31_recovery_action_rt_is_two_changed_only_globally() {
     let mut f = pair();
     f.put("C", "asleep", None, None);
