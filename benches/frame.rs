@@ -58,6 +58,7 @@ fn app(n: usize) -> App {
         seed: 1,
         scenario: None,
         mods: Vec::new(),
+        from_save: None,
     });
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     for _ in 0..5 {

@@ -198,16 +198,21 @@ fn play(args: &[String]) -> ExitCode {
             eprintln!("{e}");
             return ExitCode::FAILURE;
         }
-        if let Err(e) = skirmish::modding::load_mods(
+        let loaded = match skirmish::modding::load_mods(
             &skirmish::modding::ModRegistry::builtin(),
             &skirmish::modding::mods_dir(),
             &o.mods,
         ) {
-            eprintln!("skirmish: {e}");
-            return ExitCode::FAILURE;
-        }
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("skirmish: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        // A data mod's own ruleset (`--mod example-pf2e-variant --ruleset pf2e-variant`) counts.
         if let Some(r) = &o.ruleset
             && lib.ruleset(r).is_none()
+            && !loaded.data.rulesets.contains_key(r.as_str())
         {
             let known: Vec<&str> = lib.rulesets.iter().map(|(n, _)| n.as_str()).collect();
             eprintln!("skirmish: no ruleset `{r}` (installed: {})", known.join(", "));

@@ -158,7 +158,9 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
             break;
         };
         stats.sent += 1;
-        if combat.submit(cmd.clone()).is_ok() {
+        // The AI's own commands (undo in the game goes back over them to a person's).
+        let by = crate::rules::journal::Issuer::Ai;
+        if combat.submit_as(cmd.clone(), by).is_ok() {
             continue;
         }
         stats.rejected += 1;
@@ -166,16 +168,16 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
         stats.rejected_tactical += usize::from(tactical);
         if tactical
             && let Some(fallback) = basic::next_command(combat, scope).filter(|f| *f != cmd)
-            && combat.submit(fallback).is_ok()
+            && combat.submit_as(fallback, by).is_ok()
         {
             continue;
         }
         match cmd {
             Command::Act(i) => {
-                let _ = combat.submit(Command::EndTurn { actor: i.actor });
+                let _ = combat.submit_as(Command::EndTurn { actor: i.actor }, by);
             }
             Command::Hold { actor, .. } => {
-                let _ = combat.submit(Command::EndTurn { actor });
+                let _ = combat.submit_as(Command::EndTurn { actor }, by);
             }
             _ => break,
         }

@@ -46,6 +46,17 @@ pub struct BattleSetup {
     pub scenario: Option<std::path::PathBuf>,
     /// Mods by name (`--mod`, the start screen's list): Rust mods and data mod folders.
     pub mods: Vec<String>,
+    /// The save this battle was loaded from (a restart loads it again).
+    pub from_save: Option<std::path::PathBuf>,
+}
+
+/// What the next `OnEnter(Screen::Battle)` plays instead of starting from the set-up.
+#[derive(Resource)]
+pub enum PendingCombat {
+    /// The battle's own combat, as an undo or a redo left it (with its undo history).
+    Keep,
+    /// A loaded save's combat.
+    Loaded(Box<Combat>),
 }
 
 /// What the hot-reloaded [`CombatData`] was loaded for: encounter file, ruleset, mods. A battle
@@ -309,6 +320,7 @@ pub fn setup_from_scenario(options: &super::PlayOptions, path: &std::path::Path)
         seed: s.seed,
         scenario: Some(path.to_path_buf()),
         mods: options.mods.clone(),
+        from_save: None,
     })
 }
 
@@ -316,7 +328,14 @@ pub fn setup_from_scenario(options: &super::PlayOptions, path: &std::path::Path)
 pub fn setup_from(library: &Library, options: &super::PlayOptions) -> Option<BattleSetup> {
     let (file, encounter) = library.encounter(options.encounter.as_deref())?;
     let ruleset_name = options.ruleset.clone().unwrap_or_else(|| super::library::DEFAULT_RULESET_NAME.into());
-    let ruleset = library.ruleset(&ruleset_name)?.clone();
+    let ruleset = match library.ruleset(&ruleset_name) {
+        Some(r) => r.clone(),
+        // A data mod's own ruleset.
+        None => crate::modding::load_mods(&crate::modding::ModRegistry::builtin(), &crate::modding::mods_dir(), &options.mods)
+            .ok()?
+            .ruleset(&ruleset_name)
+            .ok()?,
+    };
     let sides = encounter.sides.iter().map(|s| (s.name.clone(), side_control(options, s))).collect();
     let seed = options.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs())
@@ -330,6 +349,7 @@ pub fn setup_from(library: &Library, options: &super::PlayOptions) -> Option<Bat
         seed,
         scenario: None,
         mods: options.mods.clone(),
+        from_save: None,
     })
 }
 
@@ -342,18 +362,52 @@ pub fn start_battle(
     mut highlights: ResMut<Highlights>,
     mut queued: ResMut<HumanQueue>,
     mut session: ResMut<super::session::Session>,
-    hot: Option<ResMut<HotData<CombatData>>>,
-    hot_key: Option<Res<HotKey>>,
+    (hot, hot_key, pending, battle): (
+        Option<ResMut<HotData<CombatData>>>,
+        Option<Res<HotKey>>,
+        Option<ResMut<PendingCombat>>,
+        Option<Res<Battle>>,
+    ),
 ) {
-    // Nothing of the last battle carries over.
+    // Nothing of the last battle's view carries over.
     *playback = Playback::default();
     *selection = super::Selection::default();
     *highlights = Highlights::default();
     queued.0.clear();
+    let pending = pending.map(|mut p| std::mem::replace(&mut *p, PendingCombat::Keep));
+    commands.remove_resource::<PendingCombat>();
+    let show_all = |playback: &mut Playback, combat: &Combat| {
+        // Undone, redone or loaded: the board shows the state as it is, no beats to replay.
+        playback.shown = combat.log().events.len();
+        playback.focus = combat.turn().active;
+        for i in 0..combat.len() as u32 {
+            if let Some(p) = combat.get::<GridPos>(Cid(i)) {
+                playback.display.insert(Cid(i), Vec2::new(p.x as f32, p.y as f32));
+            }
+        }
+    };
+    match pending {
+        Some(PendingCombat::Keep) => {
+            if let Some(b) = battle {
+                show_all(&mut playback, &b.combat);
+                return;
+            }
+        }
+        Some(PendingCombat::Loaded(c)) => {
+            let Some(setup) = setup else { return };
+            session.history = crate::save::undo::History::new();
+            session.floor = 0;
+            show_all(&mut playback, &c);
+            commands.insert_resource(Battle { combat: *c, setup: setup.clone(), last_rejection: None, error: None });
+            return;
+        }
+        None => {}
+    }
     let Some(setup) = setup else { return };
-    let started = match &setup.scenario {
-        Some(path) => scenario_combat(path, &setup.mods),
-        None => start_from_files(&mut commands, &setup, hot, hot_key.as_deref()),
+    let started = match (&setup.from_save, &setup.scenario) {
+        (Some(path), _) => crate::save::load(path).map(|l| l.combat).map_err(|e| e.to_string()),
+        (None, Some(path)) => scenario_combat(path, &setup.mods),
+        (None, None) => start_from_files(&mut commands, &setup, hot, hot_key.as_deref()),
     };
     session.history = crate::save::undo::History::new();
     let (combat, error) = match started {
@@ -374,6 +428,11 @@ pub fn start_battle(
             playback.display.insert(Cid(i), Vec2::new(p.x as f32, p.y as f32));
         }
     }
+    if setup.from_save.is_some() {
+        show_all(&mut playback, &combat);
+    }
+    // Undo never takes back what set the battle up (a scenario's steps).
+    session.floor = if setup.from_save.is_some() { 0 } else { combat.journal().len() };
     commands.insert_resource(Battle { combat, setup: setup.clone(), last_rejection: None, error });
 }
 

@@ -218,6 +218,10 @@ impl Bindings {
     }
 }
 
+/// A text field of the HUD has the keyboard: the game's keys wait (set by the egui screens).
+#[derive(Resource, Debug, Default, Clone, Copy)]
+pub struct TypingInUi(pub bool);
+
 /// A message about the bindings file, for the start screen.
 #[derive(Resource, Debug, Default)]
 pub struct BindingsNote(pub Option<String>);
@@ -312,7 +316,13 @@ pub fn handle_input(
     mut selection: ResMut<Selection>,
     mut pacing: ResMut<Pacing>,
     mut out: MessageWriter<HumanCommand>,
+    typing: Res<TypingInUi>,
 ) {
+    if typing.0 {
+        // Keys go to the text field (a save's name, a number of runs), not to the game.
+        pacing.fast_forward = false;
+        return;
+    }
     pacing.fast_forward = actions.pressed(&GameAction::FastForward);
     let Some(mut battle) = battle else { return };
     let Some(who) = battle.human_waiting() else {

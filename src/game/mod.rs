@@ -94,6 +94,7 @@ impl Plugin for GameLogicPlugin {
             .init_resource::<battle::HumanQueue>()
             .init_resource::<session::Session>()
             .init_resource::<session::SimPanel>()
+            .init_resource::<input::TypingInUi>()
             .add_message::<HumanCommand>()
             .add_message::<session::SessionRequest>()
             .add_plugins(crate::modding::watch::HotReloadPlugin)
@@ -103,8 +104,6 @@ impl Plugin for GameLogicPlugin {
                 Update,
                 (
                     input::handle_input,
-                    session::session_keys,
-                    session::apply_requests,
                     session::poll_sim,
                     session::open_windows,
                     battle::drive,
@@ -114,6 +113,14 @@ impl Plugin for GameLogicPlugin {
                 )
                     .chain()
                     .run_if(in_state(Screen::Battle)),
+            )
+            // Undo, redo, saves and loads: on the end screen too (take back the move that lost).
+            .add_systems(
+                Update,
+                (session::session_keys, session::apply_requests)
+                    .chain()
+                    .before(input::handle_input)
+                    .run_if(in_state(Screen::Battle).or_else(in_state(Screen::End))),
             );
     }
 }

@@ -18,10 +18,10 @@ use std::sync::{Arc, Mutex};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
-use super::battle::{Battle, Highlights, HumanQueue, Playback, SideControl};
-use super::input::{GameAction, PlayerInput, Selection};
+use super::battle::{Battle, BattleSetup, PendingCombat, SideControl};
+use super::input::{GameAction, PlayerInput, TypingInUi};
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, GridPos, Side};
+use crate::rules::components::{Cid, Side};
 use crate::rules::driver::Combat;
 use crate::save::{self, SaveFile, undo::History};
 use crate::sim::{SimConfig, Summary};
@@ -70,6 +70,8 @@ pub struct Session {
     pub save_name: String,
     /// The saves listed in the window (refreshed when it opens and after a save).
     pub listed: Vec<save::Listed>,
+    /// Journal entries that set the battle up (a scenario's steps): undo never goes below.
+    pub floor: usize,
 }
 
 impl Default for Session {
@@ -81,6 +83,7 @@ impl Default for Session {
             saves_open: false,
             save_name: String::new(),
             listed: Vec::new(),
+            floor: 0,
         }
     }
 }
@@ -89,6 +92,11 @@ impl Session {
     /// The quick-save slot.
     pub fn quick_path(&self) -> PathBuf {
         self.dir.join(QUICK_SLOT)
+    }
+
+    /// Whether a person's command since the battle was set up can be taken back.
+    pub fn can_undo(&self, combat: &Combat) -> bool {
+        crate::save::undo::last_player_command(combat).is_some_and(|i| i >= self.floor)
     }
 
     /// Read the saves folder again.
@@ -159,7 +167,11 @@ pub fn session_keys(
     mut out: MessageWriter<SessionRequest>,
     mut session: ResMut<Session>,
     mut sim: ResMut<SimPanel>,
+    typing: Res<TypingInUi>,
 ) {
+    if typing.0 {
+        return;
+    }
     for (a, r) in [
         (GameAction::Undo, SessionRequest::Undo),
         (GameAction::Redo, SessionRequest::Redo),
@@ -181,58 +193,37 @@ pub fn session_keys(
     }
 }
 
-/// Everything the view keeps about the battle, set back to the combat as it is now (after an
-/// undo, a redo or a load): no walk half-played, no stale selection, no queued command.
-#[allow(clippy::too_many_arguments)]
-fn reset_view(
-    combat: &Combat,
-    playback: &mut Playback,
-    selection: &mut Selection,
-    highlights: &mut Highlights,
-    queued: &mut HumanQueue,
-) {
-    *playback = Playback { shown: combat.log().events.len(), ..Playback::default() };
-    for i in 0..combat.len() as u32 {
-        if let Some(p) = combat.get::<GridPos>(Cid(i)) {
-            playback.display.insert(Cid(i), Vec2::new(p.x as f32, p.y as f32));
-        }
-    }
-    playback.focus = combat.turn().active;
-    *selection = Selection::default();
-    *highlights = Highlights::default();
-    queued.0.clear();
-}
-
 /// Carry out the requests: undo, redo, save and load. A failure is a note on the banner; the
-/// battle under way is never touched by a save that does not load.
-#[allow(clippy::too_many_arguments)]
+/// battle under way is never touched by a save that does not load. A changed combat (undone,
+/// redone, loaded) is shown by entering the battle screen again with a [`PendingCombat`]: the
+/// board, the HUD's caches, the playback and the selection all start from it.
 pub fn apply_requests(
     mut requests: MessageReader<SessionRequest>,
     battle: Option<ResMut<Battle>>,
     mut session: ResMut<Session>,
-    mut playback: ResMut<Playback>,
-    mut selection: ResMut<Selection>,
-    mut highlights: ResMut<Highlights>,
-    mut queued: ResMut<HumanQueue>,
+    mut commands: Commands,
+    mut next: ResMut<NextState<super::Screen>>,
 ) {
     let Some(mut battle) = battle else {
         requests.clear();
         return;
     };
     for r in requests.read() {
-        let replaced = match r {
+        match r {
             SessionRequest::Undo => {
+                if !session.can_undo(&battle.combat) {
+                    session.say(false, "Undo: nothing of yours to undo.");
+                    continue;
+                }
                 let Session { history, .. } = &mut *session;
                 match history.undo(&mut battle.combat) {
                     Ok(step) => {
                         let words = command_words(&battle.combat, &step.command);
                         session.say(true, format!("Undid {words} ({} journal entries taken back).", step.entries));
-                        true
+                        commands.insert_resource(PendingCombat::Keep);
+                        next.set(super::Screen::Battle);
                     }
-                    Err(e) => {
-                        session.say(false, format!("Undo: {e}."));
-                        false
-                    }
+                    Err(e) => session.say(false, format!("Undo: {e}.")),
                 }
             }
             SessionRequest::Redo => {
@@ -241,33 +232,25 @@ pub fn apply_requests(
                     Ok(step) => {
                         let words = command_words(&battle.combat, &step.command);
                         session.say(true, format!("Redid {words}, with the same dice."));
-                        true
+                        commands.insert_resource(PendingCombat::Keep);
+                        next.set(super::Screen::Battle);
                     }
-                    Err(e) => {
-                        session.say(false, format!("Redo: {e}."));
-                        false
-                    }
+                    Err(e) => session.say(false, format!("Redo: {e}.")),
                 }
             }
             SessionRequest::QuickSave => {
                 let path = session.quick_path();
                 write_save(&battle, &mut session, path, "quick save");
-                false
             }
             SessionRequest::SaveAs(name) => {
                 let path = session.dir.join(file_name_for(name));
                 write_save(&battle, &mut session, path, "");
-                false
             }
             SessionRequest::QuickLoad => {
                 let path = session.quick_path();
-                load_save(&mut battle, &mut session, path)
+                load_save(&battle, &mut session, &mut commands, &mut next, path);
             }
-            SessionRequest::Load(path) => load_save(&mut battle, &mut session, path.clone()),
-        };
-        if replaced {
-            battle.last_rejection = None;
-            reset_view(&battle.combat, &mut playback, &mut selection, &mut highlights, &mut queued);
+            SessionRequest::Load(path) => load_save(&battle, &mut session, &mut commands, &mut next, path.clone()),
         }
     }
 }
@@ -290,29 +273,34 @@ fn write_save(battle: &Battle, session: &mut Session, path: PathBuf, label: &str
     }
 }
 
-/// Load a save into the battle; `true` when the battle now plays the loaded combat.
-fn load_save(battle: &mut Battle, session: &mut Session, path: PathBuf) -> bool {
+/// Load a save: read and verify it first, then play it (the battle screen is entered again). A
+/// save that does not load leaves the battle as it was.
+fn load_save(
+    battle: &Battle,
+    session: &mut Session,
+    commands: &mut Commands,
+    next: &mut NextState<super::Screen>,
+    path: PathBuf,
+) {
     match save::load(&path) {
         Ok(loaded) => {
             let meta = loaded.save.meta.clone();
-            adopt(battle, loaded.combat, &meta.encounter, &meta.ruleset);
-            session.history = History::new();
+            let setup = setup_for_save(battle, &loaded.save, &loaded.combat, &path);
             session.say(
                 true,
                 format!("Loaded {} ({}, {}, round {}).", path.display(), meta.encounter, meta.ruleset, meta.round),
             );
-            true
+            commands.insert_resource(setup);
+            commands.insert_resource(PendingCombat::Loaded(Box::new(loaded.combat)));
+            next.set(super::Screen::Battle);
         }
-        Err(e) => {
-            session.say(false, format!("Not loaded, the battle goes on: {e}"));
-            false
-        }
+        Err(e) => session.say(false, format!("Not loaded, the battle goes on: {e}")),
     }
 }
 
-/// The battle now plays `combat`. Sides keep who played them; a side the battle did not have is
-/// the player's if no side is, else the AI's.
-pub fn adopt(battle: &mut Battle, combat: Combat, encounter: &str, ruleset: &str) {
+/// The set-up of a battle loaded from `path`. Sides keep who played them; a side the battle did
+/// not have is the player's if no side is, else the AI's.
+pub fn setup_for_save(battle: &Battle, save: &SaveFile, combat: &Combat, path: &std::path::Path) -> BattleSetup {
     let mut sides: Vec<String> = Vec::new();
     for i in 0..combat.len() as u32 {
         if let Some(s) = combat.get::<Side>(Cid(i))
@@ -333,12 +321,16 @@ pub fn adopt(battle: &mut Battle, combat: Combat, encounter: &str, ruleset: &str
             control.insert(s.clone(), if someone_plays { SideControl::Ai } else { SideControl::Human });
         }
     }
-    battle.setup.sides = control;
-    battle.setup.encounter.name = encounter.to_string();
-    battle.setup.ruleset_name = ruleset.to_string();
-    battle.setup.ruleset = combat.ruleset().clone();
-    battle.error = None;
-    battle.combat = combat;
+    let mut setup = battle.setup.clone();
+    setup.sides = control;
+    setup.encounter.name = save.meta.encounter.clone();
+    setup.ruleset_name = save.meta.ruleset.clone();
+    setup.ruleset = combat.ruleset().clone();
+    setup.seed = save.seed;
+    setup.mods = save.mods.clone();
+    setup.scenario = None;
+    setup.from_save = Some(path.to_path_buf());
+    setup
 }
 
 /// A simulation running in the background for the Simulate window.
@@ -384,10 +376,11 @@ impl SimPanel {
     /// Start `runs` runs of the battle's encounter under its ruleset and mods, seeds from `seed`.
     /// A battle set up from a scenario file has no encounter file to simulate: an error result.
     pub fn start(&mut self, battle: &Battle) {
-        if battle.setup.scenario.is_some() {
-            self.result = Some(Err(
-                "this battle comes from a scenario file; Simulate runs encounters (start one from the start screen)".into(),
-            ));
+        if battle.setup.scenario.is_some() || battle.setup.from_save.is_some() {
+            let from = if battle.setup.scenario.is_some() { "a scenario file" } else { "a save" };
+            self.result = Some(Err(format!(
+                "this battle comes from {from}; Simulate runs encounter files (start one from the start screen)"
+            )));
             return;
         }
         let mut cfg = SimConfig::new(&battle.setup.file, Some(&battle.setup.ruleset_name), self.runs.max(1));
@@ -402,7 +395,11 @@ impl SimPanel {
         self.about = format!("{} · {} · {} runs", battle.setup.encounter.name, battle.setup.ruleset_name, cfg.runs);
         let total = cfg.runs;
         let spawned = std::thread::Builder::new().name("simulate".into()).spawn(move || {
-            let r = crate::sim::run_batch(&cfg, &|n| d.store(n, Ordering::Relaxed)).map_err(|e| e.to_string());
+            let run = std::panic::AssertUnwindSafe(|| crate::sim::run_batch(&cfg, &|n| d.store(n, Ordering::Relaxed)));
+            let r = match std::panic::catch_unwind(run) {
+                Ok(r) => r.map_err(|e| e.to_string()),
+                Err(_) => Err("the simulation failed (a panic in a run; see the terminal)".into()),
+            };
             if let Ok(mut slot) = o.lock() {
                 *slot = Some(r);
             }

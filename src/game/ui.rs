@@ -34,7 +34,8 @@ impl Plugin for UiPlugin {
                     (hud_keys, battle_hud, session_windows, prompt, super::inspector::inspector_window)
                         .chain()
                         .run_if(in_state(Screen::Battle)),
-                    end_screen.run_if(in_state(Screen::End)),
+                    (end_screen, session_windows).chain().run_if(in_state(Screen::End)),
+                    typing,
                 )
                     .chain(),
             )
@@ -94,6 +95,15 @@ pub struct GmSeat(pub bool);
 #[derive(Resource, Debug, Default, Clone)]
 pub struct HotkeyLabels(pub Vec<String>);
 
+/// Whether a text field has the keyboard, for the game's keys to wait.
+fn typing(mut contexts: EguiContexts, mut typing: ResMut<super::input::TypingInUi>) -> Result {
+    let now = contexts.ctx_mut()?.text_edit_focused();
+    if typing.0 != now {
+        typing.0 = now;
+    }
+    Ok(())
+}
+
 /// Set the theme once the egui context exists.
 fn themed(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     if !*done {
@@ -111,7 +121,19 @@ pub struct SessionUi<'w, 's> {
     sim: ResMut<'w, super::session::SimPanel>,
     requests: MessageWriter<'w, super::session::SessionRequest>,
     hot: Option<Res<'w, crate::modding::watch::HotData<crate::modding::watch::CombatData>>>,
+    hot_key: Option<Res<'w, super::battle::HotKey>>,
     commands: Commands<'w, 's>,
+}
+
+impl SessionUi<'_, '_> {
+    /// The watched data is this battle's (an encounter battle started from these files).
+    fn watches(&self, setup: &BattleSetup) -> bool {
+        setup.scenario.is_none()
+            && setup.from_save.is_none()
+            && self.hot_key.as_ref().is_some_and(|k| {
+                **k == super::battle::HotKey(setup.file.clone(), setup.ruleset_name.clone(), setup.mods.clone())
+            })
+    }
 }
 
 /// The HUD's keys: L shows or hides the log, H every panel, F12 the world inspector.
@@ -271,6 +293,7 @@ fn start_screen(
                                 seed: form.seed,
                                 scenario: None,
                                 mods,
+                                from_save: None,
                             });
                             form.error = None;
                             next.set(Screen::Battle);
@@ -315,8 +338,11 @@ fn battle_hud(
 ) -> Result {
     let Some(mut battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    // The game's keys (Tab, Enter, Space) must not move egui's focus or press its buttons.
-    if let Some(id) = ctx.memory(|m| m.focused()) {
+    // The game's keys (Tab, Enter, Space) must not move egui's focus or press its buttons; a text
+    // field (a save's name, a number of runs) keeps it while it is typed in.
+    if let Some(id) = ctx.memory(|m| m.focused())
+        && !ctx.text_edit_focused()
+    {
         ctx.memory_mut(|m| m.surrender_focus(id));
     }
     if (ctx.zoom_factor() - hud_ui.zoom).abs() > 0.001 {
@@ -375,7 +401,7 @@ fn battle_hud(
         ui.horizontal(|ui| {
             use super::session::SessionRequest;
             let undo = ui
-                .add_enabled(su.session.history.can_undo(c), egui::Button::new("Undo"))
+                .add_enabled(su.session.can_undo(c), egui::Button::new("Undo"))
                 .on_hover_text("Ctrl+Z: take back your last command and what the AI did since")
                 .on_disabled_hover_text("Nothing of yours to undo yet");
             if undo.clicked() {
@@ -395,6 +421,7 @@ fn battle_hud(
             }
             if ui.toggle_value(&mut su.session.saves_open, "Saves (F6)").clicked() && su.session.saves_open {
                 su.session.refresh_list();
+                su.session.save_name.clear();
             }
             ui.toggle_value(&mut su.sim.open, "Simulate (F7)")
                 .on_hover_text("Play this encounter many times, AI against AI, in the background");
@@ -405,13 +432,13 @@ fn battle_hud(
             }
         });
         // Hot reload: files edited while the battle runs.
-        if let Some(hot) = su.hot.as_ref() {
+        if let Some(hot) = su.hot.as_ref().filter(|_| su.watches(&battle.setup)) {
             if let Some(e) = hot.error() {
                 ui.colored_label(
                     egui::Color32::from_rgb(255, 130, 110),
                     format!("Data file error (this battle goes on unchanged): {e}"),
                 );
-            } else if hot.has_pending() && battle.setup.scenario.is_none() {
+            } else if hot.has_pending() {
                 ui.horizontal(|ui| {
                     ui.colored_label(egui::Color32::from_rgb(255, 214, 90), "Encounter, ruleset or mod files changed on disk.");
                     if ui.button("Restart with changes").clicked() {
@@ -813,6 +840,8 @@ fn end_screen(
     battle: Option<Res<Battle>>,
     mut next: ResMut<NextState<Screen>>,
     mut commands: Commands,
+    mut session: ResMut<super::session::Session>,
+    mut requests: MessageWriter<super::session::SessionRequest>,
 ) -> Result {
     let Some(battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -846,6 +875,23 @@ fn end_screen(
                     next.set(Screen::Start);
                 }
             });
+            ui.horizontal(|ui| {
+                let undo = ui
+                    .add_enabled(session.can_undo(&battle.combat), egui::Button::new("Undo your last command (Ctrl+Z)"))
+                    .on_disabled_hover_text("Nothing of yours to undo");
+                if undo.clicked() {
+                    requests.write(super::session::SessionRequest::Undo);
+                }
+                if ui.button("Saves… (F6)").clicked() {
+                    session.saves_open = true;
+                    session.refresh_list();
+                }
+            });
+            if let Some(n) = &session.note
+                && !n.ok
+            {
+                ui.colored_label(egui::Color32::from_rgb(255, 130, 110), &n.text);
+            }
         });
     Ok(())
 }
@@ -890,7 +936,9 @@ fn saves_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
         ui.label("Name");
         ui.add(egui::TextEdit::singleline(&mut su.session.save_name).desired_width(260.0));
         let file = file_name_for(&su.session.save_name);
-        if ui.button("Save").on_hover_text(format!("Writes {dir}/{file}")).clicked() {
+        let exists = su.session.dir.join(&file).exists();
+        let label = if exists { "Save (replaces it)" } else { "Save" };
+        if ui.button(label).on_hover_text(format!("Writes {dir}/{file}")).clicked() {
             su.requests.write(SessionRequest::SaveAs(su.session.save_name.clone()));
         }
         if ui.button("Refresh").clicked() {

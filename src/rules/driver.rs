@@ -144,7 +144,8 @@ impl Combat {
     ///   points, square, movement, abilities, controller, initiative set-up and result, action
     ///   pool, conditions with their durations and values, the activity or cast under way (and a
     ///   held cast), held and readied actions, Assist bonuses, disengagements, effects it created,
-    ///   traits, awareness and items;
+    ///   traits, awareness and items; and the components of the types mods registered
+    ///   (`ModBuilder::register_type`), rendered through reflection;
     /// - the turn state (seed, round, active creature, order, delays, surprise round, timeline-point
     ///   expiries, ...), the timeline, the pending decision, the queued work and commands, who
     ///   stands where and the engine status;
@@ -190,6 +191,19 @@ impl Combat {
                 c.get::<Aware>(),
                 c.get::<Inventory>(),
             );
+            // Mods' components, through reflection (none without mods: the hash is unchanged).
+            if let (Some(types), Some(reg)) =
+                (w.get_resource::<super::modding::ModHashed>(), w.get_resource::<bevy::ecs::reflect::AppTypeRegistry>())
+            {
+                let reg = reg.read();
+                for t in &types.0 {
+                    let Some(r) = reg.get(*t) else { continue };
+                    let Some(rc) = r.data::<bevy::ecs::reflect::ReflectComponent>() else { continue };
+                    if let Some(v) = rc.reflect(c) {
+                        let _ = write!(h, "{}{v:?}", r.type_info().type_path());
+                    }
+                }
+            }
         }
         let _ = write!(
             h,

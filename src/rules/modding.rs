@@ -122,6 +122,11 @@ pub struct InstalledMods {
 
 type Attach = Box<dyn Fn(&mut EntityWorldMut) + Send + Sync>;
 
+/// The types mods registered, in registration order: their components join the state hash
+/// (see `Combat::state_hash`).
+#[derive(Resource, Default, Debug, Clone)]
+pub struct ModHashed(pub Vec<std::any::TypeId>);
+
 /// Functions that put mod components on each combatant when a combat is set up.
 #[derive(Resource, Default)]
 struct ModAttachers(Vec<Attach>);
@@ -140,9 +145,16 @@ impl ModBuilder<'_> {
         &self.name
     }
 
-    /// Register a reflected component or type (so the F12 inspector can show and edit it).
+    /// Register a reflected component or type (so the F12 inspector can show and edit it). A
+    /// registered component is part of the combat's state hash (saves, replays and undo check
+    /// it), read through reflection.
     pub fn register_type<T: GetTypeRegistration>(&mut self) -> &mut Self {
         self.world.get_resource_or_init::<AppTypeRegistry>().write().register::<T>();
+        let mut hashed = self.world.get_resource_or_init::<ModHashed>();
+        let id = std::any::TypeId::of::<T>();
+        if !hashed.0.contains(&id) {
+            hashed.0.push(id);
+        }
         self
     }
 

@@ -546,7 +546,9 @@ pub fn run_keeping(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Co
             });
         }
         step_log_start = combat.log().events.len();
-        if let Err(r) = combat.submit(cmd) {
+        // A scenario's steps are a script's, whatever controls the creatures (undo in the game
+        // never takes them back).
+        if let Err(r) = combat.submit_as(cmd, crate::rules::journal::Issuer::Script) {
             last_rejection = Some((n, format!("{} — {}", r.kind(), combat.explain(&r))));
         }
     }

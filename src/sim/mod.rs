@@ -219,6 +219,8 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
         None => installed,
         Some(name) => match installed.iter().find(|r| &r.name == name) {
             Some(r) => vec![r.clone()],
+            // A data mod's own ruleset (`--mod example-pf2e-variant --ruleset pf2e-variant`).
+            None if loaded.data.rulesets.contains_key(name.as_str()) => vec![loaded.ruleset(name)?],
             None => {
                 return Err(SimError::UnknownRuleset {
                     name: name.clone(),

@@ -161,6 +161,7 @@ fn clicking_an_enemy_in_reach_attacks_it() {
         seed: 9,
         scenario: None,
         mods: Vec::new(),
+        from_save: None,
     });
     a.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
     a.update();
@@ -399,5 +400,47 @@ fn an_encounter_edited_while_playing_waits_for_restart_with_changes_and_a_broken
     a.update();
     a.update();
     assert_eq!(hp(&a), 300, "the next start uses the edited file");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn undo_never_takes_back_the_steps_that_set_a_scenario_battle_up() {
+    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/hud-p2-end-of-turn.ron");
+    let mut a = app(PlayOptions { scenario: Some(scenario), start_now: true, ..default() });
+    for _ in 0..5 {
+        a.update();
+    }
+    let before = hash(&a);
+    {
+        let b = a.world().resource::<Battle>();
+        assert!(b.combat.journal().len() > 3, "the scenario's steps are in the journal");
+        assert!(!a.world().resource::<skirmish::game::session::Session>().can_undo(&b.combat));
+    }
+    chord(&mut a, KeyCode::KeyZ);
+    assert_eq!(hash(&a), before);
+    let note = a.world().resource::<skirmish::game::session::Session>().note.clone().unwrap();
+    assert!(!note.ok && note.text.contains("nothing of yours"), "{note:?}");
+}
+
+#[test]
+fn a_loaded_save_restarts_from_the_save_and_keys_wait_while_a_text_field_is_typed_in() {
+    let mut a = app(PlayOptions { ruleset: Some("pf1e".into()), ai_sides: vec!["monsters".into()], start_now: true, seed: Some(11), ..default() });
+    let dir = saves_dir(&mut a, "restart");
+    let me = until_human_turn(&mut a);
+    tap(&mut a, KeyCode::F5);
+    a.world_mut().write_message(skirmish::game::HumanCommand(Command::EndTurn { actor: me }));
+    a.update();
+    let _ = until_human_turn(&mut a);
+    tap(&mut a, KeyCode::F9);
+    let saved = hash(&a);
+    let b = a.world().resource::<Battle>();
+    assert_eq!(b.setup.from_save.as_deref(), Some(dir.join(skirmish::game::session::QUICK_SLOT).as_path()));
+    // Typing in a text field: F5 and E go to the field, not to the game.
+    a.world_mut().resource_mut::<skirmish::game::input::TypingInUi>().0 = true;
+    let _ = std::fs::remove_file(dir.join(skirmish::game::session::QUICK_SLOT));
+    tap(&mut a, KeyCode::F5);
+    tap(&mut a, KeyCode::KeyE);
+    assert!(!dir.join(skirmish::game::session::QUICK_SLOT).exists(), "F5 saved while typing");
+    assert_eq!(hash(&a), saved, "E ended the turn while typing");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -747,3 +747,21 @@ fn the_walkthrough_mod_works_as_the_doc_says() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn a_mod_component_is_part_of_the_state_hash() {
+    // Changing only a mod's component changes the hash (saves, replays and undo see it).
+    let specs = vec![
+        who("Troll", "monsters", 10, (1, 0)).stat("regeneration", 4),
+        who("Knight", "heroes", 20, (0, 0)).with(&["sword"]),
+    ];
+    let mut c =
+        Combat::with_mods(homebrew(), 1, &specs, BattleMap::default(), &[], &ModList::new().with(RegenerationMod)).unwrap();
+    let before = c.state_hash();
+    let troll = c.cid("Troll").unwrap();
+    let e = c.world.resource::<skirmish::rules::state::Roster>().entities[troll.0 as usize];
+    c.world.entity_mut(e).insert(Regeneration(5));
+    assert_ne!(c.state_hash(), before, "a mod component's value is hashed");
+    c.world.entity_mut(e).insert(Regeneration(4));
+    assert_eq!(c.state_hash(), before);
+}
