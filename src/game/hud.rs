@@ -457,6 +457,7 @@ fn card(ui: &mut egui::Ui, c: &Card, st: &mut HudUi, out: &mut Vec<HudAction>) {
     match c.reactions {
         Reactions::Unlimited => ui.label(RichText::new("Reactions: unlimited, no action cost").small()),
         Reactions::Left(n) => ui.label(format!("Reactions left: {n}")),
+        Reactions::CannotAct => ui.label(RichText::new("No reactions: it can't act now").small().color(RED)),
     };
     for m in &c.modifiers {
         ui.label(RichText::new(format!("{} {}: {}", m.condition, m.value, m.effect)).color(RED));

@@ -406,6 +406,10 @@ pub fn handle_input(
         intent.to = Some(cell);
     } else if let Some(t) = on_cell {
         intent.targets = vec![t];
+        if matches!(battle.combat.ruleset().ability(&ability).map(|d| &d.effect), Some(Effect::Charge { .. })) {
+            // A charge ends next to its target: the nearest square the engine accepts.
+            intent.to = crate::hud::charge_destination(&mut battle.combat, who, &ability, t);
+        }
     }
     out.write(HumanCommand(Command::Act(intent)));
     *selection = Selection::default();

@@ -14,7 +14,7 @@ use crate::rules::command::{Choice, Decider, DefenseMethod};
 use crate::rules::components::{Cid, Stats};
 use crate::rules::dice::DieRoll;
 use crate::rules::driver::Combat;
-use crate::rules::log::{CombatEvent, DrawReason, ModAction, NoOpportunityReason};
+use crate::rules::log::{CombatEvent, DrawReason, EndReason, ModAction, NoOpportunityReason};
 use crate::rules::ruleset::{DefenseRule, Effect, Ruleset};
 
 /// What an entry is about, for the log's filter.
@@ -186,7 +186,17 @@ impl LogView {
                 category: category(e),
                 actors: actors(e),
                 text,
-                rule: event_rule(rs, e).or(self.step),
+                // Inside a pf2e turn step, the step is the rule for what it does (damage, saves,
+                // conditions changing or ending); otherwise the event's own rule.
+                rule: match e {
+                    CombatEvent::Damaged { .. }
+                    | CombatEvent::Healed { .. }
+                    | CombatEvent::SaveRolled { .. }
+                    | CombatEvent::ConditionApplied { .. }
+                    | CombatEvent::ConditionValueChanged { .. }
+                    | CombatEvent::ConditionEnded { .. } => self.step.or_else(|| event_rule(rs, e)),
+                    _ => event_rule(rs, e).or(self.step),
+                },
             });
         }
         self.consumed = log.events.len();
@@ -288,7 +298,15 @@ pub fn dice_words(dice: &[DieRoll]) -> Option<String> {
 }
 
 /// `1d20 14 + STR 3 + 2 = 19`: the die, the stat, whatever else was added, the total.
-fn roll_words(die: &str, rolls: &[i32], dice: &[DieRoll], stat: &str, stat_value: i32, bonus: i32, total: i32) -> String {
+fn roll_words(
+    die: &str,
+    rolls: &[i32],
+    dice: &[DieRoll],
+    (stat, stat_value): (&str, i32),
+    named: &[(&str, i32)],
+    bonus: i32,
+    total: i32,
+) -> String {
     let shown = dice_words(dice).unwrap_or_else(|| match rolls {
         [one] => format!("{die} {one}"),
         many => {
@@ -301,7 +319,11 @@ fn roll_words(die: &str, rolls: &[i32], dice: &[DieRoll], stat: &str, stat_value
     if !stat.is_empty() {
         s.push_str(&format!(" {} {stat} {}", if stat_value < 0 { "−" } else { "+" }, stat_value.abs()));
     }
-    let other = bonus.saturating_sub(if stat.is_empty() { 0 } else { stat_value });
+    for (what, v) in named.iter().filter(|(_, v)| *v != 0) {
+        s.push_str(&format!(" {} {what} {}", if *v < 0 { "−" } else { "+" }, v.abs()));
+    }
+    let labelled: i32 = named.iter().map(|(_, v)| *v).sum();
+    let other = bonus.saturating_sub(if stat.is_empty() { 0 } else { stat_value }).saturating_sub(labelled);
     if other != 0 {
         s.push_str(&format!(" {} {}", if other < 0 { "−" } else { "+" }, other.abs()));
     }
@@ -320,7 +342,7 @@ fn attack_sentence(
     let mut target = None;
     for e in events {
         match e {
-            AttackRolled { attacker, target: t, ability, roll, bonus, total, dice, .. } => {
+            AttackRolled { attacker, target: t, ability, roll, bonus, total, dice, flanking, .. } => {
                 target = Some(*t);
                 let def = rs.ability(ability);
                 let shown = def.map_or(ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
@@ -338,13 +360,13 @@ fn attack_sentence(
                     "{} attacks {} with {shown}: {}",
                     names(*attacker),
                     names(*t),
-                    roll_words(&die, &[*roll], dice, &stat, sv, *bonus, *total)
+                    roll_words(&die, &[*roll], dice, (&stat, sv), &[("flanking", *flanking)], *bonus, *total)
                 ));
             }
             DefenseRolled { who, method, rolls, bonus, total, dice } => {
                 let stat = defense_stat(rs, *method);
                 let sv = if stat.is_empty() { 0 } else { stat_of(*who, &stat) };
-                s.push_str(&format!(" vs {method:?} {}", roll_words("d20", rolls, dice, &stat, sv, *bonus, *total)));
+                s.push_str(&format!(" vs {method:?} {}", roll_words("d20", rolls, dice, (&stat, sv), &[], *bonus, *total)));
             }
             NoDefensePossible { .. } => s.push_str(" (no defensive roll possible)"),
             DefenseDeclared { method: DefenseMethod::NoDefense, .. } => s.push_str(" (no defensive roll)"),
@@ -585,7 +607,14 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
             format!("{} is already {condition}: no further effect.", names(*who))
         }
         ConditionEnded { who, condition, reason } => {
-            format!("{}'s {condition} ends ({reason:?}).", names(*who))
+            let why = match reason {
+                EndReason::Expired => "its time is up",
+                EndReason::PermanentWound => "a permanent wound ends it",
+                EndReason::NegativeStatus => "a negative status ends it",
+                EndReason::FirstTurn => "its first turn has come",
+                EndReason::RemovedByMod => "a mod removed it",
+            };
+            format!("{}'s {} ends: {why}.", names(*who), condition.replace('_', " "))
         }
         ModEffect { source, who, action } => {
             let what = match action {

@@ -138,9 +138,7 @@ fn row(combat: &Combat, who: Cid, round: u32, segment: u32, current: bool) -> Tr
     let rs = combat.ruleset();
     let conditions = combat.get::<Conditions>(who);
     let down = conditions.is_some_and(|c| c.has(&rs.defeated_condition));
-    let prevented = conditions.is_some_and(|c| {
-        c.0.keys().any(|id| rs.condition(id).is_some_and(|d| d.blocks_actions))
-    });
+    let prevented = conditions.is_some_and(|c| crate::rules::movement::blocks_reactions(rs, c));
     let tags = conditions
         .map(|c| {
             c.0.iter()
@@ -386,6 +384,8 @@ pub enum Reactions {
     Unlimited,
     /// This many left.
     Left(u8),
+    /// It can't act, so it takes no reaction now (stunned, asleep...: P2-16), whatever is left.
+    CannotAct,
 }
 
 /// A condition that changes the actions a creature gets (quickened, slowed, stunned; P2-12).
@@ -501,7 +501,12 @@ pub fn card(combat: &mut Combat, who: Cid) -> Card {
             }
         }
     };
+    // The engine's own test of "can't act" off its turn (pf2e stunned included).
+    let blocked = combat
+        .get::<Conditions>(who)
+        .is_some_and(|c| crate::rules::movement::blocks_reactions(&rs, c));
     let reactions = match rs.reactions {
+        _ if blocked => Reactions::CannotAct,
         ReactionBudget::Unlimited => Reactions::Unlimited,
         _ => Reactions::Left(pool.reactions_left),
     };
@@ -644,7 +649,7 @@ fn badge(combat: &Combat, rs: &Ruleset, who: Cid, id: &str, st: &ConditionState)
             expiry.push_str("; a saving throw (the Recovery Action) can end it");
         }
     }
-    let text = rules_ref::condition_text(id).map(|(_, t)| t);
+    let text = rules_ref::condition_text_for(rs, id);
     Badge { id: id.to_string(), label, remaining, expiry, negative: def.is_some_and(|d| d.negative), rules, text }
 }
 
@@ -773,6 +778,37 @@ pub fn cost_text(rs: &Ruleset, ability: &str) -> String {
     }
 }
 
+/// The free squares next to `target` (within melee reach), nearest to `who` first: where a
+/// charge at it could end.
+fn charge_squares(combat: &Combat, who: Cid, target: Cid) -> Vec<GridPos> {
+    let (Some(t), Some(me)) = (combat.get::<GridPos>(target).copied(), combat.get::<GridPos>(who).copied()) else {
+        return Vec::new();
+    };
+    let reach = combat.ruleset().engagement.melee_reach.max(1) as i32;
+    let mut v: Vec<GridPos> = (-reach..=reach)
+        .flat_map(|dx| (-reach..=reach).map(move |dy| GridPos { x: t.x + dx, y: t.y + dy }))
+        .filter(|q| *q != t && combat.map().passable(*q))
+        .collect();
+    v.sort_by_key(|q| (me.distance(*q), q.y, q.x));
+    v
+}
+
+/// Where `who` would end a charge with `ability` at `target`: the nearest square next to it
+/// that the engine's dry run accepts (the game's click and the AI-free hotkey path use it).
+pub fn charge_destination(combat: &mut Combat, who: Cid, ability: &str, target: Cid) -> Option<GridPos> {
+    let squares = charge_squares(combat, who, target);
+    let intents: Vec<ActIntent> = squares
+        .iter()
+        .map(|q| {
+            let mut i = ActIntent::new(who, ability.to_string(), vec![target]);
+            i.to = Some(*q);
+            i
+        })
+        .collect();
+    let ok = combat.check_acts(&intents);
+    squares.into_iter().zip(ok).find(|(_, r)| r.is_ok()).map(|(q, _)| q)
+}
+
 fn movement_effect(e: &Effect) -> bool {
     matches!(e, Effect::Move | Effect::MoveAs { .. } | Effect::Step | Effect::Disengage)
 }
@@ -854,9 +890,33 @@ pub fn ability_bar(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec<Abi
             }
             Some(e) if targeted_effect(e) => {
                 let hostile = !matches!(e, Effect::Assist { .. } | Effect::Heal { .. });
-                let intents: Vec<ActIntent> =
-                    others.iter().map(|(_, c, _)| ActIntent::new(who, id.clone(), vec![*c])).collect();
-                let answers = combat.check_acts(&intents);
+                let answers: Vec<Result<(), Rejection>> = if matches!(e, Effect::Charge { .. }) {
+                    // A charge needs a destination next to its target: the engine is asked about
+                    // the squares around each target, and a target counts if one of them works.
+                    let mut per_target = Vec::with_capacity(others.len());
+                    for (_, c, _) in &others {
+                        let squares = charge_squares(combat, who, *c);
+                        let intents: Vec<ActIntent> = squares
+                            .iter()
+                            .map(|q| {
+                                let mut i = ActIntent::new(who, id.clone(), vec![*c]);
+                                i.to = Some(*q);
+                                i
+                            })
+                            .collect();
+                        let mut got = combat.check_acts(&intents);
+                        per_target.push(match got.iter().position(Result::is_ok) {
+                            Some(_) => Ok(()),
+                            None if got.is_empty() => combat.check_act(&ActIntent::new(who, id.clone(), vec![*c])),
+                            None => got.swap_remove(0),
+                        });
+                    }
+                    per_target
+                } else {
+                    let intents: Vec<ActIntent> =
+                        others.iter().map(|(_, c, _)| ActIntent::new(who, id.clone(), vec![*c])).collect();
+                    combat.check_acts(&intents)
+                };
                 for ((_, c, _), a) in others.iter().zip(&answers) {
                     if a.is_ok() {
                         targets.push(*c);

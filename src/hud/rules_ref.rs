@@ -68,7 +68,10 @@ pub fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> {
         NoDefensePossible { .. } => Some("HB-44"),
         DefenseRolled { .. } => Some("HB-39"),
         AttackBlocked { .. } => Some("HB-40"),
-        AttackHit { .. } | AttackMissed { .. } | Damaged { .. } | Healed { .. } => pick("HB-40", "", "", ""),
+        // The roll against the defence (ties favour the defender); damage and healing are the
+        // ability's or the turn step's.
+        AttackHit { .. } | AttackMissed { .. } => pick("HB-40", "", "", ""),
+        Damaged { .. } | Healed { .. } => None,
         Downed { .. } => pick("G-HB-19", "P2-07", "", ""),
         Moved { .. } => pick("HB-18", "P2-14", "G-P1-01", "SG-06"),
         MoveStopped { .. } => Some("G-X-01"),
@@ -87,10 +90,14 @@ pub fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> {
         AssistGranted { .. } => Some("HB-10"),
         AssistDenied { .. } => Some("HB-11"),
         AssistMadeArea { .. } => Some("HB-15"),
-        ConditionApplied { .. } | ConditionUnchanged { .. } => pick("HB-24", "P2-08", "P1-18", "SG-30"),
-        ConditionValueChanged { .. } => pick("", "P2-24", "", ""),
+        // A condition is put on by an ability or a step (the entry before it says which); only
+        // "defending again adds nothing" is a rule of its own.
+        ConditionApplied { .. } => None,
+        ConditionUnchanged { .. } => pick("HB-24", "", "", ""),
+        // pf2e: the turn step that changed or ended it (P2-05, P2-07, P2-21, P2-22, P2-24).
+        ConditionValueChanged { .. } => None,
         ConditionEnded { reason, .. } => match reason {
-            EndReason::Expired => pick("G-HB-17", "P2-22", "P1-12", "G-SG-10"),
+            EndReason::Expired => pick("G-HB-17", "", "P1-12", "G-SG-10"),
             EndReason::PermanentWound | EndReason::NegativeStatus => Some("HB-23"),
             EndReason::FirstTurn => Some("P1-18"),
             EndReason::RemovedByMod => None,
@@ -98,7 +105,8 @@ pub fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> {
         // A mod's own rule, not one of RULES.md's: the entry names the mod instead.
         ModEffect { .. } => None,
         PermanentWound { .. } => Some("HB-23"),
-        SaveRolled { .. } => pick("HB-52", "P2-23", "", "SG-30"),
+        // pf2e: an affliction save in Step 3 (P2-23) comes from the step; a spell's save has none.
+        SaveRolled { .. } => pick("HB-52", "", "", "SG-33"),
         TurnStepBegan { .. } => Some("P2-03"),
         ActionsRegained { .. } => pick("G-HB-03", "P2-09", "G-P1-01", "G-SG-03"),
         RecoveryCheck { .. } => Some("P2-07"),
@@ -186,4 +194,22 @@ pub fn rule_text(id: &str) -> Option<(String, String)> {
 /// A condition's name and what it does, from the project's rules reference, by condition id.
 pub fn condition_text(id: &str) -> Option<(String, String)> {
     crate::rules_doc::condition(id).map(|(t, x)| (t.to_string(), x.to_string()))
+}
+
+/// What a condition does under a ruleset's family: the reference describes a condition shared by
+/// several systems in one text, each part opening with the system's name (`pf2e: ...
+/// segments: ...`); this keeps the part of `rs`'s family, or the whole text if none is marked.
+pub fn condition_text_for(rs: &Ruleset, id: &str) -> Option<String> {
+    let (_, text) = condition_text(id)?;
+    const MARKS: [&str; 4] = ["homebrew-d20: ", "pf2e: ", "pf1e: ", "segments: "];
+    let mine = match family(rs) {
+        Family::PerRoundPool => MARKS[0],
+        Family::PerTurnPool => MARKS[1],
+        Family::TypedSlots => MARKS[2],
+        Family::Segments => MARKS[3],
+    };
+    let Some(start) = text.find(mine) else { return Some(text) };
+    let body = &text[start + mine.len()..];
+    let end = MARKS.iter().filter_map(|m| body.find(m)).min().unwrap_or(body.len());
+    Some(body[..end].trim().to_string())
 }

@@ -171,6 +171,9 @@ fn expiry_in_words_per_duration_clock() {
     // The tooltip's texts come from the project's own rules reference (docs/rules.md).
     let text = scared.text.as_deref().expect("frightened is described in docs/rules.md");
     assert!(text.contains("negative valued condition"), "{text}");
+    // A condition several systems share: only this ruleset's part of its text.
+    let slowed = hud::rules_ref::condition_text_for(c.ruleset(), "slowed").expect("slowed");
+    assert!(slowed.starts_with("Slowed N regains N fewer actions") && !slowed.contains("segments"), "{slowed}");
     for r in badges.iter().flat_map(|b| &b.rules) {
         let (title, body) = hud::rules_ref::rule_text(r).unwrap_or_else(|| panic!("{r} is not in docs/rules.md"));
         assert!(!title.is_empty() && !body.is_empty(), "{r}");
@@ -258,9 +261,19 @@ fn log_sentences_with_dice_and_rule_ids() {
     // Filters: by creature and by kind.
     let ogre = id(&c, "Ogre");
     let f = LogFilter { who: Some(ogre), hidden: vec![] };
+    let kept = v.filtered(&f).count();
+    assert!(kept > 0 && kept < v.entries().len(), "{kept} of {}", v.entries().len());
     assert!(v.filtered(&f).all(|e| e.actors.contains(&ogre)));
     let f = LogFilter { who: None, hidden: vec![Category::Turn] };
+    let kept = v.filtered(&f).count();
+    assert!(kept > 0 && kept < v.entries().len(), "{kept} of {}", v.entries().len());
     assert!(v.filtered(&f).all(|e| e.category != Category::Turn));
+    // Rule IDs of the turn steps: frightened going down is P2-24 (Step 3), not a generic tag;
+    // a condition an ability applies carries no step's ID.
+    let down = v.entries().iter().find(|e| e.kind == "ConditionValueChanged").expect("frightened goes down");
+    assert_eq!(down.rule, Some("P2-24"), "{}", down.text);
+    let applied = v.entries().iter().find(|e| e.kind == "ConditionApplied" && e.text.contains("frightened")).expect("frightened");
+    assert!(!matches!(applied.rule, Some("P2-08" | "HB-24" | "SG-30" | "P1-18")), "{:?}", applied.rule);
     // JSON lines: one object per entry, with its rule and its raw events.
     let jsonl = v.to_jsonl(&c);
     assert_eq!(jsonl.lines().count(), v.entries().len());
@@ -319,4 +332,43 @@ fn log_dice_words_show_every_die_kept_dropped_and_subtracted() {
         Some("1d20 12 − 1d4 3")
     );
     assert_eq!(dice_words(&[d(6, 2, true, true)]).as_deref(), Some("−1d6 2"));
+}
+
+#[test]
+fn pf1e_charge_is_offered_with_a_square_next_to_its_target() {
+    // A charge needs a destination: the bar asks the engine about the squares around each target,
+    // and the game's click uses the nearest one the engine accepts.
+    let mut c = at_end_of("hud-p1-surprise.ron");
+    let fighter = id(&c, "Fighter");
+    let orc = id(&c, "Orc");
+    for _ in 0..12 {
+        if c.turn().active == Some(fighter) && c.turn().round >= 1 {
+            break;
+        }
+        let Some(a) = c.turn().active else { break };
+        let _ = c.submit(Command::EndTurn { actor: a });
+    }
+    assert_eq!(c.turn().active, Some(fighter), "the Fighter's regular turn");
+    let keys: Vec<String> = (1..=9).map(|i| i.to_string()).collect();
+    let bar = hud::ability_bar(&mut c, fighter, &keys);
+    let charge = bar.iter().find(|b| b.id == "charge").expect("charge");
+    assert!(charge.enabled, "{:?}", charge.reason);
+    assert!(charge.targets.contains(&orc), "{:?}", charge.targets);
+    let to = hud::charge_destination(&mut c, fighter, "charge", orc).expect("a square next to the Orc");
+    let orc_at = *c.get::<skirmish::rules::components::GridPos>(orc).unwrap();
+    assert_eq!(to.distance(orc_at), 1);
+    let mut i = ActIntent::new(fighter, "charge", vec![orc]);
+    i.to = Some(to);
+    c.submit(Command::Act(i)).expect("the charge the bar offered is accepted");
+}
+
+#[test]
+fn a_stunned_creature_shows_no_reactions() {
+    // pf2e stunned: can't act, so no reaction (P2-16), whatever its pool says.
+    let mut c = at_end_of("hud-p2-end-of-turn.ron");
+    let ogre = id(&c, "Ogre");
+    assert_eq!(hud::card(&mut c, ogre).reactions, Reactions::Left(1));
+    c.submit(Command::Gm(GmInput::ApplyCondition { who: ogre, condition: "stunned".into(), rounds: None, value: Some(1) }))
+        .expect("stunned");
+    assert_eq!(hud::card(&mut c, ogre).reactions, Reactions::CannotAct);
 }
