@@ -264,6 +264,14 @@ fn run_scenarios(
         return ExitCode::FAILURE;
     }
     let (mut passed, mut failed, mut broken) = (0, 0, 0);
+    // Several scenarios write their replays into a folder: make it.
+    if let Some(out) = replay_out
+        && files.len() > 1
+        && let Err(e) = std::fs::create_dir_all(out)
+    {
+        eprintln!("skirmish: cannot make the folder {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
     for f in files {
         let ls = match scenario::load_with_mods(f, mods) {
             Ok(ls) => ls,

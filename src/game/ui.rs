@@ -191,13 +191,22 @@ fn start_screen(
                 form.sides.insert(s.name.clone(), super::battle::side_control(&options, s));
             }
         }
-        form.mods = installed_mods()
-            .into_iter()
-            .map(|(n, what, ok)| {
-                let on = ok && options.mods.contains(&n);
-                (n, what, on)
+        // The `--mod` names first, in their order (a path to a mod folder included), then every
+        // other installed mod.
+        let installed = installed_mods();
+        form.mods = options
+            .mods
+            .iter()
+            .map(|n| match installed.iter().find(|m| &m.0 == n) {
+                Some((n, what, ok)) => (n.clone(), what.clone(), *ok),
+                None => (n.clone(), "given with --mod".into(), true),
             })
             .collect();
+        for (n, what, _) in installed {
+            if !options.mods.contains(&n) {
+                form.mods.push((n, what, false));
+            }
+        }
     }
     egui::Window::new("skirmish")
         .collapsible(false)
@@ -478,6 +487,37 @@ fn battle_hud(
                     ui.label(egui::RichText::new("hover for the what-if preview; greyed ones say why").small().color(super::hud::DIM));
                 });
                 actions.extend(super::hud::ability_bar(ui, &cache, selection.ability.as_deref(), &mut hud_ui));
+                // A Recovery Action saves against one effect (SG-30): the player names which.
+                let recovery = selection.ability.clone().filter(|a| {
+                    matches!(c.ruleset().ability(a).map(|d| &d.effect), Some(crate::rules::ruleset::Effect::RecoverySave))
+                });
+                if let Some(ab) = recovery {
+                    let ends: Vec<(String, String)> = c
+                        .get::<crate::rules::components::Conditions>(who)
+                        .map(|cs| {
+                            cs.0.keys()
+                                .filter_map(|id| {
+                                    let save = c.ruleset().condition(id)?.save_ends.clone()?;
+                                    Some((id.clone(), format!("{} DC {}", save.stat, save.dc)))
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label("Save against:");
+                        if ends.is_empty() {
+                            ui.label(egui::RichText::new("nothing a save can end").color(super::hud::DIM));
+                        }
+                        for (id, save) in ends {
+                            if ui.button(format!("{} ({save})", id.replace('_', " "))).clicked() {
+                                let mut i = crate::rules::command::ActIntent::new(who, ab.clone(), vec![]);
+                                i.mode = Some(id);
+                                out.write(HumanCommand(Command::Act(i)));
+                                selection.ability = None;
+                            }
+                        }
+                    });
+                }
             }
             ui.horizontal_wrapped(|ui| {
                 if let Some(who) = human {

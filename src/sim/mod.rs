@@ -268,6 +268,9 @@ pub struct Summary {
     pub combatants: Vec<CombatantInfo>,
     /// One entry per ruleset.
     pub rulesets: Vec<RulesetSummary>,
+    /// The mods every run had (`--mod`), in load order; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mods: Vec<String>,
 }
 
 /// One ruleset's tally and what it shows.
@@ -455,6 +458,7 @@ pub fn run_prepared(cfg: &SimConfig, prep: &Prepared, progress: &(dyn Fn(u64) + 
         sides: prep.sides.clone(),
         combatants: prep.combatants.clone(),
         rulesets: summaries,
+        mods: cfg.mods.clone(),
     };
     Ok(Batch { summary, records })
 }
@@ -475,10 +479,11 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, SimError> {
             && p.max_rounds == first.max_rounds
             && p.sides == first.sides
             && p.combatants == first.combatants
+            && p.mods == first.mods
             && p.rulesets.iter().map(|r| &r.ruleset).eq(first.rulesets.iter().map(|r| &r.ruleset));
         if !same {
             return Err(SimError::Merge(format!(
-                "part {} is not of the same batch as part 1 (encounter, file, seed, runs, max rounds, sides, \
+                "part {} is not of the same batch as part 1 (encounter, file, seed, runs, max rounds, mods, sides, \
                  combatants and rulesets must all match)",
                 i + 1
             )));

@@ -223,6 +223,13 @@ fn sim_mod_runs_a_rust_mod_in_every_run_and_refuses_an_unknown_one() {
         log.events.iter().any(|e| matches!(e, skirmish::rules::log::CombatEvent::ModEffect { source, .. } if source == "regeneration")),
         "no regeneration in the run"
     );
+    // The summary says which mods the runs had; shards with other mods do not merge.
+    let with = sim::run_batch(&cfg, &|_| {}).unwrap();
+    assert_eq!(with.mods, vec!["regeneration".to_string()]);
+    let without = sim::run_batch(&SimConfig { mods: vec![], ..cfg.clone() }, &|_| {}).unwrap();
+    assert!(without.mods.is_empty());
+    let err = sim::merge(&[with.clone(), without]).unwrap_err().to_string();
+    assert!(err.contains("not of the same batch"), "{err}");
     let plain = sim::prepare(&SimConfig { mods: vec![], ..cfg.clone() }).unwrap();
     let (log2, _) = sim::run::replay(&plain, 0, 0, 3).unwrap();
     assert!(!log2.events.iter().any(|e| matches!(e, skirmish::rules::log::CombatEvent::ModEffect { .. })));
