@@ -55,8 +55,8 @@ pub struct BattleSetup {
 pub enum PendingCombat {
     /// The battle's own combat, as an undo or a redo left it (with its undo history).
     Keep,
-    /// A loaded save's combat.
-    Loaded(Box<Combat>),
+    /// A loaded save's combat, and the set-up to play it under.
+    Loaded(Box<Combat>, Box<BattleSetup>),
 }
 
 /// What the hot-reloaded [`CombatData`] was loaded for: encounter file, ruleset, mods. A battle
@@ -393,12 +393,13 @@ pub fn start_battle(
                 return;
             }
         }
-        Some(PendingCombat::Loaded(c)) => {
-            let Some(setup) = setup else { return };
+        Some(PendingCombat::Loaded(c, setup)) => {
             session.history = crate::save::undo::History::new();
             session.floor = 0;
             show_all(&mut playback, &c);
-            commands.insert_resource(Battle { combat: *c, setup: setup.clone(), last_rejection: None, error: None });
+            // A restart of this battle loads the save again.
+            commands.insert_resource((*setup).clone());
+            commands.insert_resource(Battle { combat: *c, setup: *setup, last_rejection: None, error: None });
             return;
         }
         None => {}
@@ -706,8 +707,17 @@ pub fn update_highlights(battle: Option<ResMut<Battle>>, selection: Res<super::S
 }
 
 /// When the combat is over and the view has caught up, go to the end screen.
-pub fn finish_when_over(battle: Option<Res<Battle>>, playback: Res<Playback>, mut next: ResMut<NextState<Screen>>) {
+pub fn finish_when_over(
+    battle: Option<Res<Battle>>,
+    playback: Res<Playback>,
+    mut next: ResMut<NextState<Screen>>,
+    pending: Option<Res<PendingCombat>>,
+) {
     let Some(battle) = battle else { return };
+    if pending.is_some() {
+        // An undo, a redo or a load is about to re-enter the battle: it decides.
+        return;
+    }
     if battle.combat.status() == EngineStatus::Ended && !playback.busy() {
         next.set(Screen::End);
     }

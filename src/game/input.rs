@@ -300,8 +300,19 @@ fn is_attack(combat: &Combat, ability: &str) -> bool {
     combat.ruleset().ability(ability).is_some_and(|d| matches!(d.effect, Effect::Attack { .. }))
 }
 
-/// Creatures the ability may target now, by the engine's own dry run.
+fn is_charge(combat: &Combat, ability: &str) -> bool {
+    combat.ruleset().ability(ability).is_some_and(|d| matches!(d.effect, Effect::Charge { .. }))
+}
+
+/// Creatures the ability may target now, by the engine's own dry run (a charge: with a square
+/// next to the target to end on).
 pub fn valid_targets(combat: &mut Combat, who: Cid, ability: &str) -> Vec<Cid> {
+    if is_charge(combat, ability) {
+        return (0..combat.len() as u32)
+            .map(Cid)
+            .filter(|t| crate::hud::charge_destination(combat, who, ability, *t).is_some())
+            .collect();
+    }
     (0..combat.len() as u32)
         .map(Cid)
         .filter(|t| combat.check_act(&ActIntent::new(who, ability, vec![*t])).is_ok())
@@ -367,8 +378,14 @@ pub fn handle_input(
     if actions.just_pressed(&GameAction::Confirm)
         && let Some(ab) = selection.ability.clone()
     {
-        let targets = selection.target.into_iter().collect();
-        out.write(HumanCommand(Command::Act(ActIntent::new(who, ab, targets))));
+        let targets: Vec<Cid> = selection.target.into_iter().collect();
+        let mut intent = ActIntent::new(who, ab.clone(), targets.clone());
+        if let [t] = targets[..]
+            && is_charge(&battle.combat, &ab)
+        {
+            intent.to = crate::hud::charge_destination(&mut battle.combat, who, &ab, t);
+        }
+        out.write(HumanCommand(Command::Act(intent)));
         *selection = Selection::default();
         return;
     }
@@ -406,7 +423,7 @@ pub fn handle_input(
         intent.to = Some(cell);
     } else if let Some(t) = on_cell {
         intent.targets = vec![t];
-        if matches!(battle.combat.ruleset().ability(&ability).map(|d| &d.effect), Some(Effect::Charge { .. })) {
+        if is_charge(&battle.combat, &ability) {
             // A charge ends next to its target: the nearest square the engine accepts.
             intent.to = crate::hud::charge_destination(&mut battle.combat, who, &ability, t);
         }

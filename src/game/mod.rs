@@ -104,7 +104,6 @@ impl Plugin for GameLogicPlugin {
                 Update,
                 (
                     input::handle_input,
-                    session::poll_sim,
                     session::open_windows,
                     battle::drive,
                     battle::advance_playback,
@@ -117,7 +116,7 @@ impl Plugin for GameLogicPlugin {
             // Undo, redo, saves and loads: on the end screen too (take back the move that lost).
             .add_systems(
                 Update,
-                (session::session_keys, session::apply_requests)
+                (session::session_keys, session::apply_requests, session::poll_sim)
                     .chain()
                     .before(input::handle_input)
                     .run_if(in_state(Screen::Battle).or_else(in_state(Screen::End))),

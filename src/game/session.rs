@@ -203,12 +203,18 @@ pub fn apply_requests(
     mut session: ResMut<Session>,
     mut commands: Commands,
     mut next: ResMut<NextState<super::Screen>>,
+    pending: Option<Res<PendingCombat>>,
 ) {
     let Some(mut battle) = battle else {
         requests.clear();
         return;
     };
+    let mut pending = pending.map(|_| ());
     for r in requests.read() {
+        if pending.is_some() {
+            // One change of combat per frame: the rest waits for the next request.
+            break;
+        }
         match r {
             SessionRequest::Undo => {
                 if !session.can_undo(&battle.combat) {
@@ -220,8 +226,10 @@ pub fn apply_requests(
                     Ok(step) => {
                         let words = command_words(&battle.combat, &step.command);
                         session.say(true, format!("Undid {words} ({} journal entries taken back).", step.entries));
+                        battle.last_rejection = None;
                         commands.insert_resource(PendingCombat::Keep);
                         next.set(super::Screen::Battle);
+                        pending = Some(());
                     }
                     Err(e) => session.say(false, format!("Undo: {e}.")),
                 }
@@ -232,8 +240,10 @@ pub fn apply_requests(
                     Ok(step) => {
                         let words = command_words(&battle.combat, &step.command);
                         session.say(true, format!("Redid {words}, with the same dice."));
+                        battle.last_rejection = None;
                         commands.insert_resource(PendingCombat::Keep);
                         next.set(super::Screen::Battle);
+                        pending = Some(());
                     }
                     Err(e) => session.say(false, format!("Redo: {e}.")),
                 }
@@ -248,9 +258,15 @@ pub fn apply_requests(
             }
             SessionRequest::QuickLoad => {
                 let path = session.quick_path();
-                load_save(&battle, &mut session, &mut commands, &mut next, path);
+                if load_save(&battle, &mut session, &mut commands, &mut next, path) {
+                    pending = Some(());
+                }
             }
-            SessionRequest::Load(path) => load_save(&battle, &mut session, &mut commands, &mut next, path.clone()),
+            SessionRequest::Load(path) => {
+                if load_save(&battle, &mut session, &mut commands, &mut next, path.clone()) {
+                    pending = Some(());
+                }
+            }
         }
     }
 }
@@ -281,7 +297,7 @@ fn load_save(
     commands: &mut Commands,
     next: &mut NextState<super::Screen>,
     path: PathBuf,
-) {
+) -> bool {
     match save::load(&path) {
         Ok(loaded) => {
             let meta = loaded.save.meta.clone();
@@ -290,11 +306,14 @@ fn load_save(
                 true,
                 format!("Loaded {} ({}, {}, round {}).", path.display(), meta.encounter, meta.ruleset, meta.round),
             );
-            commands.insert_resource(setup);
-            commands.insert_resource(PendingCombat::Loaded(Box::new(loaded.combat)));
+            commands.insert_resource(PendingCombat::Loaded(Box::new(loaded.combat), Box::new(setup)));
             next.set(super::Screen::Battle);
+            true
         }
-        Err(e) => session.say(false, format!("Not loaded, the battle goes on: {e}")),
+        Err(e) => {
+            session.say(false, format!("Not loaded, the battle goes on: {e}"));
+            false
+        }
     }
 }
 

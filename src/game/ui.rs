@@ -39,12 +39,22 @@ impl Plugin for UiPlugin {
                 )
                     .chain(),
             )
-            .add_systems(OnEnter(Screen::Battle), |mut cache: ResMut<HudCache>, mut ui: ResMut<HudUi>| {
-                *cache = HudCache::default();
-                ui.focus = None;
-                ui.hovered = None;
-                ui.filter = Default::default();
-            });
+            .add_systems(
+                OnEnter(Screen::Battle),
+                |mut cache: ResMut<HudCache>,
+                 mut ui: ResMut<HudUi>,
+                 pending: Option<Res<super::battle::PendingCombat>>| {
+                    *cache = HudCache::default();
+                    ui.hovered = None;
+                    ui.preview = None;
+                    // An undo or a redo keeps the player's log filter and card; a new battle
+                    // (or a loaded one) starts clean.
+                    if !matches!(pending.as_deref(), Some(super::battle::PendingCombat::Keep)) {
+                        ui.focus = None;
+                        ui.filter = Default::default();
+                    }
+                },
+            );
     }
 }
 
@@ -140,7 +150,11 @@ impl SessionUi<'_, '_> {
 fn hud_keys(
     actions: Single<&leafwing_input_manager::prelude::ActionState<GameAction>, With<PlayerInput>>,
     mut hud_ui: ResMut<HudUi>,
+    typing: Res<super::input::TypingInUi>,
 ) {
+    if typing.0 {
+        return;
+    }
     if actions.just_pressed(&GameAction::ToggleLog) {
         hud_ui.log = !hud_ui.log;
     }

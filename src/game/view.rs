@@ -441,7 +441,12 @@ fn camera_control(
     board: Option<Res<BoardSpawned>>,
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     time: Res<Time>,
+    typing: Res<super::input::TypingInUi>,
 ) {
+    if typing.0 {
+        // WASD and = - go to the text field being typed in.
+        return;
+    }
     let Ok((mut t, mut proj)) = cam.single_mut() else { return };
     let dt = time.delta_secs();
     let mut pan = Vec2::ZERO;

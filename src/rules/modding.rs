@@ -146,8 +146,10 @@ impl ModBuilder<'_> {
     }
 
     /// Register a reflected component or type (so the F12 inspector can show and edit it). A
-    /// registered component is part of the combat's state hash (saves, replays and undo check
-    /// it), read through reflection.
+    /// registered component with `#[reflect(Component)]` is part of the combat's state hash
+    /// (saves, replays and undo check it), read through its reflected `Debug` text: keep its
+    /// fields in ordered types (`BTreeMap`, `Vec`), never a `HashMap`, or the hash would differ
+    /// from one process to the next.
     pub fn register_type<T: GetTypeRegistration>(&mut self) -> &mut Self {
         self.world.get_resource_or_init::<AppTypeRegistry>().write().register::<T>();
         let mut hashed = self.world.get_resource_or_init::<ModHashed>();
