@@ -1235,6 +1235,7 @@ impl<'a> View<'a> {
         let (w, h) = (map.width, map.height);
         let idx = |p: GridPos| (p.y * w + p.x) as usize;
         let mut dist = vec![u32::MAX; (w * h) as usize];
+        let terrain = map.terrain_costs();
         let mut heap = std::collections::BinaryHeap::new();
         for e in self.units.iter().filter(|u| u.enemy && map.in_bounds(u.pos)) {
             dist[idx(e.pos)] = 0;
@@ -1247,10 +1248,10 @@ impl<'a> View<'a> {
             }
             for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {
                 let q = GridPos { x: x + dx, y: y + dy };
-                if !map.passable(q) {
+                if q.x < 0 || q.y < 0 || q.x >= w || q.y >= h || terrain[idx(q)] == 0 {
                     continue;
                 }
-                let c = d.saturating_add(map.enter_cost(q));
+                let c = d.saturating_add(u32::from(terrain[idx(q)]));
                 if c < dist[idx(q)] {
                     dist[idx(q)] = c;
                     heap.push(std::cmp::Reverse((c, q.y, q.x)));

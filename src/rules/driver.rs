@@ -56,6 +56,9 @@ pub struct Combat {
     origin: Origin,
     /// Every command sent and die forced since set-up, in order.
     journal: Vec<Entry>,
+    /// The rules' system state for dry runs and queries, built once per world (building it
+    /// computes the access of every combatant query: the AI asks many times a turn).
+    rules_state: Option<(bevy::ecs::world::WorldId, SystemState<Rules<'static, 'static>>)>,
 }
 
 /// FNV-1a, 64 bits: a hash that is the same on every platform and in every process.
@@ -116,9 +119,19 @@ impl Combat {
         let origin = Origin { specs: specs.to_vec(), dice: dice.to_vec() };
         let mut schedule = super::rules_schedule();
         prepare(&mut world, &mut schedule);
-        let mut c = Self { world, schedule, runs: 0, origin, journal: Vec::new() };
+        let mut c = Self { world, schedule, runs: 0, origin, journal: Vec::new(), rules_state: None };
         c.settle();
         Ok(c)
+    }
+
+    /// The rules' view of the world, through a system state kept while the world stays the same.
+    fn rules(&mut self) -> Rules<'_, '_> {
+        let id = self.world.id();
+        if self.rules_state.as_ref().is_none_or(|(w, _)| *w != id) {
+            self.rules_state = Some((id, SystemState::new(&mut self.world)));
+        }
+        let (_, state) = self.rules_state.as_mut().expect("set just above");
+        state.get_mut(&mut self.world).expect("rules resources exist")
     }
 
     /// Run the schedule until the engine waits for input.
@@ -329,9 +342,7 @@ impl Combat {
     /// The next `k` turns as they stand now: creature, round, segment, under every turn model
     /// (see [`Rules::forecast`]: a fixed cycle repeats its order into later rounds).
     pub fn forecast(&mut self, k: usize) -> Vec<super::segments::ForecastTurn> {
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
-        rules.forecast(k)
+        self.rules().forecast(k)
     }
 
     /// If `who` took `ability` now, the round and segment of its next turn: on a segment clock
@@ -342,8 +353,7 @@ impl Combat {
             return None;
         }
         let def = self.ruleset().ability(ability).cloned()?;
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
+        let rules = self.rules();
         let t = rules.next_turn_if(who, &def);
         Some(rules.timeline.round_and_segment(t))
     }
@@ -354,9 +364,7 @@ impl Combat {
     pub fn release_owed(&mut self, who: Cid) -> Option<u32> {
         let held = self.get::<Casting>(who)?.0.as_ref().filter(|a| a.holding)?.clone();
         let recovery = self.ruleset().ability(&held.ability).and_then(|d| d.recovery).unwrap_or(0);
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
-        Some(rules.effective_rt(who, recovery).saturating_add(held.accrued))
+        Some(self.rules().effective_rt(who, recovery).saturating_add(held.accrued))
     }
 
     /// The controller of a combatant.
@@ -373,16 +381,13 @@ impl Combat {
     /// ([`Rules::check_act`], the same function the engine applies commands through), without
     /// applying anything. `Ok` exactly when submitting the intent now would be accepted.
     pub fn check_act(&mut self, intent: &ActIntent) -> Result<(), Rejection> {
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
-        rules.check_act(intent).map(|_| ())
+        self.rules().check_act(intent).map(|_| ())
     }
 
     /// Dry runs of several intents at once (see [`Combat::check_act`]): the same answers, with
     /// the engine's system state built once. The HUD asks this for every ability and target.
     pub fn check_acts(&mut self, intents: &[ActIntent]) -> Vec<Result<(), Rejection>> {
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
+        let rules = self.rules();
         intents.iter().map(|i| rules.check_act(i).map(|_| ())).collect()
     }
 
@@ -403,9 +408,7 @@ impl Combat {
         if who.0 as usize >= self.len() {
             return BTreeMap::new();
         }
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
-        rules.reachable_now(who, ability, mode)
+        self.rules().reachable_now(who, ability, mode)
     }
 
     /// The squares where leaving would provoke an attack of opportunity from an enemy of `who`:

@@ -142,17 +142,29 @@ impl BattleMap {
         use std::cmp::Reverse;
         let w = self.width as usize;
         let idx = |p: GridPos| p.y as usize * w + p.x as usize;
-        let mut best = vec![u32::MAX; w * self.height as usize];
+        let cells = w * self.height as usize;
+        // Entering each square costs: 0 = a wall, else 1 or DIFFICULT_COST (read once, not per step).
+        let terrain = self.terrain_costs();
+        let mut best = vec![u32::MAX; cells];
         best[idx(from)] = 0;
         let mut frontier = std::collections::BinaryHeap::from([Reverse((0u32, from.y, from.x))]);
+        let (width, height) = (self.width, self.height);
         while let Some(Reverse((cost, y, x))) = frontier.pop() {
             let p = GridPos { x, y };
             if best[idx(p)] < cost {
                 continue;
             }
-            for q in self.steps(p, &can_pass) {
-                let c = cost.saturating_add(self.enter_cost(q));
-                if c > budget || best[idx(q)] <= c {
+            for (dx, dy) in NEIGHBOURS {
+                let q = GridPos { x: x + dx, y: y + dy };
+                if q.x < 0 || q.y < 0 || q.x >= width || q.y >= height {
+                    continue;
+                }
+                let enter = terrain[idx(q)];
+                if enter == 0 {
+                    continue;
+                }
+                let c = cost.saturating_add(u32::from(enter));
+                if c > budget || best[idx(q)] <= c || !can_pass(q) {
                     continue;
                 }
                 best[idx(q)] = c;
@@ -166,6 +178,27 @@ impl BattleMap {
             .map(|(i, c)| (GridPos { x: (i % w) as i32, y: (i / w) as i32 }, *c))
             .filter(|(p, _)| can_stop(*p))
             .collect()
+    }
+
+    /// A bounded map's squares row by row: 0 for a wall, else the cost of entering the square
+    /// ([`BattleMap::enter_cost`]). Empty on an open plane.
+    pub fn terrain_costs(&self) -> Vec<u8> {
+        if self.is_unbounded() {
+            return Vec::new();
+        }
+        let w = self.width as usize;
+        let mut out = vec![1u8; w * self.height as usize];
+        for p in &self.difficult {
+            if self.in_bounds(*p) {
+                out[p.y as usize * w + p.x as usize] = DIFFICULT_COST as u8;
+            }
+        }
+        for p in &self.blocked {
+            if self.in_bounds(*p) {
+                out[p.y as usize * w + p.x as usize] = 0;
+            }
+        }
+        out
     }
 
     /// The cheapest path from `from` to `to` costing at most `budget` squares of movement, under
