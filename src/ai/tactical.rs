@@ -224,6 +224,8 @@ struct Unit<'a> {
     /// Prefers to fight from range.
     ranged: bool,
     rank: u32,
+    /// A condition gives it advantage on defence rolls.
+    adv: bool,
 }
 
 /// A change to a defender's defences, for pricing a buff.
@@ -322,6 +324,14 @@ struct View<'a> {
     /// Whether an enemy is in sight from a square, as computed so far this decision.
     sight: std::cell::RefCell<BTreeMap<GridPos, bool>>,
     casting: bool,
+    /// Armour classes computed so far this decision: (creature, AC change, AC).
+    ac_memo: std::cell::RefCell<Vec<(Cid, i32, i32)>>,
+    /// The map's [`BattleMap::terrain_costs`].
+    terrain_grid: Vec<u8>,
+    /// Damage ranges computed so far this decision, by expression and stat block.
+    dmg_memo: std::cell::RefCell<Vec<(*const DiceExpr, *const Stats, (i32, i32, f32))>>,
+    /// [`View::incoming`] computed so far this decision: (creature, square, defence change, value).
+    incoming_memo: std::cell::RefCell<Vec<(Cid, GridPos, i32, bool, f32)>>,
 }
 
 /// Squares of movement to the nearest enemy, by square.
@@ -428,6 +438,28 @@ fn p_at_least(die: &DiceExpr, bonus: i32, need: i32) -> f32 {
 /// P(attack beats an active defence): attack die + a against defence die (best of two with
 /// advantage) + d.
 fn p_active(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_block: bool) -> f32 {
+    // A pure function of the two dice (sides and flat part), the bonuses and the flags, asked
+    // the same questions over and over: remembered per thread.
+    type Key = (Option<u32>, i32, i32, Option<u32>, i32, i32, bool, bool);
+    thread_local! {
+        static MEMO: std::cell::RefCell<std::collections::HashMap<Key, f32>> = Default::default();
+    }
+    let key: Key = (atk.single_die(), atk.flat, a, def.single_die(), def.flat, d, adv, ties_block);
+    if let Some(p) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return p;
+    }
+    let p = p_active_uncached(atk, a, def, d, adv, ties_block);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 1 << 16 {
+            m.clear();
+        }
+        m.insert(key, p);
+    });
+    p
+}
+
+fn p_active_uncached(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_block: bool) -> f32 {
     let sides = atk.single_die().map_or(20, |s| s.min(100) as i32);
     let mut hits = 0.0;
     for r in 1..=sides {
@@ -485,6 +517,7 @@ impl<'a> View<'a> {
                 aoo: None,
                 ranged: false,
                 rank: c.get::<Initiative>(id).map_or(0, |k| k.rank),
+                adv: has_advantage(rs, conds),
             });
         }
         let me = me?;
@@ -519,6 +552,10 @@ impl<'a> View<'a> {
             p_active: std::cell::RefCell::new(vec![f32::NAN; 2 * 121]),
             sight: std::cell::RefCell::new(BTreeMap::new()),
             casting: c.get::<Casting>(who).is_some_and(|k| k.0.is_some()),
+            ac_memo: std::cell::RefCell::new(Vec::new()),
+            terrain_grid: c.map().terrain_costs(),
+            dmg_memo: std::cell::RefCell::new(Vec::new()),
+            incoming_memo: std::cell::RefCell::new(Vec::new()),
         };
         v.read_abilities();
         let mean_w = {
@@ -744,6 +781,15 @@ impl<'a> View<'a> {
     // ---- odds -----------------------------------------------------------------------------
 
     fn armor_class(&self, u: &Unit, ac_stat: &str, m: DefMod) -> i32 {
+        if let Some(&(_, _, ac)) = self.ac_memo.borrow().iter().find(|(id, mac, _)| *id == u.id && *mac == m.ac) {
+            return ac;
+        }
+        let ac = self.armor_class_uncached(u, ac_stat, m);
+        self.ac_memo.borrow_mut().push((u.id, m.ac, ac));
+        ac
+    }
+
+    fn armor_class_uncached(&self, u: &Unit, ac_stat: &str, m: DefMod) -> i32 {
         let mut ac = u.stats.get(ac_stat).saturating_add(m.ac);
         if let Some(k) = u.conds {
             for d in k.0.keys().filter_map(|id| self.rs.condition(id)) {
@@ -776,7 +822,7 @@ impl<'a> View<'a> {
                     best = Some(best.map_or(parry, |b: i32| b.max(parry)));
                 }
                 let Some(d) = best else { return 1.0 };
-                let adv = m.adv || has_advantage(self.rs, t.conds);
+                let adv = m.adv || t.adv;
                 let diff = bonus.saturating_sub(d);
                 if !(-60..=60).contains(&diff) {
                     return p_active(attack_dice, bonus, dice, d, adv, *defender_wins_ties);
@@ -843,7 +889,7 @@ impl<'a> View<'a> {
             bonus = bonus.saturating_add(self.rs.engagement.flanking_attack_bonus);
         }
         bonus = bonus.saturating_add(self.assist);
-        let (lo, hi, mean) = dmg_range(dmg, me.stats);
+        let (lo, hi, mean) = self.dmg(dmg, me.stats);
         let mut left = left as f32;
         let mut total = 0.0;
         for m in std::iter::once(&0).chain(mods.iter()) {
@@ -882,17 +928,17 @@ impl<'a> View<'a> {
         match &def.effect {
             Effect::Attack { kind, stat, damage, iterative } => {
                 let bonus = e.stats.get(stat);
-                let (_, _, mean) = dmg_range(damage, e.stats);
+                let (_, _, mean) = self.dmg(damage, e.stats);
                 let melee = *kind == AttackKind::Melee;
                 std::iter::once(&0)
                     .chain(iterative.iter())
                     .map(|x| self.p_hit(bonus.saturating_add(*x), melee, opportunity, a, m) * mean)
                     .sum()
             }
-            Effect::Damage { amount } => dmg_range(amount, e.stats).2,
+            Effect::Damage { amount } => self.dmg(amount, e.stats).2,
             Effect::Save { stat, dc, damage: Some(d), .. } => {
                 let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, a.stats.get(stat), self.save_need(*dc));
-                p_fail * dmg_range(d, e.stats).2
+                p_fail * self.dmg(d, e.stats).2
             }
             _ => 0.0,
         }
@@ -914,8 +960,35 @@ impl<'a> View<'a> {
         1.0 / side.max(1) as f32
     }
 
+    /// [`dmg_range`], remembered for the decision (the expressions and stat blocks live as long
+    /// as the view, so their addresses name them).
+    fn dmg(&self, e: &DiceExpr, stats: &Stats) -> (i32, i32, f32) {
+        let key = (e as *const DiceExpr, stats as *const Stats);
+        if let Some(&(_, _, r)) = self.dmg_memo.borrow().iter().find(|(a, b, _)| (*a, *b) == key) {
+            return r;
+        }
+        let r = dmg_range(e, stats);
+        self.dmg_memo.borrow_mut().push((key.0, key.1, r));
+        r
+    }
+
     /// Damage `a` expects before its next turn, with a defence change.
     fn incoming(&self, a: &Unit, m: DefMod) -> f32 {
+        let hit = self
+            .incoming_memo
+            .borrow()
+            .iter()
+            .find(|(id, pos, ac, adv, _)| *id == a.id && *pos == a.pos && *ac == m.ac && *adv == m.adv)
+            .map(|x| x.4);
+        if let Some(v) = hit {
+            return v;
+        }
+        let v = self.incoming_uncached(a, m);
+        self.incoming_memo.borrow_mut().push((a.id, a.pos, m.ac, m.adv, v));
+        v
+    }
+
+    fn incoming_uncached(&self, a: &Unit, m: DefMod) -> f32 {
         self.units
             .iter()
             .filter(|e| e.enemy != a.enemy)
@@ -956,7 +1029,7 @@ impl<'a> View<'a> {
                 v += u.threat * (cond.rt_add as f32 / (cond.rt_add as f32 + 3.0)) * rounds / HORIZON;
             }
             if let Some(d) = &cond.persistent_damage {
-                v += dmg_range(d, u.stats).2 * u.w * rounds;
+                v += self.dmg(d, u.stats).2 * u.w * rounds;
             }
             if cond.ac_bonus < 0 || cond.ac_loses_stat.is_some() {
                 v += 0.1 * u.threat * rounds / HORIZON;
@@ -1051,7 +1124,7 @@ impl<'a> View<'a> {
                     let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, t.stats.get(stat), self.save_need(dc));
                     let mut e = 0.0;
                     if let Some(d) = dmg {
-                        let (lo, hi, mean) = dmg_range(d, me.stats);
+                        let (lo, hi, mean) = self.dmg(d, me.stats);
                         e = p_fail * emin(lo, hi, mean, left);
                     }
                     let conds: f32 = on_fail
@@ -1067,7 +1140,7 @@ impl<'a> View<'a> {
                 (v, Tgt::AllEnemies)
             }
             Kind::Damage { dmg } => {
-                let (lo, hi, mean) = dmg_range(dmg, me.stats);
+                let (lo, hi, mean) = self.dmg(dmg, me.stats);
                 let mut v = 0.0;
                 for (i, t) in self.units.iter().enumerate() {
                     if !t.enemy || !self.sees(from, t.pos) {
@@ -1083,7 +1156,7 @@ impl<'a> View<'a> {
                 (v, Tgt::AllEnemies)
             }
             Kind::Heal { amount } => {
-                let (lo, hi, mean) = dmg_range(amount, me.stats);
+                let (lo, hi, mean) = self.dmg(amount, me.stats);
                 let v = self
                     .units
                     .iter()
@@ -1235,28 +1308,40 @@ impl<'a> View<'a> {
         let (w, h) = (map.width, map.height);
         let idx = |p: GridPos| (p.y * w + p.x) as usize;
         let mut dist = vec![u32::MAX; (w * h) as usize];
-        let terrain = map.terrain_costs();
-        let mut heap = std::collections::BinaryHeap::new();
+        let terrain = &self.terrain_grid;
+        // Dijkstra with a bucket queue: a step costs 1 or 2, so buckets for d, d+1 and d+2
+        // hold the frontier (the cheapest costs are those of any Dijkstra).
+        let mut buckets: [Vec<GridPos>; 3] = Default::default();
+        let mut queued = 0usize;
         for e in self.units.iter().filter(|u| u.enemy && map.in_bounds(u.pos)) {
             dist[idx(e.pos)] = 0;
-            heap.push(std::cmp::Reverse((0u32, e.pos.y, e.pos.x)));
+            buckets[0].push(e.pos);
+            queued += 1;
         }
-        while let Some(std::cmp::Reverse((d, y, x))) = heap.pop() {
-            let p = GridPos { x, y };
-            if d > dist[idx(p)] {
-                continue;
-            }
-            for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {
-                let q = GridPos { x: x + dx, y: y + dy };
-                if q.x < 0 || q.y < 0 || q.x >= w || q.y >= h || terrain[idx(q)] == 0 {
+        let mut d = 0u32;
+        while queued > 0 {
+            let b = (d % 3) as usize;
+            while let Some(p) = buckets[b].pop() {
+                queued -= 1;
+                if dist[idx(p)] != d {
                     continue;
                 }
-                let c = d.saturating_add(u32::from(terrain[idx(q)]));
-                if c < dist[idx(q)] {
-                    dist[idx(q)] = c;
-                    heap.push(std::cmp::Reverse((c, q.y, q.x)));
+                for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {
+                    let q = GridPos { x: p.x + dx, y: p.y + dy };
+                    if q.x < 0 || q.y < 0 || q.x >= w || q.y >= h || terrain[idx(q)] == 0 {
+                        continue;
+                    }
+                    let step = u32::from(terrain[idx(q)]);
+                    debug_assert!(step < 3);
+                    let c = d.saturating_add(step);
+                    if c < dist[idx(q)] {
+                        dist[idx(q)] = c;
+                        buckets[(c % 3) as usize].push(q);
+                        queued += 1;
+                    }
                 }
             }
+            d += 1;
         }
         Some(Field::Grid { width: w, dist })
     }
@@ -1359,11 +1444,10 @@ impl<'a> View<'a> {
     /// The squares a mover can end on, as the engine finds paths: walls and standing enemies bar
     /// the way, difficult terrain costs double, the square must be free.
     fn squares(&self, range: u32, out: &mut Vec<GridPos>) {
-        out.clear();
         let who = self.me().id;
         let pass = |p: GridPos| !self.hostile_squares.contains(&p);
         let stop = |p: GridPos| self.occupied.get(&p).is_none_or(|o| *o == who);
-        out.extend(self.map.reachable(self.me().pos, range, pass, stop).into_keys());
+        self.map.reachable_squares(self.me().pos, range, pass, stop, out);
     }
 
     /// The squares worth a full look among `all`: those within reach of an enemy (for melee), and
@@ -1411,7 +1495,7 @@ impl<'a> View<'a> {
 
     /// Whether a target at `to` can be aimed at from `from` (line of sight past walls).
     fn sees(&self, from: GridPos, to: GridPos) -> bool {
-        !self.terrain || self.map.line_of_sight(from, to)
+        !self.terrain || self.map.line_of_sight_on(&self.terrain_grid, from, to)
     }
 
     // ---- the turn --------------------------------------------------------------------------------

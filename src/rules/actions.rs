@@ -138,14 +138,14 @@ impl Rules<'_, '_> {
                 return Err(Rejection::InvalidTarget(format!("{} is named twice", self.name_of(*t))));
             }
         }
-        let def0 = self.ruleset.ability(ability).cloned().ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
+        let def0 = self.ruleset.ability(ability).ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
         // SG-32: the Recovery Action works even while prevented from acting.
         if self.cannot_act(who) && !def0.usable_when_prevented {
             return Err(Rejection::UnableToAct);
         }
-        self.check_while_holding(who, &def0)?;
+        self.check_while_holding(who, def0)?;
         if def0.cast_time.is_some() {
-            self.check_components(who, &def0)?;
+            self.check_components(who, def0)?;
         }
         // HB-27: nothing else, not even a bonus action, while a spread activity is being paid.
         if let Some(a) = self.busy_with(who)
@@ -153,7 +153,7 @@ impl Rules<'_, '_> {
         {
             return Err(Rejection::BusyWithActivity(a));
         }
-        let def = self.ruleset.ability(ability).cloned().ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
+        let def = def0;
         if !self.knows(who, ability) {
             return Err(Rejection::AbilityNotKnown(ability.into()));
         }
@@ -176,9 +176,9 @@ impl Rules<'_, '_> {
         // else held must name what it needs now.
         let open_attack = via == Via::Held && targets.is_empty() && matches!(def.effect, Effect::Attack { .. });
         if !open_attack {
-            self.check_targets(who, &def, targets, to, mode, via)?;
+            self.check_targets(who, def, targets, to, mode, via)?;
         }
-        Ok(def)
+        Ok(def.clone())
     }
 
     /// Target, range and destination checks by effect.
