@@ -326,6 +326,9 @@ struct View<'a> {
     casting: bool,
     /// Armour classes computed so far this decision: (creature, AC change, AC).
     ac_memo: std::cell::RefCell<Vec<(Cid, i32, i32)>>,
+    /// The decider's cheapest movement cost to every square (bounded maps), searched once with
+    /// the longest mover's range: (that range, costs row by row).
+    reach_memo: std::cell::RefCell<Option<(u32, Vec<u32>)>>,
     /// The map's [`BattleMap::terrain_costs`].
     terrain_grid: Vec<u8>,
     /// Damage ranges computed so far this decision, by expression and stat block.
@@ -442,7 +445,7 @@ fn p_active(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_bloc
     // the same questions over and over: remembered per thread.
     type Key = (Option<u32>, i32, i32, Option<u32>, i32, i32, bool, bool);
     thread_local! {
-        static MEMO: std::cell::RefCell<std::collections::HashMap<Key, f32>> = Default::default();
+        static MEMO: std::cell::RefCell<std::collections::HashMap<Key, f32, FxBuild>> = Default::default();
     }
     let key: Key = (atk.single_die(), atk.flat, a, def.single_die(), def.flat, d, adv, ties_block);
     if let Some(p) = MEMO.with(|m| m.borrow().get(&key).copied()) {
@@ -457,6 +460,49 @@ fn p_active(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_bloc
         m.insert(key, p);
     });
     p
+}
+
+/// A small, fast hasher for the memo tables of small integer keys (FxHash's mixing step): not
+/// for untrusted keys, and the tables are never iterated, so their order does not matter.
+#[derive(Default, Clone, Copy)]
+struct FxBuild;
+
+struct Fx(u64);
+
+impl std::hash::BuildHasher for FxBuild {
+    type Hasher = Fx;
+    fn build_hasher(&self) -> Fx {
+        Fx(0)
+    }
+}
+
+impl std::hash::Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_i32(&mut self, i: i32) {
+        self.write_u64(u64::from(i as u32));
+    }
+    fn write_isize(&mut self, i: isize) {
+        self.write_u64(i as u64);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 fn p_active_uncached(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_block: bool) -> f32 {
@@ -553,6 +599,7 @@ impl<'a> View<'a> {
             sight: std::cell::RefCell::new(BTreeMap::new()),
             casting: c.get::<Casting>(who).is_some_and(|k| k.0.is_some()),
             ac_memo: std::cell::RefCell::new(Vec::new()),
+            reach_memo: std::cell::RefCell::new(None),
             terrain_grid: c.map().terrain_costs(),
             dmg_memo: std::cell::RefCell::new(Vec::new()),
             incoming_memo: std::cell::RefCell::new(Vec::new()),
@@ -1447,7 +1494,34 @@ impl<'a> View<'a> {
         let who = self.me().id;
         let pass = |p: GridPos| !self.hostile_squares.contains(&p);
         let stop = |p: GridPos| self.occupied.get(&p).is_none_or(|o| *o == who);
-        self.map.reachable_squares(self.me().pos, range, pass, stop, out);
+        // On a bounded map one search with the longest range serves every mover: a square's
+        // cheapest cost within a budget is its cheapest cost, whatever the budget above it.
+        let longest = self.movers.iter().map(|m| m.range).max().unwrap_or(0).max(range);
+        let mut memo = self.reach_memo.borrow_mut();
+        let costs = match &*memo {
+            Some((b, c)) if *b == longest => c,
+            _ => match self.map.reachable_costs(self.me().pos, longest, pass) {
+                Some(c) => &memo.insert((longest, c)).1,
+                None => {
+                    drop(memo);
+                    self.map.reachable_squares(self.me().pos, range, pass, stop, out);
+                    return;
+                }
+            },
+        };
+        out.clear();
+        let (w, h) = (self.map.width as usize, self.map.height as usize);
+        // `GridPos` orders by column, then row, as `BattleMap::reachable_squares` lists them.
+        for x in 0..w {
+            for y in 0..h {
+                if costs[y * w + x] <= range {
+                    let p = GridPos { x: x as i32, y: y as i32 };
+                    if stop(p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
     }
 
     /// The squares worth a full look among `all`: those within reach of an enemy (for melee), and
@@ -1477,10 +1551,17 @@ impl<'a> View<'a> {
             b.0.total_cmp(&a.0).then_with(|| (me.distance(a.1), a.1.y, a.1.x).cmp(&(me.distance(b.1), b.1.y, b.1.x)))
         });
         out.extend(sighted.into_iter().take(3));
-        rest.sort_by(|a, b| {
+        // Only the best 4 are kept: the order is total (squares differ), so picking them first and
+        // sorting those gives what sorting everything would.
+        let order = |a: &(f32, GridPos), b: &(f32, GridPos)| {
             b.0.total_cmp(&a.0).then_with(|| (me.distance(a.1), a.1.y, a.1.x).cmp(&(me.distance(b.1), b.1.y, b.1.x)))
-        });
-        out.extend(rest.into_iter().take(4));
+        };
+        if rest.len() > 4 {
+            rest.select_nth_unstable_by(3, order);
+            rest.truncate(4);
+        }
+        rest.sort_by(order);
+        out.extend(rest);
     }
 
     /// Whether some enemy is in sight from `q` (memoized for the decision).

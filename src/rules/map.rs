@@ -180,6 +180,14 @@ impl BattleMap {
         }
     }
 
+    /// On a bounded map with `from` on it: the cheapest cost of every square within `budget`, row
+    /// by row (`u32::MAX`: out of reach, and `from` itself), under the rules of
+    /// [`BattleMap::reachable`] (which lists those squares where a mover may stop). None on an
+    /// open plane.
+    pub fn reachable_costs(&self, from: GridPos, budget: u32, can_pass: impl Fn(GridPos) -> bool) -> Option<Vec<u32>> {
+        (!self.is_unbounded() && self.in_bounds(from)).then(|| self.dense_costs(from, budget, can_pass))
+    }
+
     /// The cheapest cost of every square of a bounded map from `from` (in bounds) within
     /// `budget`, row by row; `u32::MAX` where out of reach and on `from` itself. Dijkstra with a
     /// bucket queue: entering a square costs 1 or [`DIFFICULT_COST`], so three buckets of costs
