@@ -59,6 +59,9 @@ pub struct Combat {
     /// The rules' system state for dry runs and queries, built once per world (building it
     /// computes the access of every combatant query: the AI asks many times a turn).
     rules_state: Option<(bevy::ecs::world::WorldId, SystemState<Rules<'static, 'static>>)>,
+    /// Set up by [`Combat::with_map`] (no mods, nothing added to the world or the schedule), so
+    /// [`Combat::reset`] may start another combat in the same world.
+    resettable: bool,
 }
 
 /// FNV-1a, 64 bits: a hash that is the same on every platform and in every process.
@@ -99,7 +102,53 @@ impl Combat {
         map: BattleMap,
         dice: &[i32],
     ) -> Result<Self, SetupError> {
-        Self::with_map_prepared(ruleset, seed, specs, map, dice, |_, _| {})
+        let mut c = Self::with_map_prepared(ruleset, seed, specs, map, dice, |_, _| {})?;
+        c.resettable = true;
+        Ok(c)
+    }
+
+    /// Start a new combat in this combat's world and schedule, as [`Combat::with_map`] would set
+    /// it up: the same log, state and outcomes, without building a world and a schedule again
+    /// (the simulator plays thousands of combats a second this way). Every combatant is removed
+    /// and every rules resource set afresh. Only for a combat made by [`Combat::with_map`] (or
+    /// [`Combat::new`], [`Combat::with_forced_dice`]): one with mods returns `Ok(false)` and
+    /// stays as it was, as does one whose world was swapped. On a set-up error the combat is
+    /// left without combatants.
+    pub fn reset(
+        &mut self,
+        ruleset: Ruleset,
+        seed: u64,
+        specs: &[CombatantSpec],
+        map: BattleMap,
+        dice: &[i32],
+    ) -> Result<bool, SetupError> {
+        let built_here = self.rules_state.as_ref().is_none_or(|(w, _)| *w == self.world.id());
+        if !self.resettable || !built_here {
+            return Ok(false);
+        }
+        super::setup::validate_on(&ruleset, specs, &map)?;
+        let w = &mut self.world;
+        // (Not `World::clear_entities`: resources are entities too.)
+        let old = std::mem::take(&mut w.resource_mut::<Roster>().entities);
+        for e in old {
+            w.despawn(e);
+        }
+        // Forget the removals just made, so they never pile up.
+        w.clear_trackers();
+        // Resources `setup_world_on` only initialises when missing; it inserts the others. The
+        // command messages stay: the intake system's reader has read them all.
+        w.insert_resource(CommandQueue::default());
+        w.insert_resource(CommandOutcomes::default());
+        w.insert_resource(super::state::Pending::default());
+        w.insert_resource(super::state::WorkQueue::default());
+        w.insert_resource(EngineStatus::default());
+        setup_world_on(w, ruleset, seed, specs, map)?;
+        w.resource_mut::<Dice>().force(dice.iter().copied());
+        self.origin = Origin { specs: specs.to_vec(), dice: dice.to_vec() };
+        self.journal.clear();
+        self.runs = 0;
+        self.settle();
+        Ok(true)
     }
 
     /// As [`Combat::with_map`], letting `prepare` change the world and the rules schedule once the
@@ -119,7 +168,8 @@ impl Combat {
         let origin = Origin { specs: specs.to_vec(), dice: dice.to_vec() };
         let mut schedule = super::rules_schedule();
         prepare(&mut world, &mut schedule);
-        let mut c = Self { world, schedule, runs: 0, origin, journal: Vec::new(), rules_state: None };
+        let mut c =
+            Self { world, schedule, runs: 0, origin, journal: Vec::new(), rules_state: None, resettable: false };
         c.settle();
         Ok(c)
     }
