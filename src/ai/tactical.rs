@@ -331,6 +331,8 @@ struct View<'a> {
     reach_memo: std::cell::RefCell<Option<(u32, Vec<u32>)>>,
     /// The map's [`BattleMap::terrain_costs`].
     terrain_grid: Vec<u8>,
+    /// [`View::sees_enemy`] by square on a bounded map.
+    sight_grid: std::cell::RefCell<Vec<u8>>,
     /// Damage ranges computed so far this decision, by expression and stat block.
     dmg_memo: std::cell::RefCell<Vec<(*const DiceExpr, *const Stats, (i32, i32, f32))>>,
     /// [`View::incoming`] computed so far this decision: (creature, square, defence change, value).
@@ -601,6 +603,7 @@ impl<'a> View<'a> {
             ac_memo: std::cell::RefCell::new(Vec::new()),
             reach_memo: std::cell::RefCell::new(None),
             terrain_grid: c.map().terrain_costs(),
+            sight_grid: std::cell::RefCell::new(Vec::new()),
             dmg_memo: std::cell::RefCell::new(Vec::new()),
             incoming_memo: std::cell::RefCell::new(Vec::new()),
         };
@@ -1566,6 +1569,22 @@ impl<'a> View<'a> {
 
     /// Whether some enemy is in sight from `q` (memoized for the decision).
     fn sees_enemy(&self, q: GridPos) -> bool {
+        // On a bounded map, remembered square by square (0: not yet, 1: no, 2: yes).
+        let w = self.map.width;
+        let cell = (!self.terrain_grid.is_empty() && self.map.in_bounds(q)).then(|| (q.y * w + q.x) as usize);
+        if let Some(i) = cell {
+            let mut dense = self.sight_grid.borrow_mut();
+            if dense.is_empty() {
+                dense.resize(self.terrain_grid.len(), 0);
+            }
+            if dense[i] != 0 {
+                return dense[i] == 2;
+            }
+            drop(dense);
+            let v = self.units.iter().any(|u| u.enemy && self.sees(q, u.pos));
+            self.sight_grid.borrow_mut()[i] = if v { 2 } else { 1 };
+            return v;
+        }
         if let Some(v) = self.sight.borrow().get(&q) {
             return *v;
         }

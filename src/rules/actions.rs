@@ -131,6 +131,19 @@ impl Rules<'_, '_> {
         mode: Option<&str>,
         via: Via,
     ) -> Result<AbilityDef, Rejection> {
+        self.check_use_ref(who, ability, targets, to, mode, via).cloned()
+    }
+
+    /// [`Rules::check_use`] without copying the ability out.
+    fn check_use_ref(
+        &self,
+        who: Cid,
+        ability: &str,
+        targets: &[Cid],
+        to: Option<GridPos>,
+        mode: Option<&str>,
+        via: Via,
+    ) -> Result<&AbilityDef, Rejection> {
         self.check_exists(who)?;
         for (i, t) in targets.iter().enumerate() {
             self.check_exists(*t)?;
@@ -178,7 +191,7 @@ impl Rules<'_, '_> {
         if !open_attack {
             self.check_targets(who, def, targets, to, mode, via)?;
         }
-        Ok(def.clone())
+        Ok(def)
     }
 
     /// Target, range and destination checks by effect.
@@ -515,6 +528,24 @@ impl Rules<'_, '_> {
         }
         let pay = self.payment(i.actor, &def, Via::Turn)?;
         Ok(ActPlan::Turn(def, pay))
+    }
+
+    /// Whether [`Rules::check_act`] accepts the intent, without building the plan (dry runs:
+    /// the same checks in the same order, nothing copied).
+    pub fn check_act_ok(&self, i: &ActIntent) -> Result<(), Rejection> {
+        self.admit(false, false)?;
+        self.check_exists(i.actor)?;
+        if self.turn.active != Some(i.actor) {
+            if self.is_off_turn_immediate(i) {
+                return self.check_immediate_off_turn(i).map(|_| ());
+            }
+            return Err(Rejection::NotYourTurn { actor: i.actor, active: self.turn.active });
+        }
+        let def = self.check_use_ref(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Turn)?;
+        if self.holding(i.actor) {
+            return Ok(());
+        }
+        self.payment(i.actor, def, Via::Turn).map(|_| ())
     }
 
     /// Carry out an intent [`Rules::check_act`] accepted; nothing here can reject.

@@ -431,14 +431,14 @@ impl Combat {
     /// ([`Rules::check_act`], the same function the engine applies commands through), without
     /// applying anything. `Ok` exactly when submitting the intent now would be accepted.
     pub fn check_act(&mut self, intent: &ActIntent) -> Result<(), Rejection> {
-        self.rules().check_act(intent).map(|_| ())
+        self.rules().check_act_ok(intent)
     }
 
     /// Dry runs of several intents at once (see [`Combat::check_act`]): the same answers, with
     /// the engine's system state built once. The HUD asks this for every ability and target.
     pub fn check_acts(&mut self, intents: &[ActIntent]) -> Vec<Result<(), Rejection>> {
         let rules = self.rules();
-        intents.iter().map(|i| rules.check_act(i).map(|_| ())).collect()
+        intents.iter().map(|i| rules.check_act_ok(i)).collect()
     }
 
     /// The squares `who` could move to with `ability` now, with their movement cost: terrain

@@ -341,15 +341,26 @@ impl BattleMap {
         if self.blocked.is_empty() {
             return true;
         }
+        let (p, q) = if a <= b { (a, b) } else { (b, a) };
+        // The line stays inside the box its ends span: with no wall in that box (ends aside, as
+        // ends never block), nothing is in the way.
+        if self.blocked.len() <= 16 {
+            let (x0, x1) = (p.x.min(q.x), p.x.max(q.x));
+            let (y0, y1) = (p.y.min(q.y), p.y.max(q.y));
+            let inside = |c: &GridPos| c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1 && *c != p && *c != q;
+            if !self.blocked.iter().any(inside) {
+                return true;
+            }
+        }
         let w = self.width as usize;
+        let grid = !self.is_unbounded() && terrain.len() == w * self.height as usize;
         let wall = |c: GridPos| {
-            if terrain.len() == w * self.height.max(0) as usize && !self.is_unbounded() && self.in_bounds(c) {
+            if grid && self.in_bounds(c) {
                 terrain[c.y as usize * w + c.x as usize] == 0
             } else {
                 self.blocked.contains(&c)
             }
         };
-        let (p, q) = if a <= b { (a, b) } else { (b, a) };
         let mut clear = true;
         for_line(p, q, |c| {
             if clear && c != p && c != q && wall(c) {
