@@ -226,6 +226,9 @@ struct Unit<'a> {
     rank: u32,
     /// A condition gives it advantage on defence rolls.
     adv: bool,
+    /// Its dodge and parry stats under an active defence roll (0 otherwise).
+    dodge: i32,
+    parry: i32,
 }
 
 /// A change to a defender's defences, for pricing a buff.
@@ -566,6 +569,14 @@ impl<'a> View<'a> {
                 ranged: false,
                 rank: c.get::<Initiative>(id).map_or(0, |k| k.rank),
                 adv: has_advantage(rs, conds),
+                dodge: match &rs.defense {
+                    DefenseRule::ActiveRoll { dodge_stat, .. } => stats.get(dodge_stat),
+                    DefenseRule::StaticAc { .. } => 0,
+                },
+                parry: match &rs.defense {
+                    DefenseRule::ActiveRoll { parry_stat, .. } => stats.get(parry_stat),
+                    DefenseRule::StaticAc { .. } => 0,
+                },
             });
         }
         let me = me?;
@@ -858,12 +869,11 @@ impl<'a> View<'a> {
             DefenseRule::StaticAc { attack_dice, ac_stat } => {
                 p_at_least(attack_dice, bonus, self.armor_class(t, ac_stat, m))
             }
-            DefenseRule::ActiveRoll { attack_dice, dice, dodge_stat, parry_stat, defender_wins_ties } => {
+            DefenseRule::ActiveRoll { attack_dice, dice, defender_wins_ties, .. } => {
                 if !t.can_act {
                     return 1.0;
                 }
-                let dodge = t.stats.get(dodge_stat);
-                let parry = t.stats.get(parry_stat);
+                let (dodge, parry) = (t.dodge, t.parry);
                 let mut best = None;
                 if dodge > 0 {
                     best = Some(dodge);
