@@ -467,6 +467,49 @@ fn p_active(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_bloc
     p
 }
 
+/// What a remembered search was asked: everything its answer depends on besides the map.
+#[derive(Clone, PartialEq, Eq)]
+enum SearchKey {
+    /// [`View::approach_field`] from these squares.
+    Field(Vec<GridPos>),
+    /// The decider's movement costs: from a square, within a budget, past these hostile squares.
+    Reach { from: GridPos, budget: u32, hostile: Vec<GridPos> },
+}
+
+/// The last few path searches on one battle map (per thread): between commands of a turn, and
+/// between creatures of a side, the enemies often stand still, and a search on the same map
+/// with the same inputs gives the same costs. The whole map is compared before any answer is
+/// reused.
+#[derive(Default)]
+struct Searches {
+    map: Option<BattleMap>,
+    entries: std::collections::VecDeque<(SearchKey, Vec<u32>)>,
+}
+
+impl Searches {
+    const KEEP: usize = 16;
+
+    fn get(&mut self, map: &BattleMap, key: SearchKey) -> Option<Vec<u32>> {
+        if self.map.as_ref() != Some(map) {
+            self.map = Some(map.clone());
+            self.entries.clear();
+            return None;
+        }
+        self.entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
+    }
+
+    fn put(&mut self, key: SearchKey, costs: Vec<u32>) {
+        if self.entries.len() >= Self::KEEP {
+            self.entries.pop_front();
+        }
+        self.entries.push_back((key, costs));
+    }
+}
+
+thread_local! {
+    static SEARCHES: std::cell::RefCell<Searches> = Default::default();
+}
+
 /// A small, fast hasher for the memo tables of small integer keys (FxHash's mixing step): not
 /// for untrusted keys, and the tables are never iterated, so their order does not matter.
 #[derive(Default, Clone, Copy)]
@@ -1365,6 +1408,20 @@ impl<'a> View<'a> {
             }
             return Some(Field::Sparse(field));
         }
+        let w = map.width;
+        let sources: Vec<GridPos> = self.units.iter().filter(|u| u.enemy && map.in_bounds(u.pos)).map(|u| u.pos).collect();
+        let dist = SEARCHES.with(|m| m.borrow_mut().get(map, SearchKey::Field(sources.clone())))
+            .unwrap_or_else(|| {
+                let d = self.field_search(&sources);
+                SEARCHES.with(|m| m.borrow_mut().put(SearchKey::Field(sources), d.clone()));
+                d
+            });
+        Some(Field::Grid { width: w, dist })
+    }
+
+    /// [`View::approach_field`]'s search on a bounded map from the enemies' squares.
+    fn field_search(&self, sources: &[GridPos]) -> Vec<u32> {
+        let map = self.map;
         let (w, h) = (map.width, map.height);
         let idx = |p: GridPos| (p.y * w + p.x) as usize;
         let mut dist = vec![u32::MAX; (w * h) as usize];
@@ -1373,9 +1430,9 @@ impl<'a> View<'a> {
         // hold the frontier (the cheapest costs are those of any Dijkstra).
         let mut buckets: [Vec<GridPos>; 3] = Default::default();
         let mut queued = 0usize;
-        for e in self.units.iter().filter(|u| u.enemy && map.in_bounds(u.pos)) {
-            dist[idx(e.pos)] = 0;
-            buckets[0].push(e.pos);
+        for &pos in sources {
+            dist[idx(pos)] = 0;
+            buckets[0].push(pos);
             queued += 1;
         }
         let mut d = 0u32;
@@ -1403,7 +1460,7 @@ impl<'a> View<'a> {
             }
             d += 1;
         }
-        Some(Field::Grid { width: w, dist })
+        dist
     }
 
     /// What standing on `q` is worth apart from the attacks made there: exposure to enemy melee
@@ -1513,7 +1570,7 @@ impl<'a> View<'a> {
         let mut memo = self.reach_memo.borrow_mut();
         let costs = match &*memo {
             Some((b, c)) if *b == longest => c,
-            _ => match self.map.reachable_costs(self.me().pos, longest, pass) {
+            _ => match self.reach_costs(longest, pass) {
                 Some(c) => &memo.insert((longest, c)).1,
                 None => {
                     drop(memo);
@@ -1535,6 +1592,22 @@ impl<'a> View<'a> {
                 }
             }
         }
+    }
+
+    /// [`BattleMap::reachable_costs`] from the decider's square, remembered across decisions
+    /// on the same map with the same hostile squares.
+    fn reach_costs(&self, budget: u32, pass: impl Fn(GridPos) -> bool) -> Option<Vec<u32>> {
+        let from = self.me().pos;
+        if self.map.is_unbounded() || !self.map.in_bounds(from) {
+            return None;
+        }
+        let key = SearchKey::Reach { from, budget, hostile: self.hostile_squares.clone() };
+        if let Some(c) = SEARCHES.with(|m| m.borrow_mut().get(self.map, key.clone())) {
+            return Some(c);
+        }
+        let c = self.map.reachable_costs(from, budget, pass)?;
+        SEARCHES.with(|m| m.borrow_mut().put(key, c.clone()));
+        Some(c)
     }
 
     /// The squares worth a full look among `all`: those within reach of an enemy (for melee), and
