@@ -488,8 +488,15 @@ struct Searches {
 
 impl Searches {
     const KEEP: usize = 16;
+    /// Maps with more squares are not remembered (16 answers of 4 bytes a square at most).
+    const MAX_SQUARES: i64 = 1 << 16;
 
     fn get(&mut self, map: &BattleMap, key: SearchKey) -> Option<Vec<u32>> {
+        if i64::from(map.width) * i64::from(map.height) > Self::MAX_SQUARES {
+            self.map = None;
+            self.entries.clear();
+            return None;
+        }
         if self.map.as_ref() != Some(map) {
             self.map = Some(map.clone());
             self.entries.clear();
@@ -499,6 +506,9 @@ impl Searches {
     }
 
     fn put(&mut self, key: SearchKey, costs: Vec<u32>) {
+        if self.map.is_none() {
+            return;
+        }
         if self.entries.len() >= Self::KEEP {
             self.entries.pop_front();
         }
