@@ -224,6 +224,11 @@ struct Unit<'a> {
     /// Prefers to fight from range.
     ranged: bool,
     rank: u32,
+    /// A condition gives it advantage on defence rolls.
+    adv: bool,
+    /// Its dodge and parry stats under an active defence roll (0 otherwise).
+    dodge: i32,
+    parry: i32,
 }
 
 /// A change to a defender's defences, for pricing a buff.
@@ -322,6 +327,19 @@ struct View<'a> {
     /// Whether an enemy is in sight from a square, as computed so far this decision.
     sight: std::cell::RefCell<BTreeMap<GridPos, bool>>,
     casting: bool,
+    /// Armour classes computed so far this decision: (creature, AC change, AC).
+    ac_memo: std::cell::RefCell<Vec<(Cid, i32, i32)>>,
+    /// The decider's cheapest movement cost to every square (bounded maps), searched once with
+    /// the longest mover's range: (that range, costs row by row).
+    reach_memo: std::cell::RefCell<Option<(u32, Vec<u32>)>>,
+    /// The map's [`BattleMap::terrain_costs`].
+    terrain_grid: Vec<u8>,
+    /// [`View::sees_enemy`] by square on a bounded map.
+    sight_grid: std::cell::RefCell<Vec<u8>>,
+    /// Damage ranges computed so far this decision, by expression and stat block.
+    dmg_memo: std::cell::RefCell<Vec<(*const DiceExpr, *const Stats, (i32, i32, f32))>>,
+    /// [`View::incoming`] computed so far this decision: (creature, square, defence change, value).
+    incoming_memo: std::cell::RefCell<Vec<(Cid, GridPos, i32, bool, f32)>>,
 }
 
 /// Squares of movement to the nearest enemy, by square.
@@ -428,6 +446,124 @@ fn p_at_least(die: &DiceExpr, bonus: i32, need: i32) -> f32 {
 /// P(attack beats an active defence): attack die + a against defence die (best of two with
 /// advantage) + d.
 fn p_active(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_block: bool) -> f32 {
+    // A pure function of the two dice (sides and flat part), the bonuses and the flags, asked
+    // the same questions over and over: remembered per thread.
+    type Key = (Option<u32>, i32, i32, Option<u32>, i32, i32, bool, bool);
+    thread_local! {
+        static MEMO: std::cell::RefCell<std::collections::HashMap<Key, f32, FxBuild>> = Default::default();
+    }
+    let key: Key = (atk.single_die(), atk.flat, a, def.single_die(), def.flat, d, adv, ties_block);
+    if let Some(p) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return p;
+    }
+    let p = p_active_uncached(atk, a, def, d, adv, ties_block);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 1 << 16 {
+            m.clear();
+        }
+        m.insert(key, p);
+    });
+    p
+}
+
+/// What a remembered search was asked: everything its answer depends on besides the map.
+#[derive(Clone, PartialEq, Eq)]
+enum SearchKey {
+    /// [`View::approach_field`] from these squares.
+    Field(Vec<GridPos>),
+    /// The decider's movement costs: from a square, within a budget, past these hostile squares.
+    Reach { from: GridPos, budget: u32, hostile: Vec<GridPos> },
+}
+
+/// The last few path searches on one battle map (per thread): between commands of a turn, and
+/// between creatures of a side, the enemies often stand still, and a search on the same map
+/// with the same inputs gives the same costs. The whole map is compared before any answer is
+/// reused.
+#[derive(Default)]
+struct Searches {
+    map: Option<BattleMap>,
+    entries: std::collections::VecDeque<(SearchKey, Vec<u32>)>,
+}
+
+impl Searches {
+    const KEEP: usize = 16;
+    /// Maps with more squares are not remembered (16 answers of 4 bytes a square at most).
+    const MAX_SQUARES: i64 = 1 << 16;
+
+    fn get(&mut self, map: &BattleMap, key: SearchKey) -> Option<Vec<u32>> {
+        if i64::from(map.width) * i64::from(map.height) > Self::MAX_SQUARES {
+            self.map = None;
+            self.entries.clear();
+            return None;
+        }
+        if self.map.as_ref() != Some(map) {
+            self.map = Some(map.clone());
+            self.entries.clear();
+            return None;
+        }
+        self.entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
+    }
+
+    fn put(&mut self, key: SearchKey, costs: Vec<u32>) {
+        if self.map.is_none() {
+            return;
+        }
+        if self.entries.len() >= Self::KEEP {
+            self.entries.pop_front();
+        }
+        self.entries.push_back((key, costs));
+    }
+}
+
+thread_local! {
+    static SEARCHES: std::cell::RefCell<Searches> = Default::default();
+}
+
+/// A small, fast hasher for the memo tables of small integer keys (FxHash's mixing step): not
+/// for untrusted keys, and the tables are never iterated, so their order does not matter.
+#[derive(Default, Clone, Copy)]
+struct FxBuild;
+
+struct Fx(u64);
+
+impl std::hash::BuildHasher for FxBuild {
+    type Hasher = Fx;
+    fn build_hasher(&self) -> Fx {
+        Fx(0)
+    }
+}
+
+impl std::hash::Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_i32(&mut self, i: i32) {
+        self.write_u64(u64::from(i as u32));
+    }
+    fn write_isize(&mut self, i: isize) {
+        self.write_u64(i as u64);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+fn p_active_uncached(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_block: bool) -> f32 {
     let sides = atk.single_die().map_or(20, |s| s.min(100) as i32);
     let mut hits = 0.0;
     for r in 1..=sides {
@@ -485,6 +621,15 @@ impl<'a> View<'a> {
                 aoo: None,
                 ranged: false,
                 rank: c.get::<Initiative>(id).map_or(0, |k| k.rank),
+                adv: has_advantage(rs, conds),
+                dodge: match &rs.defense {
+                    DefenseRule::ActiveRoll { dodge_stat, .. } => stats.get(dodge_stat),
+                    DefenseRule::StaticAc { .. } => 0,
+                },
+                parry: match &rs.defense {
+                    DefenseRule::ActiveRoll { parry_stat, .. } => stats.get(parry_stat),
+                    DefenseRule::StaticAc { .. } => 0,
+                },
             });
         }
         let me = me?;
@@ -519,6 +664,12 @@ impl<'a> View<'a> {
             p_active: std::cell::RefCell::new(vec![f32::NAN; 2 * 121]),
             sight: std::cell::RefCell::new(BTreeMap::new()),
             casting: c.get::<Casting>(who).is_some_and(|k| k.0.is_some()),
+            ac_memo: std::cell::RefCell::new(Vec::new()),
+            reach_memo: std::cell::RefCell::new(None),
+            terrain_grid: c.map().terrain_costs(),
+            sight_grid: std::cell::RefCell::new(Vec::new()),
+            dmg_memo: std::cell::RefCell::new(Vec::new()),
+            incoming_memo: std::cell::RefCell::new(Vec::new()),
         };
         v.read_abilities();
         let mean_w = {
@@ -744,6 +895,15 @@ impl<'a> View<'a> {
     // ---- odds -----------------------------------------------------------------------------
 
     fn armor_class(&self, u: &Unit, ac_stat: &str, m: DefMod) -> i32 {
+        if let Some(&(_, _, ac)) = self.ac_memo.borrow().iter().find(|(id, mac, _)| *id == u.id && *mac == m.ac) {
+            return ac;
+        }
+        let ac = self.armor_class_uncached(u, ac_stat, m);
+        self.ac_memo.borrow_mut().push((u.id, m.ac, ac));
+        ac
+    }
+
+    fn armor_class_uncached(&self, u: &Unit, ac_stat: &str, m: DefMod) -> i32 {
         let mut ac = u.stats.get(ac_stat).saturating_add(m.ac);
         if let Some(k) = u.conds {
             for d in k.0.keys().filter_map(|id| self.rs.condition(id)) {
@@ -762,12 +922,11 @@ impl<'a> View<'a> {
             DefenseRule::StaticAc { attack_dice, ac_stat } => {
                 p_at_least(attack_dice, bonus, self.armor_class(t, ac_stat, m))
             }
-            DefenseRule::ActiveRoll { attack_dice, dice, dodge_stat, parry_stat, defender_wins_ties } => {
+            DefenseRule::ActiveRoll { attack_dice, dice, defender_wins_ties, .. } => {
                 if !t.can_act {
                     return 1.0;
                 }
-                let dodge = t.stats.get(dodge_stat);
-                let parry = t.stats.get(parry_stat);
+                let (dodge, parry) = (t.dodge, t.parry);
                 let mut best = None;
                 if dodge > 0 {
                     best = Some(dodge);
@@ -776,7 +935,7 @@ impl<'a> View<'a> {
                     best = Some(best.map_or(parry, |b: i32| b.max(parry)));
                 }
                 let Some(d) = best else { return 1.0 };
-                let adv = m.adv || has_advantage(self.rs, t.conds);
+                let adv = m.adv || t.adv;
                 let diff = bonus.saturating_sub(d);
                 if !(-60..=60).contains(&diff) {
                     return p_active(attack_dice, bonus, dice, d, adv, *defender_wins_ties);
@@ -843,7 +1002,7 @@ impl<'a> View<'a> {
             bonus = bonus.saturating_add(self.rs.engagement.flanking_attack_bonus);
         }
         bonus = bonus.saturating_add(self.assist);
-        let (lo, hi, mean) = dmg_range(dmg, me.stats);
+        let (lo, hi, mean) = self.dmg(dmg, me.stats);
         let mut left = left as f32;
         let mut total = 0.0;
         for m in std::iter::once(&0).chain(mods.iter()) {
@@ -882,17 +1041,17 @@ impl<'a> View<'a> {
         match &def.effect {
             Effect::Attack { kind, stat, damage, iterative } => {
                 let bonus = e.stats.get(stat);
-                let (_, _, mean) = dmg_range(damage, e.stats);
+                let (_, _, mean) = self.dmg(damage, e.stats);
                 let melee = *kind == AttackKind::Melee;
                 std::iter::once(&0)
                     .chain(iterative.iter())
                     .map(|x| self.p_hit(bonus.saturating_add(*x), melee, opportunity, a, m) * mean)
                     .sum()
             }
-            Effect::Damage { amount } => dmg_range(amount, e.stats).2,
+            Effect::Damage { amount } => self.dmg(amount, e.stats).2,
             Effect::Save { stat, dc, damage: Some(d), .. } => {
                 let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, a.stats.get(stat), self.save_need(*dc));
-                p_fail * dmg_range(d, e.stats).2
+                p_fail * self.dmg(d, e.stats).2
             }
             _ => 0.0,
         }
@@ -914,8 +1073,35 @@ impl<'a> View<'a> {
         1.0 / side.max(1) as f32
     }
 
+    /// [`dmg_range`], remembered for the decision (the expressions and stat blocks live as long
+    /// as the view, so their addresses name them).
+    fn dmg(&self, e: &DiceExpr, stats: &Stats) -> (i32, i32, f32) {
+        let key = (e as *const DiceExpr, stats as *const Stats);
+        if let Some(&(_, _, r)) = self.dmg_memo.borrow().iter().find(|(a, b, _)| (*a, *b) == key) {
+            return r;
+        }
+        let r = dmg_range(e, stats);
+        self.dmg_memo.borrow_mut().push((key.0, key.1, r));
+        r
+    }
+
     /// Damage `a` expects before its next turn, with a defence change.
     fn incoming(&self, a: &Unit, m: DefMod) -> f32 {
+        let hit = self
+            .incoming_memo
+            .borrow()
+            .iter()
+            .find(|(id, pos, ac, adv, _)| *id == a.id && *pos == a.pos && *ac == m.ac && *adv == m.adv)
+            .map(|x| x.4);
+        if let Some(v) = hit {
+            return v;
+        }
+        let v = self.incoming_uncached(a, m);
+        self.incoming_memo.borrow_mut().push((a.id, a.pos, m.ac, m.adv, v));
+        v
+    }
+
+    fn incoming_uncached(&self, a: &Unit, m: DefMod) -> f32 {
         self.units
             .iter()
             .filter(|e| e.enemy != a.enemy)
@@ -956,7 +1142,7 @@ impl<'a> View<'a> {
                 v += u.threat * (cond.rt_add as f32 / (cond.rt_add as f32 + 3.0)) * rounds / HORIZON;
             }
             if let Some(d) = &cond.persistent_damage {
-                v += dmg_range(d, u.stats).2 * u.w * rounds;
+                v += self.dmg(d, u.stats).2 * u.w * rounds;
             }
             if cond.ac_bonus < 0 || cond.ac_loses_stat.is_some() {
                 v += 0.1 * u.threat * rounds / HORIZON;
@@ -1051,7 +1237,7 @@ impl<'a> View<'a> {
                     let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, t.stats.get(stat), self.save_need(dc));
                     let mut e = 0.0;
                     if let Some(d) = dmg {
-                        let (lo, hi, mean) = dmg_range(d, me.stats);
+                        let (lo, hi, mean) = self.dmg(d, me.stats);
                         e = p_fail * emin(lo, hi, mean, left);
                     }
                     let conds: f32 = on_fail
@@ -1067,7 +1253,7 @@ impl<'a> View<'a> {
                 (v, Tgt::AllEnemies)
             }
             Kind::Damage { dmg } => {
-                let (lo, hi, mean) = dmg_range(dmg, me.stats);
+                let (lo, hi, mean) = self.dmg(dmg, me.stats);
                 let mut v = 0.0;
                 for (i, t) in self.units.iter().enumerate() {
                     if !t.enemy || !self.sees(from, t.pos) {
@@ -1083,7 +1269,7 @@ impl<'a> View<'a> {
                 (v, Tgt::AllEnemies)
             }
             Kind::Heal { amount } => {
-                let (lo, hi, mean) = dmg_range(amount, me.stats);
+                let (lo, hi, mean) = self.dmg(amount, me.stats);
                 let v = self
                     .units
                     .iter()
@@ -1232,32 +1418,59 @@ impl<'a> View<'a> {
             }
             return Some(Field::Sparse(field));
         }
+        let w = map.width;
+        let sources: Vec<GridPos> = self.units.iter().filter(|u| u.enemy && map.in_bounds(u.pos)).map(|u| u.pos).collect();
+        let dist = SEARCHES.with(|m| m.borrow_mut().get(map, SearchKey::Field(sources.clone())))
+            .unwrap_or_else(|| {
+                let d = self.field_search(&sources);
+                SEARCHES.with(|m| m.borrow_mut().put(SearchKey::Field(sources), d.clone()));
+                d
+            });
+        Some(Field::Grid { width: w, dist })
+    }
+
+    /// [`View::approach_field`]'s search on a bounded map from the enemies' squares.
+    fn field_search(&self, sources: &[GridPos]) -> Vec<u32> {
+        let map = self.map;
         let (w, h) = (map.width, map.height);
         let idx = |p: GridPos| (p.y * w + p.x) as usize;
         let mut dist = vec![u32::MAX; (w * h) as usize];
-        let mut heap = std::collections::BinaryHeap::new();
-        for e in self.units.iter().filter(|u| u.enemy && map.in_bounds(u.pos)) {
-            dist[idx(e.pos)] = 0;
-            heap.push(std::cmp::Reverse((0u32, e.pos.y, e.pos.x)));
+        let terrain = &self.terrain_grid;
+        // Dijkstra with a bucket queue: a step costs 1 or 2, so buckets for d, d+1 and d+2
+        // hold the frontier (the cheapest costs are those of any Dijkstra).
+        let mut buckets: [Vec<GridPos>; 3] = Default::default();
+        let mut queued = 0usize;
+        for &pos in sources {
+            dist[idx(pos)] = 0;
+            buckets[0].push(pos);
+            queued += 1;
         }
-        while let Some(std::cmp::Reverse((d, y, x))) = heap.pop() {
-            let p = GridPos { x, y };
-            if d > dist[idx(p)] {
-                continue;
-            }
-            for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {
-                let q = GridPos { x: x + dx, y: y + dy };
-                if !map.passable(q) {
+        let mut d = 0u32;
+        while queued > 0 {
+            let b = (d % 3) as usize;
+            while let Some(p) = buckets[b].pop() {
+                queued -= 1;
+                if dist[idx(p)] != d {
                     continue;
                 }
-                let c = d.saturating_add(map.enter_cost(q));
-                if c < dist[idx(q)] {
-                    dist[idx(q)] = c;
-                    heap.push(std::cmp::Reverse((c, q.y, q.x)));
+                for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {
+                    let q = GridPos { x: p.x + dx, y: p.y + dy };
+                    if q.x < 0 || q.y < 0 || q.x >= w || q.y >= h || terrain[idx(q)] == 0 {
+                        continue;
+                    }
+                    let step = u32::from(terrain[idx(q)]);
+                    debug_assert!(step < 3);
+                    let c = d.saturating_add(step);
+                    if c < dist[idx(q)] {
+                        dist[idx(q)] = c;
+                        buckets[(c % 3) as usize].push(q);
+                        queued += 1;
+                    }
                 }
             }
+            d += 1;
         }
-        Some(Field::Grid { width: w, dist })
+        dist
     }
 
     /// What standing on `q` is worth apart from the attacks made there: exposure to enemy melee
@@ -1358,11 +1571,53 @@ impl<'a> View<'a> {
     /// The squares a mover can end on, as the engine finds paths: walls and standing enemies bar
     /// the way, difficult terrain costs double, the square must be free.
     fn squares(&self, range: u32, out: &mut Vec<GridPos>) {
-        out.clear();
         let who = self.me().id;
         let pass = |p: GridPos| !self.hostile_squares.contains(&p);
         let stop = |p: GridPos| self.occupied.get(&p).is_none_or(|o| *o == who);
-        out.extend(self.map.reachable(self.me().pos, range, pass, stop).into_keys());
+        // On a bounded map one search with the longest range serves every mover: a square's
+        // cheapest cost within a budget is its cheapest cost, whatever the budget above it.
+        let longest = self.movers.iter().map(|m| m.range).max().unwrap_or(0).max(range);
+        let mut memo = self.reach_memo.borrow_mut();
+        let costs = match &*memo {
+            Some((b, c)) if *b == longest => c,
+            _ => match self.reach_costs(longest, pass) {
+                Some(c) => &memo.insert((longest, c)).1,
+                None => {
+                    drop(memo);
+                    self.map.reachable_squares(self.me().pos, range, pass, stop, out);
+                    return;
+                }
+            },
+        };
+        out.clear();
+        let (w, h) = (self.map.width as usize, self.map.height as usize);
+        // `GridPos` orders by column, then row, as `BattleMap::reachable_squares` lists them.
+        for x in 0..w {
+            for y in 0..h {
+                if costs[y * w + x] <= range {
+                    let p = GridPos { x: x as i32, y: y as i32 };
+                    if stop(p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`BattleMap::reachable_costs`] from the decider's square, remembered across decisions
+    /// on the same map with the same hostile squares.
+    fn reach_costs(&self, budget: u32, pass: impl Fn(GridPos) -> bool) -> Option<Vec<u32>> {
+        let from = self.me().pos;
+        if self.map.is_unbounded() || !self.map.in_bounds(from) {
+            return None;
+        }
+        let key = SearchKey::Reach { from, budget, hostile: self.hostile_squares.clone() };
+        if let Some(c) = SEARCHES.with(|m| m.borrow_mut().get(self.map, key.clone())) {
+            return Some(c);
+        }
+        let c = self.map.reachable_costs(from, budget, pass)?;
+        SEARCHES.with(|m| m.borrow_mut().put(key, c.clone()));
+        Some(c)
     }
 
     /// The squares worth a full look among `all`: those within reach of an enemy (for melee), and
@@ -1392,14 +1647,37 @@ impl<'a> View<'a> {
             b.0.total_cmp(&a.0).then_with(|| (me.distance(a.1), a.1.y, a.1.x).cmp(&(me.distance(b.1), b.1.y, b.1.x)))
         });
         out.extend(sighted.into_iter().take(3));
-        rest.sort_by(|a, b| {
+        // Only the best 4 are kept: the order is total (squares differ), so picking them first and
+        // sorting those gives what sorting everything would.
+        let order = |a: &(f32, GridPos), b: &(f32, GridPos)| {
             b.0.total_cmp(&a.0).then_with(|| (me.distance(a.1), a.1.y, a.1.x).cmp(&(me.distance(b.1), b.1.y, b.1.x)))
-        });
-        out.extend(rest.into_iter().take(4));
+        };
+        if rest.len() > 4 {
+            rest.select_nth_unstable_by(3, order);
+            rest.truncate(4);
+        }
+        rest.sort_by(order);
+        out.extend(rest);
     }
 
     /// Whether some enemy is in sight from `q` (memoized for the decision).
     fn sees_enemy(&self, q: GridPos) -> bool {
+        // On a bounded map, remembered square by square (0: not yet, 1: no, 2: yes).
+        let w = self.map.width;
+        let cell = (!self.terrain_grid.is_empty() && self.map.in_bounds(q)).then(|| (q.y * w + q.x) as usize);
+        if let Some(i) = cell {
+            let mut dense = self.sight_grid.borrow_mut();
+            if dense.is_empty() {
+                dense.resize(self.terrain_grid.len(), 0);
+            }
+            if dense[i] != 0 {
+                return dense[i] == 2;
+            }
+            drop(dense);
+            let v = self.units.iter().any(|u| u.enemy && self.sees(q, u.pos));
+            self.sight_grid.borrow_mut()[i] = if v { 2 } else { 1 };
+            return v;
+        }
         if let Some(v) = self.sight.borrow().get(&q) {
             return *v;
         }
@@ -1410,7 +1688,7 @@ impl<'a> View<'a> {
 
     /// Whether a target at `to` can be aimed at from `from` (line of sight past walls).
     fn sees(&self, from: GridPos, to: GridPos) -> bool {
-        !self.terrain || self.map.line_of_sight(from, to)
+        !self.terrain || self.map.line_of_sight_on(&self.terrain_grid, from, to)
     }
 
     // ---- the turn --------------------------------------------------------------------------------

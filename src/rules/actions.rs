@@ -131,6 +131,19 @@ impl Rules<'_, '_> {
         mode: Option<&str>,
         via: Via,
     ) -> Result<AbilityDef, Rejection> {
+        self.check_use_ref(who, ability, targets, to, mode, via).cloned()
+    }
+
+    /// [`Rules::check_use`] without copying the ability out.
+    fn check_use_ref(
+        &self,
+        who: Cid,
+        ability: &str,
+        targets: &[Cid],
+        to: Option<GridPos>,
+        mode: Option<&str>,
+        via: Via,
+    ) -> Result<&AbilityDef, Rejection> {
         self.check_exists(who)?;
         for (i, t) in targets.iter().enumerate() {
             self.check_exists(*t)?;
@@ -138,14 +151,14 @@ impl Rules<'_, '_> {
                 return Err(Rejection::InvalidTarget(format!("{} is named twice", self.name_of(*t))));
             }
         }
-        let def0 = self.ruleset.ability(ability).cloned().ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
+        let def0 = self.ruleset.ability(ability).ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
         // SG-32: the Recovery Action works even while prevented from acting.
         if self.cannot_act(who) && !def0.usable_when_prevented {
             return Err(Rejection::UnableToAct);
         }
-        self.check_while_holding(who, &def0)?;
+        self.check_while_holding(who, def0)?;
         if def0.cast_time.is_some() {
-            self.check_components(who, &def0)?;
+            self.check_components(who, def0)?;
         }
         // HB-27: nothing else, not even a bonus action, while a spread activity is being paid.
         if let Some(a) = self.busy_with(who)
@@ -153,7 +166,7 @@ impl Rules<'_, '_> {
         {
             return Err(Rejection::BusyWithActivity(a));
         }
-        let def = self.ruleset.ability(ability).cloned().ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
+        let def = def0;
         if !self.knows(who, ability) {
             return Err(Rejection::AbilityNotKnown(ability.into()));
         }
@@ -176,7 +189,7 @@ impl Rules<'_, '_> {
         // else held must name what it needs now.
         let open_attack = via == Via::Held && targets.is_empty() && matches!(def.effect, Effect::Attack { .. });
         if !open_attack {
-            self.check_targets(who, &def, targets, to, mode, via)?;
+            self.check_targets(who, def, targets, to, mode, via)?;
         }
         Ok(def)
     }
@@ -535,6 +548,24 @@ impl Rules<'_, '_> {
         }
         let pay = self.payment(i.actor, &def, Via::Turn)?;
         Ok(ActPlan::Turn(def, pay))
+    }
+
+    /// Whether [`Rules::check_act`] accepts the intent, without building the plan (dry runs:
+    /// the same checks in the same order, nothing copied).
+    pub fn check_act_ok(&self, i: &ActIntent) -> Result<(), Rejection> {
+        self.admit(false, false)?;
+        self.check_exists(i.actor)?;
+        if self.turn.active != Some(i.actor) {
+            if self.is_off_turn_immediate(i) {
+                return self.check_immediate_off_turn(i).map(|_| ());
+            }
+            return Err(Rejection::NotYourTurn { actor: i.actor, active: self.turn.active });
+        }
+        let def = self.check_use_ref(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Turn)?;
+        if self.holding(i.actor) {
+            return Ok(());
+        }
+        self.payment(i.actor, def, Via::Turn).map(|_| ())
     }
 
     /// Carry out an intent [`Rules::check_act`] accepted; nothing here can reject.

@@ -56,6 +56,12 @@ pub struct Combat {
     origin: Origin,
     /// Every command sent and die forced since set-up, in order.
     journal: Vec<Entry>,
+    /// The rules' system state for dry runs and queries, built once per world (building it
+    /// computes the access of every combatant query: the AI asks many times a turn).
+    rules_state: Option<(bevy::ecs::world::WorldId, SystemState<Rules<'static, 'static>>)>,
+    /// Set up by [`Combat::with_map`] (no mods, nothing added to the world or the schedule), so
+    /// [`Combat::reset`] may start another combat in the same world.
+    resettable: bool,
 }
 
 /// FNV-1a, 64 bits: a hash that is the same on every platform and in every process.
@@ -96,7 +102,53 @@ impl Combat {
         map: BattleMap,
         dice: &[i32],
     ) -> Result<Self, SetupError> {
-        Self::with_map_prepared(ruleset, seed, specs, map, dice, |_, _| {})
+        let mut c = Self::with_map_prepared(ruleset, seed, specs, map, dice, |_, _| {})?;
+        c.resettable = true;
+        Ok(c)
+    }
+
+    /// Start a new combat in this combat's world and schedule, as [`Combat::with_map`] would set
+    /// it up: the same log, state and outcomes, without building a world and a schedule again
+    /// (the simulator plays thousands of combats a second this way). Every combatant is removed
+    /// and every rules resource set afresh. Only for a combat made by [`Combat::with_map`] (or
+    /// [`Combat::new`], [`Combat::with_forced_dice`]): one with mods returns `Ok(false)` and
+    /// stays as it was, as does one whose world was swapped. On a set-up error the combat is
+    /// left without combatants.
+    pub fn reset(
+        &mut self,
+        ruleset: Ruleset,
+        seed: u64,
+        specs: &[CombatantSpec],
+        map: BattleMap,
+        dice: &[i32],
+    ) -> Result<bool, SetupError> {
+        let built_here = self.rules_state.as_ref().is_none_or(|(w, _)| *w == self.world.id());
+        if !self.resettable || !built_here {
+            return Ok(false);
+        }
+        super::setup::validate_on(&ruleset, specs, &map)?;
+        let w = &mut self.world;
+        // (Not `World::clear_entities`: resources are entities too.)
+        let old = std::mem::take(&mut w.resource_mut::<Roster>().entities);
+        for e in old {
+            w.despawn(e);
+        }
+        // Forget the removals just made, so they never pile up.
+        w.clear_trackers();
+        // Resources `setup_world_on` only initialises when missing; it inserts the others. The
+        // command messages stay: the intake system's reader has read them all.
+        w.insert_resource(CommandQueue::default());
+        w.insert_resource(CommandOutcomes::default());
+        w.insert_resource(super::state::Pending::default());
+        w.insert_resource(super::state::WorkQueue::default());
+        w.insert_resource(EngineStatus::default());
+        setup_world_on(w, ruleset, seed, specs, map)?;
+        w.resource_mut::<Dice>().force(dice.iter().copied());
+        self.origin = Origin { specs: specs.to_vec(), dice: dice.to_vec() };
+        self.journal.clear();
+        self.runs = 0;
+        self.settle();
+        Ok(true)
     }
 
     /// As [`Combat::with_map`], letting `prepare` change the world and the rules schedule once the
@@ -116,9 +168,20 @@ impl Combat {
         let origin = Origin { specs: specs.to_vec(), dice: dice.to_vec() };
         let mut schedule = super::rules_schedule();
         prepare(&mut world, &mut schedule);
-        let mut c = Self { world, schedule, runs: 0, origin, journal: Vec::new() };
+        let mut c =
+            Self { world, schedule, runs: 0, origin, journal: Vec::new(), rules_state: None, resettable: false };
         c.settle();
         Ok(c)
+    }
+
+    /// The rules' view of the world, through a system state kept while the world stays the same.
+    fn rules(&mut self) -> Rules<'_, '_> {
+        let id = self.world.id();
+        if self.rules_state.as_ref().is_none_or(|(w, _)| *w != id) {
+            self.rules_state = Some((id, SystemState::new(&mut self.world)));
+        }
+        let (_, state) = self.rules_state.as_mut().expect("set just above");
+        state.get_mut(&mut self.world).expect("rules resources exist")
     }
 
     /// Run the schedule until the engine waits for input.
@@ -343,9 +406,7 @@ impl Combat {
     /// The next `k` turns as they stand now: creature, round, segment, under every turn model
     /// (see [`Rules::forecast`]: a fixed cycle repeats its order into later rounds).
     pub fn forecast(&mut self, k: usize) -> Vec<super::segments::ForecastTurn> {
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
-        rules.forecast(k)
+        self.rules().forecast(k)
     }
 
     /// If `who` took `ability` now, the round and segment of its next turn: on a segment clock
@@ -356,8 +417,7 @@ impl Combat {
             return None;
         }
         let def = self.ruleset().ability(ability).cloned()?;
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
+        let rules = self.rules();
         let t = rules.next_turn_if(who, &def);
         Some(rules.timeline.round_and_segment(t))
     }
@@ -368,9 +428,7 @@ impl Combat {
     pub fn release_owed(&mut self, who: Cid) -> Option<u32> {
         let held = self.get::<Casting>(who)?.0.as_ref().filter(|a| a.holding)?.clone();
         let recovery = self.ruleset().ability(&held.ability).and_then(|d| d.recovery).unwrap_or(0);
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
-        Some(rules.effective_rt(who, recovery).saturating_add(held.accrued))
+        Some(self.rules().effective_rt(who, recovery).saturating_add(held.accrued))
     }
 
     /// The controller of a combatant.
@@ -387,17 +445,14 @@ impl Combat {
     /// ([`Rules::check_act`], the same function the engine applies commands through), without
     /// applying anything. `Ok` exactly when submitting the intent now would be accepted.
     pub fn check_act(&mut self, intent: &ActIntent) -> Result<(), Rejection> {
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
-        rules.check_act(intent).map(|_| ())
+        self.rules().check_act_ok(intent)
     }
 
     /// Dry runs of several intents at once (see [`Combat::check_act`]): the same answers, with
     /// the engine's system state built once. The HUD asks this for every ability and target.
     pub fn check_acts(&mut self, intents: &[ActIntent]) -> Vec<Result<(), Rejection>> {
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
-        intents.iter().map(|i| rules.check_act(i).map(|_| ())).collect()
+        let rules = self.rules();
+        intents.iter().map(|i| rules.check_act_ok(i)).collect()
     }
 
     /// The squares `who` could move to with `ability` now, with their movement cost: terrain
@@ -417,9 +472,7 @@ impl Combat {
         if who.0 as usize >= self.len() {
             return BTreeMap::new();
         }
-        let mut state = SystemState::<Rules>::new(&mut self.world);
-        let rules = state.get_mut(&mut self.world).expect("rules resources exist");
-        rules.reachable_now(who, ability, mode)
+        self.rules().reachable_now(who, ability, mode)
     }
 
     /// The squares where leaving would provoke an attack of opportunity from an enemy of `who`:

@@ -129,7 +129,7 @@ impl BattleMap {
         best
     }
 
-    /// [`BattleMap::reachable`] on a bounded map: the same Dijkstra over arrays indexed by square
+    /// [`BattleMap::reachable`] on a bounded map: the same search over arrays indexed by square
     /// instead of ordered maps (the simulator's hottest loop). The cheapest cost of each square
     /// does not depend on the order of equal-cost steps, so the result is the same.
     fn reachable_dense(
@@ -139,33 +139,123 @@ impl BattleMap {
         can_pass: impl Fn(GridPos) -> bool,
         can_stop: impl Fn(GridPos) -> bool,
     ) -> BTreeMap<GridPos, u32> {
-        use std::cmp::Reverse;
         let w = self.width as usize;
-        let idx = |p: GridPos| p.y as usize * w + p.x as usize;
-        let mut best = vec![u32::MAX; w * self.height as usize];
-        best[idx(from)] = 0;
-        let mut frontier = std::collections::BinaryHeap::from([Reverse((0u32, from.y, from.x))]);
-        while let Some(Reverse((cost, y, x))) = frontier.pop() {
-            let p = GridPos { x, y };
-            if best[idx(p)] < cost {
-                continue;
-            }
-            for q in self.steps(p, &can_pass) {
-                let c = cost.saturating_add(self.enter_cost(q));
-                if c > budget || best[idx(q)] <= c {
-                    continue;
-                }
-                best[idx(q)] = c;
-                frontier.push(Reverse((c, q.y, q.x)));
-            }
-        }
-        best[idx(from)] = u32::MAX;
+        let best = self.dense_costs(from, budget, can_pass);
         best.iter()
             .enumerate()
             .filter(|(_, c)| **c != u32::MAX)
             .map(|(i, c)| (GridPos { x: (i % w) as i32, y: (i / w) as i32 }, *c))
             .filter(|(p, _)| can_stop(*p))
             .collect()
+    }
+
+    /// The squares of [`BattleMap::reachable`] without their costs, in the same (square) order,
+    /// written into `out` (cleared first): for callers that only need where a mover can end.
+    pub fn reachable_squares(
+        &self,
+        from: GridPos,
+        budget: u32,
+        can_pass: impl Fn(GridPos) -> bool,
+        can_stop: impl Fn(GridPos) -> bool,
+        out: &mut Vec<GridPos>,
+    ) {
+        out.clear();
+        let budget = self.clamp_budget(budget);
+        if self.is_unbounded() || !self.in_bounds(from) {
+            out.extend(self.reachable(from, budget, can_pass, can_stop).into_keys());
+            return;
+        }
+        let (w, h) = (self.width as usize, self.height as usize);
+        let best = self.dense_costs(from, budget, can_pass);
+        // `GridPos` orders by column, then row.
+        for x in 0..w {
+            for y in 0..h {
+                if best[y * w + x] != u32::MAX {
+                    let p = GridPos { x: x as i32, y: y as i32 };
+                    if can_stop(p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// On a bounded map with `from` on it: the cheapest cost of every square within `budget`, row
+    /// by row (`u32::MAX`: out of reach, and `from` itself), under the rules of
+    /// [`BattleMap::reachable`] (which lists those squares where a mover may stop). None on an
+    /// open plane.
+    pub fn reachable_costs(&self, from: GridPos, budget: u32, can_pass: impl Fn(GridPos) -> bool) -> Option<Vec<u32>> {
+        (!self.is_unbounded() && self.in_bounds(from)).then(|| self.dense_costs(from, budget, can_pass))
+    }
+
+    /// The cheapest cost of every square of a bounded map from `from` (in bounds) within
+    /// `budget`, row by row; `u32::MAX` where out of reach and on `from` itself. Dijkstra with a
+    /// bucket queue: entering a square costs 1 or [`DIFFICULT_COST`], so three buckets of costs
+    /// d, d+1, d+2 hold the whole frontier.
+    fn dense_costs(&self, from: GridPos, budget: u32, can_pass: impl Fn(GridPos) -> bool) -> Vec<u32> {
+        const _: () = assert!(DIFFICULT_COST < 3);
+        let (width, height) = (self.width, self.height);
+        let w = width as usize;
+        // Entering each square costs: 0 = a wall, else 1 or DIFFICULT_COST (read once, not per step).
+        let terrain = self.terrain_costs();
+        let mut best = vec![u32::MAX; terrain.len()];
+        let start = from.y as usize * w + from.x as usize;
+        best[start] = 0;
+        let mut buckets: [Vec<usize>; 3] = [vec![start], Vec::new(), Vec::new()];
+        let mut queued = 1usize;
+        let mut d = 0u32;
+        while queued > 0 {
+            let b = (d % 3) as usize;
+            while let Some(i) = buckets[b].pop() {
+                queued -= 1;
+                if best[i] != d {
+                    continue;
+                }
+                let (x, y) = ((i % w) as i32, (i / w) as i32);
+                for (dx, dy) in NEIGHBOURS {
+                    let q = GridPos { x: x + dx, y: y + dy };
+                    if q.x < 0 || q.y < 0 || q.x >= width || q.y >= height {
+                        continue;
+                    }
+                    let qi = q.y as usize * w + q.x as usize;
+                    let enter = terrain[qi];
+                    if enter == 0 {
+                        continue;
+                    }
+                    let c = d.saturating_add(u32::from(enter));
+                    if c > budget || best[qi] <= c || !can_pass(q) {
+                        continue;
+                    }
+                    best[qi] = c;
+                    buckets[(c % 3) as usize].push(qi);
+                    queued += 1;
+                }
+            }
+            d += 1;
+        }
+        best[start] = u32::MAX;
+        best
+    }
+
+    /// A bounded map's squares row by row: 0 for a wall, else the cost of entering the square
+    /// ([`BattleMap::enter_cost`]). Empty on an open plane.
+    pub fn terrain_costs(&self) -> Vec<u8> {
+        if self.is_unbounded() {
+            return Vec::new();
+        }
+        let w = self.width as usize;
+        let mut out = vec![1u8; w * self.height as usize];
+        for p in &self.difficult {
+            if self.in_bounds(*p) {
+                out[p.y as usize * w + p.x as usize] = DIFFICULT_COST as u8;
+            }
+        }
+        for p in &self.blocked {
+            if self.in_bounds(*p) {
+                out[p.y as usize * w + p.x as usize] = 0;
+            }
+        }
+        out
     }
 
     /// The cheapest path from `from` to `to` costing at most `budget` squares of movement, under
@@ -239,6 +329,41 @@ impl BattleMap {
         let mut clear = true;
         for_line(p, q, |c| {
             if c != p && c != q && self.blocked.contains(&c) {
+                clear = false;
+            }
+        });
+        clear
+    }
+
+    /// [`BattleMap::line_of_sight`] reading walls from `terrain`, this map's
+    /// [`BattleMap::terrain_costs`] (for callers that ask many times).
+    pub fn line_of_sight_on(&self, terrain: &[u8], a: GridPos, b: GridPos) -> bool {
+        if self.blocked.is_empty() {
+            return true;
+        }
+        let (p, q) = if a <= b { (a, b) } else { (b, a) };
+        // The line stays inside the box its ends span: with no wall in that box (ends aside, as
+        // ends never block), nothing is in the way.
+        if self.blocked.len() <= 16 {
+            let (x0, x1) = (p.x.min(q.x), p.x.max(q.x));
+            let (y0, y1) = (p.y.min(q.y), p.y.max(q.y));
+            let inside = |c: &GridPos| c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1 && *c != p && *c != q;
+            if !self.blocked.iter().any(inside) {
+                return true;
+            }
+        }
+        let w = self.width as usize;
+        let grid = !self.is_unbounded() && terrain.len() == w * self.height as usize;
+        let wall = |c: GridPos| {
+            if grid && self.in_bounds(c) {
+                terrain[c.y as usize * w + c.x as usize] == 0
+            } else {
+                self.blocked.contains(&c)
+            }
+        };
+        let mut clear = true;
+        for_line(p, q, |c| {
+            if clear && c != p && c != q && wall(c) {
                 clear = false;
             }
         });

@@ -23,6 +23,8 @@ pub struct Runner<'a> {
     map: BattleMap,
     dice: &'a [i32],
     dying: bool,
+    /// The last run's combat, whose world and schedule the next run reuses.
+    spare: Option<Combat>,
 }
 
 impl<'a> Runner<'a> {
@@ -36,20 +38,45 @@ impl<'a> Runner<'a> {
         let map = prep.encounter.try_battle_map().map_err(|m| format!("{}: map: {m}", prep.file_name))?;
         let specs = prep.encounter.specs_for(&ruleset);
         let dying = ruleset.at_zero_hp.is_some();
-        Ok(Runner { prep, ruleset, specs, map, dice: &prep.dice, dying })
+        Ok(Runner { prep, ruleset, specs, map, dice: &prep.dice, dying, spare: None })
     }
 
     /// Play run `k` with `seed` to its end and read its statistics.
     pub fn run(&mut self, k: u64, seed: u64) -> Result<RunRecord, String> {
-        let (combat, commands) = self.play(seed)?;
-        Ok(self.record(k, &combat, commands))
+        // The world and schedule of the last run are reset rather than built again
+        // (`Combat::reset`: the same combat as a fresh one).
+        let mut combat = match self.spare.take() {
+            Some(mut c) => {
+                let reused = c
+                    .reset(self.ruleset.clone(), seed, &self.specs, self.map.clone(), self.dice)
+                    .map_err(|e| self.setup_failed(e))?;
+                if reused { c } else { self.fresh(seed)? }
+            }
+            None => self.fresh(seed)?,
+        };
+        let stats = ai::play_by(&mut combat, SCOPE, MAX_COMMANDS, |_| Brain::Tactical);
+        let rec = self.record(k, &combat, stats.sent as u64);
+        self.spare = Some(combat);
+        Ok(rec)
+    }
+
+    fn fresh(&self, seed: u64) -> Result<Combat, String> {
+        let c = if self.prep.mods.is_empty() {
+            // Resettable: the next run reuses its world and schedule.
+            Combat::with_map(self.ruleset.clone(), seed, &self.specs, self.map.clone(), self.dice)
+        } else {
+            Combat::with_mods(self.ruleset.clone(), seed, &self.specs, self.map.clone(), self.dice, &self.prep.mods)
+        };
+        c.map_err(|e| self.setup_failed(e))
+    }
+
+    fn setup_failed(&self, e: impl std::fmt::Display) -> String {
+        format!("{}: set-up under `{}` failed: {e}", self.prep.file_name, self.ruleset.name)
     }
 
     /// Play one run with `seed` and return the combat, with its full log, and the commands sent.
     pub fn play(&mut self, seed: u64) -> Result<(Combat, u64), String> {
-        let mut combat =
-            Combat::with_mods(self.ruleset.clone(), seed, &self.specs, self.map.clone(), self.dice, &self.prep.mods)
-            .map_err(|e| format!("{}: set-up under `{}` failed: {e}", self.prep.file_name, self.ruleset.name))?;
+        let mut combat = self.fresh(seed)?;
         let stats = ai::play_by(&mut combat, SCOPE, MAX_COMMANDS, |_| Brain::Tactical);
         Ok((combat, stats.sent as u64))
     }

@@ -32,6 +32,7 @@
 //! - `sim`: the simulator: statistics with forced dice, `--jobs` and shards give identical output,
 //!   replays, bad input.
 //! - `modding`: the modding surface, the example mods, data mods and hot reload (issue 14).
+//! - `perf`: the simulator's fast paths (a reset combat, dense path searches) match the plain ones.
 
 mod ai_strength;
 mod ai_tactics;
@@ -55,6 +56,7 @@ mod modding;
 mod mutate;
 mod p1_rules;
 mod p2_rules;
+mod perf;
 mod rules_doc;
 mod saves;
 mod scenarios;

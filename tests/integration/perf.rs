@@ -1,0 +1,166 @@
+//! The simulator's fast paths give what the plain ones give (issue 11's speed-ups): a combat
+//! reset in its old world plays exactly as a fresh one, and the dense path searches and sight
+//! lines answer as `BattleMap::reachable` and `BattleMap::line_of_sight` do.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use skirmish::ai::{self, AiScope};
+use skirmish::rules::components::GridPos;
+use skirmish::rules::driver::Combat;
+use skirmish::rules::map::BattleMap;
+use skirmish::sim::{self, SimConfig};
+
+const SCOPE: AiScope = AiScope { gm: true, all_creatures: true };
+
+#[test]
+fn a_reset_combat_plays_exactly_as_a_fresh_one_under_every_ruleset() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/encounters/skirmish-4v4.ron");
+    let prep = sim::prepare(&SimConfig::new(&path, None, 1)).expect("the encounter loads");
+    for rs in &prep.rulesets {
+        let specs = prep.encounter.specs_for(rs);
+        let map = prep.encounter.battle_map();
+        let mut reused: Option<Combat> = None;
+        for seed in 0..6u64 {
+            let mut fresh = Combat::with_map(rs.clone(), seed, &specs, map.clone(), &[]).expect("sets up");
+            let fresh_sent = ai::play(&mut fresh, SCOPE, 20_000);
+            let mut again = match reused.take() {
+                Some(mut c) => {
+                    assert!(c.reset(rs.clone(), seed, &specs, map.clone(), &[]).expect("resets"));
+                    c
+                }
+                None => Combat::with_map(rs.clone(), seed, &specs, map.clone(), &[]).expect("sets up"),
+            };
+            let again_sent = ai::play(&mut again, SCOPE, 20_000);
+            let (a, b) = (serde_json::to_string(fresh.log()).unwrap(), serde_json::to_string(again.log()).unwrap());
+            assert!(a == b, "{} seed {seed}: the reset combat's log differs", rs.name);
+            assert_eq!(fresh.state_hash(), again.state_hash(), "{} seed {seed}", rs.name);
+            assert_eq!(fresh_sent, again_sent);
+            assert_eq!(fresh.journal(), again.journal());
+            assert_eq!(fresh.runs(), again.runs());
+            reused = Some(again);
+        }
+    }
+}
+
+#[test]
+fn a_combat_with_mods_is_not_reset() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/encounters/bench-4v4.ron");
+    let prep = sim::prepare(&SimConfig::new(&path, Some("homebrew-d20"), 1)).expect("loads");
+    let rs = &prep.rulesets[0];
+    let specs = prep.encounter.specs_for(rs);
+    let map = prep.encounter.battle_map();
+    let mut c = Combat::with_map_prepared(rs.clone(), 1, &specs, map.clone(), &[], |_, _| {}).expect("sets up");
+    let before = c.state_hash();
+    assert!(!c.reset(rs.clone(), 2, &specs, map, &[]).expect("no error"));
+    assert_eq!(before, c.state_hash(), "left as it was");
+}
+
+/// A tiny deterministic generator for test maps.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u32) -> u32 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % u64::from(n)) as u32
+    }
+}
+
+fn random_map(g: &mut Lcg) -> BattleMap {
+    let (w, h) = (3 + g.next(12) as i32, 3 + g.next(10) as i32);
+    let mut m = BattleMap { width: w, height: h, ..BattleMap::default() };
+    for y in 0..h {
+        for x in 0..w {
+            match g.next(10) {
+                0 | 1 => {
+                    m.blocked.insert(GridPos { x, y });
+                }
+                2 | 3 => {
+                    m.difficult.insert(GridPos { x, y });
+                }
+                _ => {}
+            }
+        }
+    }
+    m
+}
+
+/// Cheapest costs by relaxing every square until nothing changes (no priority queue at all).
+fn reference_costs(m: &BattleMap, from: GridPos, budget: u32, pass: &impl Fn(GridPos) -> bool) -> BTreeMap<GridPos, u32> {
+    let mut best: BTreeMap<GridPos, u32> = BTreeMap::from([(from, 0)]);
+    loop {
+        let mut changed = false;
+        for (p, c) in best.clone() {
+            for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {
+                let q = GridPos { x: p.x + dx, y: p.y + dy };
+                if !m.passable(q) || !pass(q) {
+                    continue;
+                }
+                let nc = c + m.enter_cost(q);
+                if nc <= budget && best.get(&q).is_none_or(|b| nc < *b) {
+                    best.insert(q, nc);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    best.remove(&from);
+    best
+}
+
+#[test]
+fn dense_path_searches_match_reachable_and_a_plain_relaxation() {
+    let mut g = Lcg(11);
+    for _ in 0..60 {
+        let m = random_map(&mut g);
+        let from = GridPos { x: g.next(m.width as u32) as i32, y: g.next(m.height as u32) as i32 };
+        if !m.passable(from) {
+            continue;
+        }
+        let hostile = GridPos { x: g.next(m.width as u32) as i32, y: g.next(m.height as u32) as i32 };
+        let pass = |p: GridPos| p != hostile;
+        let stop = |p: GridPos| (p.x + p.y) % 5 != 0;
+        for budget in [0, 1, 2, 3, 6, 12, 40] {
+            let reach = m.reachable(from, budget, pass, stop);
+            let mut reference = reference_costs(&m, from, budget, &pass);
+            reference.retain(|p, _| stop(*p));
+            assert_eq!(reach, reference, "map {m:?} from {from:?} budget {budget}");
+            let mut squares = Vec::new();
+            m.reachable_squares(from, budget, pass, stop, &mut squares);
+            assert_eq!(squares, reach.keys().copied().collect::<Vec<_>>());
+            let costs = m.reachable_costs(from, budget, pass).expect("a bounded map");
+            let w = m.width as usize;
+            let listed: BTreeMap<GridPos, u32> = costs
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c != u32::MAX)
+                .map(|(i, c)| (GridPos { x: (i % w) as i32, y: (i / w) as i32 }, *c))
+                .filter(|(p, _)| stop(*p))
+                .collect();
+            assert_eq!(listed, reach);
+        }
+    }
+    assert!(BattleMap::open().reachable_costs(GridPos { x: 0, y: 0 }, 3, |_| true).is_none());
+}
+
+#[test]
+fn sight_lines_through_the_terrain_grid_match_line_of_sight() {
+    let mut g = Lcg(5);
+    for _ in 0..30 {
+        let m = random_map(&mut g);
+        let terrain = m.terrain_costs();
+        for ay in 0..m.height {
+            for ax in 0..m.width {
+                for by in 0..m.height {
+                    for bx in 0..m.width {
+                        let (a, b) = (GridPos { x: ax, y: ay }, GridPos { x: bx, y: by });
+                        assert_eq!(m.line_of_sight_on(&terrain, a, b), m.line_of_sight(a, b), "{a:?} {b:?}");
+                    }
+                }
+            }
+        }
+    }
+}
