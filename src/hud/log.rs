@@ -194,7 +194,13 @@ impl LogView {
                     | CombatEvent::SaveRolled { .. }
                     | CombatEvent::ConditionApplied { .. }
                     | CombatEvent::ConditionValueChanged { .. }
-                    | CombatEvent::ConditionEnded { .. } => self.step.or_else(|| event_rule(rs, e)),
+                    | CombatEvent::ConditionEnded { .. } => self.step.or_else(|| event_rule(rs, e)).or_else(|| match e {
+                        // Otherwise a condition put on is tagged with the rule of what it does.
+                        CombatEvent::ConditionApplied { condition, .. } => {
+                            super::rules_ref::condition_rule_ids(rs, condition).first().copied()
+                        }
+                        _ => None,
+                    }),
                     _ => event_rule(rs, e).or(self.step),
                 },
             });

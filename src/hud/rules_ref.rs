@@ -139,7 +139,12 @@ pub fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> {
 
 /// The rules behind a condition's behaviour, read from its definition's fields.
 pub fn condition_rules(rs: &Ruleset, id: &str) -> Vec<String> {
-    let mut v: Vec<&str> = Vec::new();
+    condition_rule_ids(rs, id).into_iter().map(String::from).collect()
+}
+
+/// [`condition_rules`] as static IDs (the log tags a condition applied with the first).
+pub fn condition_rule_ids(rs: &Ruleset, id: &str) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = Vec::new();
     let Some(d) = rs.condition(id) else { return vec![] };
     let f = family(rs);
     if d.blocks_actions {
@@ -183,7 +188,7 @@ pub fn condition_rules(rs: &Ruleset, id: &str) -> Vec<String> {
     if !d.blocks_components.is_empty() {
         v.push("SG-15");
     }
-    v.into_iter().map(String::from).collect()
+    v
 }
 
 /// A rule's title and text from the project's rules reference (`docs/rules.md`), by ID.

@@ -288,6 +288,10 @@ fn log_sentences_with_dice_and_rule_ids() {
     v.update(&c);
     let surprise = v.entries().iter().find(|e| e.kind == "SurpriseRound").expect("surprise");
     assert_eq!((surprise.text.as_str(), surprise.rule), ("Surprise round: only Rogue, Goblin may act.", Some("P1-26")));
+    // A condition put on outside any step: tagged with the rule of what it does (flat-footed
+    // loses its DEX to AC, P1-19).
+    let ff = v.entries().iter().find(|e| e.kind == "ConditionApplied").expect("flat-footed");
+    assert_eq!((ff.text.as_str(), ff.rule), ("Orc is flat footed 1.", Some("P1-19")));
     let c = at_end_of("hud-sg-cast.ron");
     let mut v = LogView::default();
     v.update(&c);
