@@ -185,3 +185,19 @@ fn a_changed_ruleset_file_changes_behaviour_without_recompiling() {
     let f = Fight::with_ruleset(rs, vec![who("A", "h", 20, (0, 0)), who("B", "m", 10, (5, 0))]);
     assert_eq!(f.actions("A"), 4);
 }
+
+#[test]
+fn a_combat_counts_its_combatants() {
+    // (Found by cargo-mutants: `Combat::is_empty` was never asked.)
+    // A combat needs combatants: set-up refuses none, so a combat is never empty.
+    let none = skirmish::rules::driver::Combat::new(homebrew(), 1, &[]).err().expect("refused");
+    assert!(none.message.contains("no combatants"), "{}", none.message);
+    let two = skirmish::rules::driver::Combat::new(
+        homebrew(),
+        1,
+        &[who("A", "heroes", 10, (0, 0)), who("B", "monsters", 5, (1, 0))],
+    )
+    .unwrap();
+    assert!(!two.is_empty());
+    assert_eq!(two.len(), 2);
+}

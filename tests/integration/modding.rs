@@ -330,6 +330,10 @@ fn use_every_call(mut rules: ModRules, mut done: Local<bool>) {
     let d = DiceExpr::parse("1d6").unwrap();
     let r = rules.roll(&d, a);
     assert!((1..=6).contains(&r));
+    // Reading: a standing creature is not down; one the fight does not have counts as out of it
+    // (found by cargo-mutants: `is_down` was never asked).
+    assert!(!rules.is_down(a));
+    assert!(rules.is_down(Cid(9)));
 }
 
 #[test]

@@ -534,6 +534,30 @@ fn g_p2_10_delay_moves_your_initiative_for_good() {
 }
 
 #[test]
+fn g_p2_10_only_one_delayed_creature_can_ask_to_return_after_the_same_turn() {
+    // A return from Delay is queued for the end of the current turn; while one is queued, a second
+    // delayed creature is refused (found by cargo-mutants: the `returning` check was untested).
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)),
+        pc("B", "heroes", 15, (0, 5)),
+        pc("C", "monsters", 10, (5, 0)),
+    ]);
+    f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
+    f.0.submit(Command::Delay { actor: f.id("B") }).unwrap();
+    assert_eq!(f.active().as_deref(), Some("C"));
+    f.0.submit(Command::ReturnFromDelay { actor: f.id("A") }).unwrap();
+    let b = f.id("B");
+    assert!(matches!(
+        f.0.submit(Command::ReturnFromDelay { actor: b }),
+        Err(Rejection::NotYourTurn { actor, .. }) if actor == b
+    ));
+    f.end("C");
+    assert!(f.saw(0, "ReturnedFromDelay", "who: A, after: C"));
+    assert!(!f.saw(0, "ReturnedFromDelay", "who: B"));
+    assert_eq!(f.active().as_deref(), Some("A"));
+}
+
+#[test]
 fn g_p2_10_a_whole_round_delayed_loses_the_turn() {
     let mut f = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 15, (5, 0))]);
     f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
