@@ -16,6 +16,13 @@ use super::ruleset::{
 };
 use super::state::{DecisionKind, Rules, Work};
 
+/// What [`Rules::check_act`]'s checks found, the ability borrowed from the ruleset.
+enum Checked<'a> {
+    OffTurn(AbilityDef),
+    Holding(&'a AbilityDef),
+    Turn(&'a AbilityDef, Payment),
+}
+
 /// How a `Command::Act` that passed [`Rules::check_act`] will be carried out.
 #[derive(Debug, Clone)]
 pub enum ActPlan {
@@ -534,38 +541,35 @@ impl Rules<'_, '_> {
     /// HB-28 (only on your turn), G-P1-01 (immediate actions off your turn), the ability checks of
     /// `check_use`, SG-21/22 (while holding) and the cost (HB-06, HB-26, G-P1-01).
     pub fn check_act(&self, i: &ActIntent) -> Result<ActPlan, Rejection> {
-        self.admit(false, false)?;
-        self.check_exists(i.actor)?;
-        if self.turn.active != Some(i.actor) {
-            if self.is_off_turn_immediate(i) {
-                return self.check_immediate_off_turn(i).map(ActPlan::OffTurnImmediate);
-            }
-            return Err(Rejection::NotYourTurn { actor: i.actor, active: self.turn.active });
-        }
-        let def = self.check_use(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Turn)?;
-        if self.holding(i.actor) {
-            return Ok(ActPlan::WhileHolding(def));
-        }
-        let pay = self.payment(i.actor, &def, Via::Turn)?;
-        Ok(ActPlan::Turn(def, pay))
+        Ok(match self.check_act_checked(i)? {
+            Checked::OffTurn(def) => ActPlan::OffTurnImmediate(def),
+            Checked::Holding(def) => ActPlan::WhileHolding(def.clone()),
+            Checked::Turn(def, pay) => ActPlan::Turn(def.clone(), pay),
+        })
     }
 
     /// Whether [`Rules::check_act`] accepts the intent, without building the plan (dry runs:
-    /// the same checks in the same order, nothing copied).
+    /// the same checks, nothing copied).
     pub fn check_act_ok(&self, i: &ActIntent) -> Result<(), Rejection> {
+        self.check_act_checked(i).map(|_| ())
+    }
+
+    /// The checks of [`Rules::check_act`], in order, borrowing the ability.
+    fn check_act_checked(&self, i: &ActIntent) -> Result<Checked<'_>, Rejection> {
         self.admit(false, false)?;
         self.check_exists(i.actor)?;
         if self.turn.active != Some(i.actor) {
             if self.is_off_turn_immediate(i) {
-                return self.check_immediate_off_turn(i).map(|_| ());
+                return self.check_immediate_off_turn(i).map(Checked::OffTurn);
             }
             return Err(Rejection::NotYourTurn { actor: i.actor, active: self.turn.active });
         }
         let def = self.check_use_ref(i.actor, &i.ability, &i.targets, i.to, i.mode.as_deref(), Via::Turn)?;
         if self.holding(i.actor) {
-            return Ok(());
+            return Ok(Checked::Holding(def));
         }
-        self.payment(i.actor, def, Via::Turn).map(|_| ())
+        let pay = self.payment(i.actor, def, Via::Turn)?;
+        Ok(Checked::Turn(def, pay))
     }
 
     /// Carry out an intent [`Rules::check_act`] accepted; nothing here can reject.

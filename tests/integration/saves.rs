@@ -225,7 +225,7 @@ fn next_input(c: &Combat, (kind, a, b): (u8, u8, u8)) -> Entry {
     Entry::Command { by: Issuer::Script, ok: true, cmd }
 }
 
-/// "No" to a decision (as the game's "never" policy answers).
+/// An answer to a decision that is not the AI's (to vary the inputs the round trips see).
 fn decline(kind: &DecisionKind) -> Choice {
     match kind {
         DecisionKind::Defense { .. } => Choice::Defend(DefenseMethod::NoDefense),
