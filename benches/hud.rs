@@ -31,7 +31,9 @@ fn encounter(n: usize) -> Encounter {
     for i in 0..n {
         let team = if i % 2 == 0 { "a" } else { "b" };
         let (x, y) = (i / 2 % side, 8 + (i % 2) + 4 * (i / 2 / side));
-        s += &format!("(name: \"u{i}\", side: \"{team}\", hp: 1000000, abilities: [\"sword\", \"bow\"], at: ({x}, {y})),\n");
+        s += &format!(
+            "(name: \"u{i}\", side: \"{team}\", hp: 1000000, abilities: [\"sword\", \"bow\"], at: ({x}, {y})),\n"
+        );
     }
     s += "], max_rounds: 10000)";
     Encounter::from_ron_str("hud-bench.ron", &s).expect("bench encounter")

@@ -164,7 +164,9 @@ impl RulesDoc {
                 let (key, is_condition) = match key.strip_prefix("Condition: ") {
                     Some(c) => {
                         let k = c.trim();
-                        if k.is_empty() || !k.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_') {
+                        if k.is_empty()
+                            || !k.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_')
+                        {
                             return Err(format!("line {lineno}: condition id `{k}` must be lower case with `_`"));
                         }
                         (k.to_string(), true)

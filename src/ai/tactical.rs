@@ -1419,13 +1419,13 @@ impl<'a> View<'a> {
             return Some(Field::Sparse(field));
         }
         let w = map.width;
-        let sources: Vec<GridPos> = self.units.iter().filter(|u| u.enemy && map.in_bounds(u.pos)).map(|u| u.pos).collect();
-        let dist = SEARCHES.with(|m| m.borrow_mut().get(map, SearchKey::Field(sources.clone())))
-            .unwrap_or_else(|| {
-                let d = self.field_search(&sources);
-                SEARCHES.with(|m| m.borrow_mut().put(SearchKey::Field(sources), d.clone()));
-                d
-            });
+        let sources: Vec<GridPos> =
+            self.units.iter().filter(|u| u.enemy && map.in_bounds(u.pos)).map(|u| u.pos).collect();
+        let dist = SEARCHES.with(|m| m.borrow_mut().get(map, SearchKey::Field(sources.clone()))).unwrap_or_else(|| {
+            let d = self.field_search(&sources);
+            SEARCHES.with(|m| m.borrow_mut().put(SearchKey::Field(sources), d.clone()));
+            d
+        });
         Some(Field::Grid { width: w, dist })
     }
 

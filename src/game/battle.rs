@@ -9,14 +9,14 @@ use super::Screen;
 use super::library::Library;
 use crate::ai::{self, AiScope};
 use crate::encounter::Encounter;
+use crate::modding::watch::{CombatData, HotData, load_combat_data};
 use crate::rules::command::{Command, Decider};
 use crate::rules::components::{Cid, GridPos, Side};
 use crate::rules::driver::Combat;
+use crate::rules::journal::Issuer;
 use crate::rules::log::CombatEvent;
 use crate::rules::ruleset::Ruleset;
-use crate::rules::journal::Issuer;
 use crate::rules::state::{DecisionKind, EngineStatus, Pending};
-use crate::modding::watch::{CombatData, HotData, load_combat_data};
 
 /// Who plays a side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -281,7 +281,11 @@ fn scenario_combat(path: &std::path::Path, mods: &[String]) -> Result<Combat, St
         warn!("{}: step {} ({}) failed: {}", path.display(), f.step, f.what, f.failure.clone().unwrap_or_default());
     }
     combat.ok_or_else(|| {
-        report.checks.iter().find_map(|c| c.failure.clone()).unwrap_or_else(|| "the scenario could not be set up".into())
+        report
+            .checks
+            .iter()
+            .find_map(|c| c.failure.clone())
+            .unwrap_or_else(|| "the scenario could not be set up".into())
     })
 }
 
@@ -292,7 +296,9 @@ pub fn setup_from_scenario(options: &super::PlayOptions, path: &std::path::Path)
     let s = &ls.scenario;
     let mut side_names: Vec<String> = Vec::new();
     let specs = crate::scenario::run_keep(&ls, None).1.map(|c| {
-        (0..c.len() as u32).filter_map(|i| c.get::<crate::rules::components::Side>(Cid(i)).map(|x| x.0.clone())).collect::<Vec<_>>()
+        (0..c.len() as u32)
+            .filter_map(|i| c.get::<crate::rules::components::Side>(Cid(i)).map(|x| x.0.clone()))
+            .collect::<Vec<_>>()
     });
     for side in specs.unwrap_or_default() {
         if !side_names.contains(&side) {
@@ -331,10 +337,14 @@ pub fn setup_from(library: &Library, options: &super::PlayOptions) -> Option<Bat
     let ruleset = match library.ruleset(&ruleset_name) {
         Some(r) => r.clone(),
         // A data mod's own ruleset.
-        None => crate::modding::load_mods(&crate::modding::ModRegistry::builtin(), &crate::modding::mods_dir(), &options.mods)
-            .ok()?
-            .ruleset(&ruleset_name)
-            .ok()?,
+        None => crate::modding::load_mods(
+            &crate::modding::ModRegistry::builtin(),
+            &crate::modding::mods_dir(),
+            &options.mods,
+        )
+        .ok()?
+        .ruleset(&ruleset_name)
+        .ok()?,
     };
     let sides = encounter.sides.iter().map(|s| (s.name.clone(), side_control(options, s))).collect();
     let seed = options.seed.unwrap_or_else(|| {
@@ -448,16 +458,22 @@ fn start_from_files(
 ) -> Result<Combat, String> {
     if !std::path::Path::new(&setup.file).is_file() {
         // An encounter made in memory (tests, benchmarks): nothing on disk to watch.
-        let mods = crate::modding::load_mods(&crate::modding::ModRegistry::builtin(), &crate::modding::mods_dir(), &setup.mods)?;
+        let mods = crate::modding::load_mods(
+            &crate::modding::ModRegistry::builtin(),
+            &crate::modding::mods_dir(),
+            &setup.mods,
+        )?;
         let mut rs = setup.ruleset.clone();
         mods.data.apply(&mut rs).map_err(|e| e.to_string())?;
-        return crate::modding::start_encounter(&setup.encounter, rs, setup.seed, &mods.code).map_err(|e| e.to_string());
+        return crate::modding::start_encounter(&setup.encounter, rs, setup.seed, &mods.code)
+            .map_err(|e| e.to_string());
     }
     let key = HotKey(setup.file.clone(), setup.ruleset_name.clone(), setup.mods.clone());
     let data = match hot {
         Some(mut h) if hot_key == Some(&key) => h.for_next_combat().clone(),
         _ => {
-            let (file, rs, mods) = (std::path::PathBuf::from(&setup.file), setup.ruleset_name.clone(), setup.mods.clone());
+            let (file, rs, mods) =
+                (std::path::PathBuf::from(&setup.file), setup.ruleset_name.clone(), setup.mods.clone());
             let dir = crate::modding::mods_dir();
             let h = HotData::new(move || load_combat_data(&file, &rs, &mods, &dir)).map_err(|e| e.to_string())?;
             let d = h.current().clone();
@@ -466,7 +482,8 @@ fn start_from_files(
             d
         }
     };
-    crate::modding::start_encounter(&data.encounter, data.ruleset, setup.seed, &data.mods.code).map_err(|e| e.to_string())
+    crate::modding::start_encounter(&data.encounter, data.ruleset, setup.seed, &data.mods.code)
+        .map_err(|e| e.to_string())
 }
 
 /// Each frame: once the view has caught up, submit the next command: the player's, a policy's
@@ -512,7 +529,9 @@ pub fn drive(
                 }
                 (ai::next_command(&battle.combat, scope), Issuer::Ai)
             }
-            EngineStatus::AwaitingDecision(Decider::Creature(_)) => (policy_answer(&battle.combat, &policies), Issuer::Auto),
+            EngineStatus::AwaitingDecision(Decider::Creature(_)) => {
+                (policy_answer(&battle.combat, &policies), Issuer::Auto)
+            }
             // The GM's calls (Assist approval, initiative ties): a person in the GM's seat is asked
             // as policies say; otherwise they are automatic, the AI's defaults.
             EngineStatus::AwaitingDecision(Decider::Gm) if gm.as_ref().is_some_and(|g| g.0) => {

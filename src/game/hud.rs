@@ -108,9 +108,7 @@ impl HudCache {
         self.tracker = Some(hud::tracker(combat, (combat.len() * 2).clamp(4, 24), what_if));
         let shown = focus.or(human).or_else(|| match combat.status() {
             crate::rules::state::EngineStatus::AwaitingCommand(c) => Some(c),
-            crate::rules::state::EngineStatus::AwaitingDecision(crate::rules::command::Decider::Creature(c)) => {
-                Some(c)
-            }
+            crate::rules::state::EngineStatus::AwaitingDecision(crate::rules::command::Decider::Creature(c)) => Some(c),
             _ => combat.turn().active,
         });
         self.card = shown.map(|c| hud::card(combat, c));
@@ -333,10 +331,8 @@ fn timeline(ui: &mut egui::Ui, cache: &HudCache, t: &Tracker) {
     ui.horizontal(|ui| {
         ui.label(RichText::new("Timeline").strong());
         for h in &t.held {
-            ui.label(
-                RichText::new(format!("{} holds {} (release owes RT {})", h.name, h.ability, h.owes)).color(GOLD),
-            )
-            .on_hover_text("SG-19..25: a held cast suspends its recovery time until it is released.");
+            ui.label(RichText::new(format!("{} holds {} (release owes RT {})", h.name, h.ability, h.owes)).color(GOLD))
+                .on_hover_text("SG-19..25: a held cast suspends its recovery time until it is released.");
         }
     });
     let avail = ui.available_width();
@@ -407,17 +403,18 @@ fn card(ui: &mut egui::Ui, c: &Card, st: &mut HudUi, out: &mut Vec<HudAction>) {
         }
     });
     let frac = if c.max_hp > 0 { (c.hp.max(0) as f32) / (c.max_hp as f32) } else { 0.0 };
-    ui.add(
-        egui::ProgressBar::new(frac)
-            .text(format!("{} / {} hp", c.hp, c.max_hp))
-            .fill(if frac > 0.5 { Color32::from_rgb(70, 140, 70) } else { Color32::from_rgb(170, 70, 50) }),
-    );
+    ui.add(egui::ProgressBar::new(frac).text(format!("{} / {} hp", c.hp, c.max_hp)).fill(if frac > 0.5 {
+        Color32::from_rgb(70, 140, 70)
+    } else {
+        Color32::from_rgb(170, 70, 50)
+    }));
     match &c.budget {
         Budget::Pool { max, spent, restricted_left, restricted_to, per_round } => {
             let left = max.saturating_sub(*spent);
             pips(ui, if *per_round { "Actions this round" } else { "Actions this turn" }, left, *max, GOLD);
             if *restricted_left > 0 {
-                let only = if restricted_to.is_empty() { String::new() } else { format!(" ({})", restricted_to.join(", ")) };
+                let only =
+                    if restricted_to.is_empty() { String::new() } else { format!(" ({})", restricted_to.join(", ")) };
                 ui.label(RichText::new(format!("+{restricted_left} extra action{only}")).color(GREEN));
             }
             if *per_round {
@@ -619,7 +616,10 @@ pub fn ability_bar(ui: &mut egui::Ui, cache: &HudCache, chosen: Option<&str>, st
                 let targets = if b.targets.is_empty() {
                     String::new()
                 } else {
-                    format!("\ntargets now: {}", b.targets.iter().map(|t| cache.name(*t)).collect::<Vec<_>>().join(", "))
+                    format!(
+                        "\ntargets now: {}",
+                        b.targets.iter().map(|t| cache.name(*t)).collect::<Vec<_>>().join(", ")
+                    )
                 };
                 resp.on_hover_text(format!("{tip}{targets}"))
             } else {

@@ -56,7 +56,9 @@ pub fn inspector_window(
     // Not a rules resource: the type registry the inspector reads, shared with the app. A
     // combat with mods has a registry of its own (the mods' types): its entries join the app's.
     let world = &mut battle.bypass_change_detection().combat.world;
-    let shared = world.get_resource::<AppTypeRegistry>().is_some_and(|r| std::sync::Arc::ptr_eq(&r.internal, &registry.internal));
+    let shared = world
+        .get_resource::<AppTypeRegistry>()
+        .is_some_and(|r| std::sync::Arc::ptr_eq(&r.internal, &registry.internal));
     if !shared {
         if let Some(own) = world.get_resource::<AppTypeRegistry>() {
             let own = own.read();
@@ -81,15 +83,19 @@ pub fn inspector_window(
             );
             // The creature the card shows (or whose turn it is) first, opened: its components,
             // a mod's own among them; then the whole world.
-            let who = hud_ui.focus.or_else(|| world.get_resource::<crate::rules::state::TurnState>().and_then(|t| t.active));
-            let entity = who.and_then(|c| world.resource::<crate::rules::state::Roster>().entities.get(c.0 as usize).copied());
+            let who =
+                hud_ui.focus.or_else(|| world.get_resource::<crate::rules::state::TurnState>().and_then(|t| t.active));
+            let entity =
+                who.and_then(|c| world.resource::<crate::rules::state::Roster>().entities.get(c.0 as usize).copied());
             egui::ScrollArea::both().show(ui, |ui| {
                 if let (Some(c), Some(e)) = (who, entity) {
                     let name = world.get::<CombatantName>(e).map(|n| n.0.clone()).unwrap_or_else(|| format!("{c:?}"));
                     ui.label(egui::RichText::new(format!("{name} (the card's creature)")).strong());
                     let from_mods = mod_components(world, &registry, e);
                     if !from_mods.is_empty() {
-                        ui.label(egui::RichText::new("Components from mods:").color(egui::Color32::from_rgb(255, 214, 90)));
+                        ui.label(
+                            egui::RichText::new("Components from mods:").color(egui::Color32::from_rgb(255, 214, 90)),
+                        );
                         for line in from_mods {
                             ui.monospace(line);
                         }

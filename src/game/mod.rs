@@ -19,8 +19,8 @@
 
 pub mod battle;
 pub mod hud;
-pub mod inspector;
 pub mod input;
+pub mod inspector;
 pub mod library;
 pub mod session;
 pub mod shots;
@@ -138,7 +138,11 @@ pub fn run(options: PlayOptions) -> AppExit {
     .add_plugins(bevy_inspector_egui::DefaultInspectorConfigPlugin)
     // The built-in mods' component types, for the F12 inspector (their systems are installed
     // into each combat that loads them, not into the app).
-    .add_plugins(crate::rules::modding::ModPlugin(crate::modding::ModRegistry::builtin().list(&crate::modding::ModRegistry::builtin().names()).unwrap_or_default()));
+    .add_plugins(crate::rules::modding::ModPlugin(
+        crate::modding::ModRegistry::builtin()
+            .list(&crate::modding::ModRegistry::builtin().names())
+            .unwrap_or_default(),
+    ));
     inspector::register_rules_types(&mut app);
     app.run()
 }

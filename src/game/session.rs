@@ -118,11 +118,8 @@ impl Session {
 /// A save file's name from what the player typed: letters, digits, `-` and `_` kept, the rest
 /// turned into `-`; never empty, never a path.
 pub fn file_name_for(name: &str) -> String {
-    let mut s: String = name
-        .trim()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
-        .collect();
+    let mut s: String =
+        name.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
     s.truncate(64);
     let s = s.trim_matches('-').to_string();
     let s = if s.is_empty() { "save".to_string() } else { s };

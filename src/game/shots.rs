@@ -118,7 +118,10 @@ fn take_shots(
                 if options.open.iter().any(|w| w == "saves") {
                     // Something to list: a quick save and a named one.
                     requests.write(super::session::SessionRequest::QuickSave);
-                    requests.write(super::session::SessionRequest::SaveAs(format!("{} before the fight", b.setup.encounter.name)));
+                    requests.write(super::session::SessionRequest::SaveAs(format!(
+                        "{} before the fight",
+                        b.setup.encounter.name
+                    )));
                 }
                 state.stage = 5;
                 state.wait = state.frames + 40;

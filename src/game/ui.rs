@@ -391,7 +391,9 @@ fn battle_hud(
     let mut covered = Vec::new();
     let shown = egui::Panel::top("banner").show_inside(&mut root, |ui| {
         ui.horizontal(|ui| {
-            ui.label(egui::RichText::new(format!("Round {}", c.turn().round)).strong().size(18.0).color(super::hud::GOLD));
+            ui.label(
+                egui::RichText::new(format!("Round {}", c.turn().round)).strong().size(18.0).color(super::hud::GOLD),
+            );
             ui.separator();
             ui.label(format!("{} · {}", battle.setup.encounter.name, battle.setup.ruleset_name));
             ui.separator();
@@ -450,7 +452,8 @@ fn battle_hud(
                 .on_hover_text("Play this encounter many times, AI against AI, in the background");
             if let Some(n) = &su.session.note {
                 ui.separator();
-                let colour = if n.ok { egui::Color32::from_rgb(150, 220, 150) } else { egui::Color32::from_rgb(255, 130, 110) };
+                let colour =
+                    if n.ok { egui::Color32::from_rgb(150, 220, 150) } else { egui::Color32::from_rgb(255, 130, 110) };
                 ui.colored_label(colour, &n.text);
             }
         });
@@ -463,7 +466,10 @@ fn battle_hud(
                 );
             } else if hot.has_pending() {
                 ui.horizontal(|ui| {
-                    ui.colored_label(egui::Color32::from_rgb(255, 214, 90), "Encounter, ruleset or mod files changed on disk.");
+                    ui.colored_label(
+                        egui::Color32::from_rgb(255, 214, 90),
+                        "Encounter, ruleset or mod files changed on disk.",
+                    );
                     if ui.button("Restart with changes").clicked() {
                         su.commands.insert_resource(battle.setup.clone());
                         next.set(Screen::Battle);
@@ -489,7 +495,9 @@ fn battle_hud(
     let holding: Vec<_> = mine
         .iter()
         .copied()
-        .filter(|x| c.get::<crate::rules::components::Casting>(*x).is_some_and(|k| k.0.as_ref().is_some_and(|a| a.holding)))
+        .filter(|x| {
+            c.get::<crate::rules::components::Casting>(*x).is_some_and(|k| k.0.as_ref().is_some_and(|a| a.holding))
+        })
         .collect();
     let mut actions = Vec::new();
     if human.is_some() || !delayed.is_empty() || !holding.is_empty() {
@@ -498,12 +506,19 @@ fn battle_hud(
             if let Some(who) = human {
                 ui.horizontal(|ui| {
                     ui.label(egui::RichText::new(format!("{}'s abilities", c.name(who))).strong());
-                    ui.label(egui::RichText::new("hover for the what-if preview; greyed ones say why").small().color(super::hud::DIM));
+                    ui.label(
+                        egui::RichText::new("hover for the what-if preview; greyed ones say why")
+                            .small()
+                            .color(super::hud::DIM),
+                    );
                 });
                 actions.extend(super::hud::ability_bar(ui, &cache, selection.ability.as_deref(), &mut hud_ui));
                 // A Recovery Action saves against one effect (SG-30): the player names which.
                 let recovery = selection.ability.clone().filter(|a| {
-                    matches!(c.ruleset().ability(a).map(|d| &d.effect), Some(crate::rules::ruleset::Effect::RecoverySave))
+                    matches!(
+                        c.ruleset().ability(a).map(|d| &d.effect),
+                        Some(crate::rules::ruleset::Effect::RecoverySave)
+                    )
                 });
                 if let Some(ab) = recovery {
                     let ends: Vec<(String, String)> = c
@@ -540,11 +555,12 @@ fn battle_hud(
                     }
                     // Delay (pf2e, pf1e, segments): the engine refuses it where the ruleset has none.
                     let delay = ui.button("Delay");
-                    let delay = if crate::hud::rules_ref::family(c.ruleset()) == crate::hud::rules_ref::Family::PerRoundPool {
-                        delay.on_hover_text("This ruleset has no Delay; the engine will say so")
-                    } else {
-                        delay.on_hover_text("Leave the order now and come back after any later turn")
-                    };
+                    let delay =
+                        if crate::hud::rules_ref::family(c.ruleset()) == crate::hud::rules_ref::Family::PerRoundPool {
+                            delay.on_hover_text("This ruleset has no Delay; the engine will say so")
+                        } else {
+                            delay.on_hover_text("Leave the order now and come back after any later turn")
+                        };
                     if delay.clicked() {
                         out.write(HumanCommand(Command::Delay { actor: who }));
                     }
@@ -598,7 +614,9 @@ fn export_log(battle: &Battle, cache: &HudCache) -> String {
     let path = dir.join(name);
     let text = cache.log.to_jsonl(&battle.combat);
     let tmp = path.with_extension("jsonl.tmp");
-    let r = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&tmp, text)).and_then(|_| std::fs::rename(&tmp, &path));
+    let r = std::fs::create_dir_all(dir)
+        .and_then(|_| std::fs::write(&tmp, text))
+        .and_then(|_| std::fs::rename(&tmp, &path));
     match r {
         Ok(()) => format!("log written to {}", path.display()),
         Err(e) => format!("could not write {}: {e}", path.display()),
@@ -725,7 +743,10 @@ fn choices(battle: &Battle, kind: &DecisionKind, by: Decider) -> Vec<(String, Ch
             v
         }
         DecisionKind::ActionLoss => vec![
-            ("Lose the restricted (bonus) action first: keep a regular one".into(), Choice::LoseFirst(ActionLoss::Restricted)),
+            (
+                "Lose the restricted (bonus) action first: keep a regular one".into(),
+                Choice::LoseFirst(ActionLoss::Restricted),
+            ),
             ("Lose a regular action first: keep the restricted one".into(), Choice::LoseFirst(ActionLoss::Regular)),
         ],
         DecisionKind::CastComplete { ability } => vec![
@@ -765,7 +786,9 @@ fn describe_choice(battle: &Battle, c: &Choice) -> String {
         |v: &[crate::rules::components::Cid]| v.iter().map(|t| battle.combat.name(*t)).collect::<Vec<_>>().join(", ");
     match c {
         Choice::Opening(Some(u)) if u.targets.is_empty() => format!("Use {}", ability_name(&battle.combat, &u.ability)),
-        Choice::Opening(Some(u)) => format!("Use {} on {}", ability_name(&battle.combat, &u.ability), names(&u.targets)),
+        Choice::Opening(Some(u)) => {
+            format!("Use {} on {}", ability_name(&battle.combat, &u.ability), names(&u.targets))
+        }
         Choice::Triggered(Some(a)) | Choice::Opportunity(Some(a)) => format!("Use {}", ability_name(&battle.combat, a)),
         Choice::Defend(m) => format!("{m:?}"),
         Choice::Order(o) => format!("Order {}", names(o)),
@@ -778,7 +801,9 @@ fn describe_choice(battle: &Battle, c: &Choice) -> String {
 fn person_deciding(battle: &Battle, gm: &GmSeat) -> Option<Decider> {
     let p = battle.combat.world.resource::<Pending>().0.as_ref()?;
     match (battle.combat.status(), p.by) {
-        (EngineStatus::AwaitingDecision(Decider::Creature(c)), by) if battle.control(c) == SideControl::Human => Some(by),
+        (EngineStatus::AwaitingDecision(Decider::Creature(c)), by) if battle.control(c) == SideControl::Human => {
+            Some(by)
+        }
         (EngineStatus::AwaitingDecision(Decider::Gm), Decider::Gm) if gm.0 => Some(Decider::Gm),
         _ => None,
     }
@@ -859,14 +884,21 @@ fn decision_summary(battle: &Battle, kind: &DecisionKind) -> String {
     let c = &battle.combat;
     match kind {
         DecisionKind::Defense { attacker, attack_total, .. } => {
-            format!("{} attacks with a total of {attack_total}: a defensive roll that meets it blocks the attack (HB-40).", c.name(*attacker))
+            format!(
+                "{} attacks with a total of {attack_total}: a defensive roll that meets it blocks the attack (HB-40).",
+                c.name(*attacker)
+            )
         }
         DecisionKind::Opportunity { mover, .. } => format!("{} leaves your reach.", c.name(*mover)),
         DecisionKind::Opening { .. } => {
             "An opening: you may use one ability now, paid from this round's actions (HB-30, HB-31, HB-33).".into()
         }
         DecisionKind::AssistApproval { from, to } => {
-            format!("{} wants to assist {}: the GM decides whether the help is plausible (HB-11).", c.name(*from), c.name(*to))
+            format!(
+                "{} wants to assist {}: the GM decides whether the help is plausible (HB-11).",
+                c.name(*from),
+                c.name(*to)
+            )
         }
         DecisionKind::Triggered { .. } => "Something triggers your free action or reaction.".into(),
         DecisionKind::ActionLoss => "You lose an action: which kind goes first (G-P2-07)?".into(),
@@ -1025,7 +1057,8 @@ fn saves_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
                         }
                     }
                     Err(e) => {
-                        ui.colored_label(egui::Color32::from_rgb(255, 130, 110), "unreadable").on_hover_text(e.to_string());
+                        ui.colored_label(egui::Color32::from_rgb(255, 130, 110), "unreadable")
+                            .on_hover_text(e.to_string());
                         ui.label("");
                         ui.label("");
                         ui.label("");

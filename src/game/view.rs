@@ -423,7 +423,9 @@ fn cursor_cell(
         let pos = window?.cursor_position()?;
         // The HUD's panels are on the background layer: egui does not count the pointer as over
         // it, so the board checks its rectangle itself.
-        if banner.is_some_and(|b| b.0.iter().any(|(l, t, r, bt)| pos.x >= *l && pos.x <= *r && pos.y >= *t && pos.y <= *bt)) {
+        if banner
+            .is_some_and(|b| b.0.iter().any(|(l, t, r, bt)| pos.x >= *l && pos.x <= *r && pos.y >= *t && pos.y <= *bt))
+        {
             return None;
         }
         cam.viewport_to_world_2d(gt, pos).ok().map(to_cell)

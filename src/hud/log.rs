@@ -194,13 +194,15 @@ impl LogView {
                     | CombatEvent::SaveRolled { .. }
                     | CombatEvent::ConditionApplied { .. }
                     | CombatEvent::ConditionValueChanged { .. }
-                    | CombatEvent::ConditionEnded { .. } => self.step.or_else(|| event_rule(rs, e)).or_else(|| match e {
-                        // Otherwise a condition put on is tagged with the rule of what it does.
-                        CombatEvent::ConditionApplied { condition, .. } => {
-                            super::rules_ref::condition_rule_ids(rs, condition).first().copied()
-                        }
-                        _ => None,
-                    }),
+                    | CombatEvent::ConditionEnded { .. } => {
+                        self.step.or_else(|| event_rule(rs, e)).or_else(|| match e {
+                            // Otherwise a condition put on is tagged with the rule of what it does.
+                            CombatEvent::ConditionApplied { condition, .. } => {
+                                super::rules_ref::condition_rule_ids(rs, condition).first().copied()
+                            }
+                            _ => None,
+                        })
+                    }
                     _ => event_rule(rs, e).or(self.step),
                 },
             });
@@ -289,10 +291,8 @@ pub fn dice_words(dice: &[DieRoll]) -> Option<String> {
         } else {
             out.push_str(if negative { " − " } else { " + " });
         }
-        let faces: Vec<String> = group
-            .iter()
-            .map(|d| if d.kept { d.value.to_string() } else { format!("{} dropped", d.value) })
-            .collect();
+        let faces: Vec<String> =
+            group.iter().map(|d| if d.kept { d.value.to_string() } else { format!("{} dropped", d.value) }).collect();
         if group.len() == 1 {
             out.push_str(&format!("1d{sides} {}", faces[0]));
         } else {
@@ -351,7 +351,8 @@ fn attack_sentence(
             AttackRolled { attacker, target: t, ability, roll, bonus, total, dice, flanking, .. } => {
                 target = Some(*t);
                 let def = rs.ability(ability);
-                let shown = def.map_or(ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
+                let shown =
+                    def.map_or(ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
                 let stat = match def.map(|d| &d.effect) {
                     Some(Effect::Attack { stat, .. } | Effect::Charge { stat, .. }) => stat.clone(),
                     _ => String::new(),
@@ -372,7 +373,10 @@ fn attack_sentence(
             DefenseRolled { who, method, rolls, bonus, total, dice } => {
                 let stat = defense_stat(rs, *method);
                 let sv = if stat.is_empty() { 0 } else { stat_of(*who, &stat) };
-                s.push_str(&format!(" vs {method:?} {}", roll_words("d20", rolls, dice, (&stat, sv), &[], *bonus, *total)));
+                s.push_str(&format!(
+                    " vs {method:?} {}",
+                    roll_words("d20", rolls, dice, (&stat, sv), &[], *bonus, *total)
+                ));
             }
             NoDefensePossible { .. } => s.push_str(" (no defensive roll possible)"),
             DefenseDeclared { method: DefenseMethod::NoDefense, .. } => s.push_str(" (no defensive roll)"),
@@ -499,7 +503,9 @@ fn list(names: &dyn Fn(Cid) -> String, v: &[Cid]) -> String {
 /// One event as a sentence; `None` for events the attack entries or other entries already say.
 fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Option<String> {
     use CombatEvent::*;
-    let ab = |a: &str| rs.ability(a).map_or(a.to_string(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
+    let ab = |a: &str| {
+        rs.ability(a).map_or(a.to_string(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() })
+    };
     Some(match e {
         CombatStarted { ruleset, seed } => format!("The fight begins under {ruleset} (dice seed {seed})."),
         InitiativeRolled { who, roll, bonus, total, dice } => {
@@ -531,7 +537,8 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
             let on = if targets.is_empty() { String::new() } else { format!(" on {}", list(names, targets)) };
             let pool = matches!(
                 rs.budget,
-                crate::rules::ruleset::ActionBudget::PerRoundPool { .. } | crate::rules::ruleset::ActionBudget::PerTurnPool { .. }
+                crate::rules::ruleset::ActionBudget::PerRoundPool { .. }
+                    | crate::rules::ruleset::ActionBudget::PerTurnPool { .. }
             );
             let paid = match cost {
                 _ if !pool => format!(" ({})", super::cost_text(rs, ability)),
@@ -552,7 +559,9 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
             format!("{}'s {} is interrupted; {actions_lost} action(s) lost.", names(*who), ab(ability))
         }
         AbilityResolved { who, ability } => format!("{}'s {} resolves.", names(*who), ab(ability)),
-        ActionHeld { who, ability, cost } => format!("{} holds {} ({cost} action(s) reserved).", names(*who), ab(ability)),
+        ActionHeld { who, ability, cost } => {
+            format!("{} holds {} ({cost} action(s) reserved).", names(*who), ab(ability))
+        }
         HeldActionTriggered { who, ability, by } => {
             format!("{}'s held {} goes off, triggered by {}.", names(*who), ab(ability), names(*by))
         }

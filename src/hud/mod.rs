@@ -231,7 +231,8 @@ pub fn tracker(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &st
             let c = Cid(i);
             let Some(act) = combat.get::<Casting>(c).and_then(|k| k.0.clone()) else { continue };
             let def = rs.ability(&act.ability);
-            let shown = def.map_or(act.ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
+            let shown =
+                def.map_or(act.ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
             if act.holding {
                 let owes = combat.release_owed(c).unwrap_or(0);
                 held.push(HeldCast { who: c, name: combat.name(c), ability: shown, owes });
@@ -311,9 +312,10 @@ pub fn what_if(combat: &mut Combat, who: Cid, ability: &str) -> Option<WhatIf> {
             after.push(combat.name(f.who));
         }
     }
-    let shown = combat.ruleset().ability(ability).map_or(ability.to_string(), |d| {
-        if d.name.is_empty() { d.id.clone() } else { d.name.clone() }
-    });
+    let shown = combat
+        .ruleset()
+        .ability(ability)
+        .map_or(ability.to_string(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
     let when = if segment == 0 {
         let place = after.len() + 1;
         format!("next turn in round {round}, {} in the order", ordinal(place))
@@ -502,9 +504,7 @@ pub fn card(combat: &mut Combat, who: Cid) -> Card {
         }
     };
     // The engine's own test of "can't act" off its turn (pf2e stunned included).
-    let blocked = combat
-        .get::<Conditions>(who)
-        .is_some_and(|c| crate::rules::movement::blocks_reactions(&rs, c));
+    let blocked = combat.get::<Conditions>(who).is_some_and(|c| crate::rules::movement::blocks_reactions(&rs, c));
     let reactions = match rs.reactions {
         _ if blocked => Reactions::CannotAct,
         ReactionBudget::Unlimited => Reactions::Unlimited,
@@ -555,10 +555,8 @@ fn activity_bar(combat: &mut Combat, rs: &Ruleset, who: Cid) -> Option<ActivityB
     let shown = def.map_or(act.ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
     if act.holding {
         let owes = combat.release_owed(who);
-        let text = format!(
-            "holding {shown}: concentrating; releasing it owes {} segment(s) of recovery",
-            owes.unwrap_or(0)
-        );
+        let text =
+            format!("holding {shown}: concentrating; releasing it owes {} segment(s) of recovery", owes.unwrap_or(0));
         return Some(ActivityBar {
             ability: shown,
             paid: 1,
@@ -670,11 +668,9 @@ fn expiry_words(
     match (st.lasts, &rs.durations) {
         (None, _) => ("no set duration".into(), None, None),
         (Some(Lasts::UntilEndOfTurn), _) => (format!("ends at the end of {owner}'s turn"), None, Some("P2-21")),
-        (Some(Lasts::Sustained), _) => (
-            format!("ends at the end of {creator}'s turn unless {creator} sustains it"),
-            None,
-            Some("G-P2-09"),
-        ),
+        (Some(Lasts::Sustained), _) => {
+            (format!("ends at the end of {creator}'s turn unless {creator} sustains it"), None, Some("G-P2-09"))
+        }
         (Some(Lasts::OwnerTurns(_)), _) => (
             format!("ends at the end of {owner}'s {}", turns(left)),
             st.left.map(|l| format!("{l} turn(s)")),

@@ -539,8 +539,11 @@ impl Rules<'_, '_> {
     /// position does not help (HB-25).
     pub fn saving_throw(&mut self, who: Cid, stat: &str, dc: i32) -> bool {
         let rule = self.ruleset.saves.clone();
-        let dice_expr =
-            if rule.defense_advantage_applies && self.has_defense_advantage(who) { rule.dice.with_advantage() } else { rule.dice };
+        let dice_expr = if rule.defense_advantage_applies && self.has_defense_advantage(who) {
+            rule.dice.with_advantage()
+        } else {
+            rule.dice
+        };
         let mut dice = Vec::new();
         let roll = self.dice.roll_logged(&dice_expr, |_| 0, &mut dice);
         let (assist, _, _) = self.consume_assists(who, None);

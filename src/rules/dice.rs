@@ -279,7 +279,8 @@ impl DiceExpr {
             }
         }
         if self.flat != 0 {
-            let _ = if self.flat < 0 || s.is_empty() { write!(s, "{}", self.flat) } else { write!(s, "+{}", self.flat) };
+            let _ =
+                if self.flat < 0 || s.is_empty() { write!(s, "{}", self.flat) } else { write!(s, "+{}", self.flat) };
         }
         for (sign, name) in &self.stats {
             s.push(if *sign < 0 { '-' } else { '+' });
@@ -351,9 +352,8 @@ impl DiceExpr {
             let tb = t.as_bytes();
             let mut i = 0;
             let n = digits(tb, &mut i);
-            let is_dice = i < tb.len()
-                && (tb[i] == b'd' || tb[i] == b'D')
-                && tb.get(i + 1).is_some_and(u8::is_ascii_digit);
+            let is_dice =
+                i < tb.len() && (tb[i] == b'd' || tb[i] == b'D') && tb.get(i + 1).is_some_and(u8::is_ascii_digit);
             if is_dice {
                 i += 1;
                 let count = n.unwrap_or(1);
@@ -396,9 +396,10 @@ impl DiceExpr {
                 }
                 out.dice.push(DiceTerm { negative, count, sides: sides as u32, keep });
             } else if n.is_some() && i == tb.len() {
-                let v = n.filter(|v| *v <= MAX_FLAT as u64).ok_or_else(|| {
-                    format!("number `{t}` in `{text}` is out of range 0..={MAX_FLAT}")
-                })? as i32;
+                let v = n
+                    .filter(|v| *v <= MAX_FLAT as u64)
+                    .ok_or_else(|| format!("number `{t}` in `{text}` is out of range 0..={MAX_FLAT}"))?
+                    as i32;
                 out.flat += if negative { -v } else { v };
                 if out.flat.abs() > MAX_FLAT {
                     return Err(format!("the numbers in `{text}` add up beyond ±{MAX_FLAT}"));

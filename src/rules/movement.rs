@@ -122,17 +122,18 @@ impl Rules<'_, '_> {
     }
 
     /// Unable to act off its turn: a condition blocks actions, or a condition that its owner's lost
-/// actions use up (pf2e stunned) still has a value. "Can't act" covers reactions and free
-/// actions too (P2-16, issue 13), though a stunned creature's turn still starts so that the
-/// actions it loses can use the condition up.
-pub fn blocks_reactions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
-    blocks_actions(ruleset, conditions)
-        || conditions.0.iter().any(|(id, st)| {
-            st.value > 0 && ruleset.condition(id).is_some_and(|d| d.consumed_by_lost_actions)
-        })
-}
+    /// actions use up (pf2e stunned) still has a value. "Can't act" covers reactions and free
+    /// actions too (P2-16, issue 13), though a stunned creature's turn still starts so that the
+    /// actions it loses can use the condition up.
+    pub fn blocks_reactions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
+        blocks_actions(ruleset, conditions)
+            || conditions
+                .0
+                .iter()
+                .any(|(id, st)| st.value > 0 && ruleset.condition(id).is_some_and(|d| d.consumed_by_lost_actions))
+    }
 
-/// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
+    /// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
     pub fn flat_footed_no_aoo(&self, who: Cid) -> bool {
         flat_footed_no_aoo(&self.ruleset, &self.reactor(who))
     }
@@ -220,9 +221,10 @@ pub fn blocks_actions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
 /// actions it loses can use the condition up.
 pub fn blocks_reactions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
     blocks_actions(ruleset, conditions)
-        || conditions.0.iter().any(|(id, st)| {
-            st.value > 0 && ruleset.condition(id).is_some_and(|d| d.consumed_by_lost_actions)
-        })
+        || conditions
+            .0
+            .iter()
+            .any(|(id, st)| st.value > 0 && ruleset.condition(id).is_some_and(|d| d.consumed_by_lost_actions))
 }
 
 /// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.

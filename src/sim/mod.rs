@@ -511,7 +511,8 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, SimError> {
 
 /// Read a `summary.json`, checking its layout version, and recompute what is derived.
 pub fn read_summary(path: &Path) -> Result<Summary, SimError> {
-    let text = std::fs::read_to_string(path).map_err(|e| SimError::Io(format!("{}: cannot read: {e}", path.display())))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| SimError::Io(format!("{}: cannot read: {e}", path.display())))?;
     let de = &mut serde_json::Deserializer::from_str(&text);
     let mut s: Summary = serde_path_to_error::deserialize(de).map_err(|e| {
         let inner = e.inner();

@@ -132,10 +132,13 @@ pub fn table(s: &Summary) -> String {
     for (i, c) in s.combatants.iter().enumerate() {
         let t = |r: &super::RulesetSummary| r.tally.combatants.get(i).copied().unwrap_or_default();
         rows.push((format!("{} ({})", c.name, c.side), col(&|_| String::new())));
-        rows.push(("  damage dealt / taken per round".into(), col(&|r| {
-            let c = t(r);
-            pair(c.damage_dealt, c.damage_taken, r.tally.rounds_sum)
-        })));
+        rows.push((
+            "  damage dealt / taken per round".into(),
+            col(&|r| {
+                let c = t(r);
+                pair(c.damage_dealt, c.damage_taken, r.tally.rounds_sum)
+            }),
+        ));
         rows.push(("  downs / deaths per run".into(), col(&|r| pair(t(r).downs, t(r).deaths, r.tally.runs))));
         rows.push((
             "  actions spent / forfeited per run".into(),

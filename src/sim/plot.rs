@@ -32,33 +32,18 @@ pub fn report_svg(s: &Summary) -> Result<String, SimError> {
 fn draw(s: &Summary, out: &mut String) -> Result<(), Box<dyn std::error::Error>> {
     let root = SVGBackend::with_string(out, (960, 760)).into_drawing_area();
     root.fill(&WHITE)?;
-    let title = format!(
-        "{} — {} runs, seed {}",
-        s.encounter,
-        s.rulesets.first().map_or(0, |r| r.tally.runs),
-        s.seed
-    );
+    let title = format!("{} — {} runs, seed {}", s.encounter, s.rulesets.first().map_or(0, |r| r.tally.runs), s.seed);
     let root = root.titled(&title, ("sans-serif", 22))?;
     let (top, bottom) = root.split_vertically(380);
 
     // Rounds to finish: the share of runs ending in each round, one bar per ruleset.
-    let lo = s
-        .rulesets
-        .iter()
-        .filter_map(|r| r.tally.rounds_histogram.iter().position(|&n| n > 0))
-        .min()
-        .unwrap_or(0);
+    let lo = s.rulesets.iter().filter_map(|r| r.tally.rounds_histogram.iter().position(|&n| n > 0)).min().unwrap_or(0);
     let hi = s.rulesets.iter().map(|r| r.tally.rounds_histogram.len()).max().unwrap_or(1).max(lo + 1);
     let share = |r: &super::RulesetSummary, k: usize| {
         let n = r.tally.rounds_histogram.get(k).copied().unwrap_or(0);
         if r.tally.runs == 0 { 0.0 } else { 100.0 * n as f64 / r.tally.runs as f64 }
     };
-    let ymax = s
-        .rulesets
-        .iter()
-        .flat_map(|r| (lo..hi).map(move |k| share(r, k)))
-        .fold(1.0f64, f64::max)
-        * 1.1;
+    let ymax = s.rulesets.iter().flat_map(|r| (lo..hi).map(move |k| share(r, k))).fold(1.0f64, f64::max) * 1.1;
     let mut chart = ChartBuilder::on(&top)
         .caption("Rounds to finish (share of runs)", ("sans-serif", 18))
         .margin(12)
@@ -70,7 +55,9 @@ fn draw(s: &Summary, out: &mut String) -> Result<(), Box<dyn std::error::Error>>
         .disable_x_mesh()
         .x_desc("round")
         .y_desc("% of runs")
-        .x_label_formatter(&|x| if (x - x.round()).abs() < 1e-9 { format!("{}", x.round() as i64) } else { String::new() })
+        .x_label_formatter(&|x| {
+            if (x - x.round()).abs() < 1e-9 { format!("{}", x.round() as i64) } else { String::new() }
+        })
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
     let k = s.rulesets.len().max(1) as f64;
@@ -110,13 +97,8 @@ fn draw(s: &Summary, out: &mut String) -> Result<(), Box<dyn std::error::Error>>
         .draw()?;
     let width = 0.8 / bars as f64;
     for (g, r) in s.rulesets.iter().enumerate() {
-        let entries = r
-            .derived
-            .sides
-            .iter()
-            .map(|d| d.win)
-            .chain(std::iter::once(r.derived.draws_round_cap))
-            .enumerate();
+        let entries =
+            r.derived.sides.iter().map(|d| d.win).chain(std::iter::once(r.derived.draws_round_cap)).enumerate();
         for (b, rate) in entries {
             let Some(rate) = rate else { continue };
             let c = if b < s.sides.len() { colour(b) } else { DRAW_COLOUR };

@@ -135,9 +135,11 @@ impl RunRecord {
         for e in events {
             use CombatEvent::*;
             match e {
-                TurnStarted { .. } | TurnStepBegan { .. } | TurnEnded { .. } | RoundStarted { .. } | RoundEnded { .. } => {
-                    source = None
-                }
+                TurnStarted { .. }
+                | TurnStepBegan { .. }
+                | TurnEnded { .. }
+                | RoundStarted { .. }
+                | RoundEnded { .. } => source = None,
                 AbilityUsed { who, ability, cost, targets, via } => {
                     source = Some(*who);
                     if let Some(i) = at(*who) {

@@ -44,13 +44,17 @@ fn ruleset_types(src: &str) -> BTreeMap<String, TypeDef> {
                         def.fields.push(f);
                     }
                 }
-            } else if let Some(rest) = line.strip_prefix("    ").filter(|r| r.starts_with(|c: char| c.is_ascii_uppercase())) {
+            } else if let Some(rest) =
+                line.strip_prefix("    ").filter(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+            {
                 let v = ident(rest);
                 let after = &rest[v.len()..];
                 if after.starts_with(',') || after.starts_with('(') || after.starts_with(" {") || after.is_empty() {
                     def.variants.push(v);
                 }
-            } else if let Some(rest) = line.strip_prefix("        ").filter(|r| r.starts_with(|c: char| c.is_ascii_lowercase())) {
+            } else if let Some(rest) =
+                line.strip_prefix("        ").filter(|r| r.starts_with(|c: char| c.is_ascii_lowercase()))
+            {
                 let rest = rest.strip_prefix("pub ").unwrap_or(rest);
                 let f = ident(rest);
                 if rest[f.len()..].starts_with(':') && !def.fields.contains(&f) {
@@ -161,8 +165,11 @@ fn docs_the_worked_example_ruleset_loads_and_plays() {
     assert_eq!(ls.ruleset.name, "pf2e-hasty");
     let report = skirmish::scenario::run(&ls, None);
     assert!(report.checks.len() >= 8);
-    let failed: Vec<String> =
-        report.checks.iter().filter_map(|c| c.failure.as_ref().map(|f| format!("step {}: {} — {f}", c.step, c.what))).collect();
+    let failed: Vec<String> = report
+        .checks
+        .iter()
+        .filter_map(|c| c.failure.as_ref().map(|f| format!("step {}: {} — {f}", c.step, c.what)))
+        .collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 

@@ -269,7 +269,13 @@ fn saves_dir(a: &mut App, name: &str) -> std::path::PathBuf {
 
 #[test]
 fn ctrl_z_undoes_the_players_command_and_the_ai_turns_after_it_and_ctrl_y_redoes_them() {
-    let mut a = app(PlayOptions { ruleset: Some("pf2e".into()), ai_sides: vec!["monsters".into()], start_now: true, seed: Some(5), ..default() });
+    let mut a = app(PlayOptions {
+        ruleset: Some("pf2e".into()),
+        ai_sides: vec!["monsters".into()],
+        start_now: true,
+        seed: Some(5),
+        ..default()
+    });
     let me = until_human_turn(&mut a);
     let before = hash(&a);
     let journal = a.world().resource::<Battle>().combat.journal().len();
@@ -299,7 +305,13 @@ fn ctrl_z_undoes_the_players_command_and_the_ai_turns_after_it_and_ctrl_y_redoes
 
 #[test]
 fn f5_quick_saves_f9_loads_and_a_damaged_save_leaves_the_battle_alone() {
-    let mut a = app(PlayOptions { ruleset: Some("segments".into()), ai_sides: vec!["monsters".into()], start_now: true, seed: Some(7), ..default() });
+    let mut a = app(PlayOptions {
+        ruleset: Some("segments".into()),
+        ai_sides: vec!["monsters".into()],
+        start_now: true,
+        seed: Some(7),
+        ..default()
+    });
     let dir = saves_dir(&mut a, "quick");
     let me = until_human_turn(&mut a);
     let saved = hash(&a);
@@ -346,7 +358,9 @@ fn a_game_started_with_a_mod_runs_it() {
 #[test]
 fn an_encounter_edited_while_playing_waits_for_restart_with_changes_and_a_broken_edit_is_shown() {
     use skirmish::modding::watch::{CombatData, HotData};
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join(format!("test-hot-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target")
+        .join(format!("test-hot-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("hot-duel.ron");
     let duel = |hp: u32| {
@@ -424,7 +438,13 @@ fn undo_never_takes_back_the_steps_that_set_a_scenario_battle_up() {
 
 #[test]
 fn a_loaded_save_restarts_from_the_save_and_keys_wait_while_a_text_field_is_typed_in() {
-    let mut a = app(PlayOptions { ruleset: Some("pf1e".into()), ai_sides: vec!["monsters".into()], start_now: true, seed: Some(11), ..default() });
+    let mut a = app(PlayOptions {
+        ruleset: Some("pf1e".into()),
+        ai_sides: vec!["monsters".into()],
+        start_now: true,
+        seed: Some(11),
+        ..default()
+    });
     let dir = saves_dir(&mut a, "restart");
     let me = until_human_turn(&mut a);
     tap(&mut a, KeyCode::F5);

@@ -69,7 +69,8 @@ fn golden_logs_are_reproduced_byte_for_byte_by_a_fresh_process() {
         });
         if got != want {
             let (g, w) = (String::from_utf8_lossy(&got), String::from_utf8_lossy(&want));
-            let first = g.lines().zip(w.lines()).position(|(a, b)| a != b).unwrap_or(g.lines().count().min(w.lines().count()));
+            let first =
+                g.lines().zip(w.lines()).position(|(a, b)| a != b).unwrap_or(g.lines().count().min(w.lines().count()));
             failures.push(format!(
                 "{ruleset} ({file}) differs from {} at line {}:\n  got:  {}\n  want: {}",
                 path.strip_prefix(root()).unwrap().display(),
@@ -94,6 +95,8 @@ fn golden_two_fresh_processes_agree_and_the_seed_matters() {
     let a = run_cli(file, Some(7));
     assert_eq!(a, run_cli(file, Some(7)), "two processes, same seed");
     let (a, other) = (a.1, run_cli(file, Some(8)).1);
-    let strip = |b: &[u8]| String::from_utf8_lossy(b).lines().filter(|l| !l.contains("CombatStarted")).collect::<Vec<_>>().join("\n");
+    let strip = |b: &[u8]| {
+        String::from_utf8_lossy(b).lines().filter(|l| !l.contains("CombatStarted")).collect::<Vec<_>>().join("\n")
+    };
     assert_ne!(strip(&a), strip(&other), "another seed plays another fight");
 }

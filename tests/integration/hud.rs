@@ -35,7 +35,14 @@ fn tracker_order_homebrew_mid_round() {
     assert!(!t.show_counts, "homebrew-d20 durations end at round ends, not counts");
     assert_eq!(
         names(&c, &t.order),
-        [("Orc".into(), 1), ("Knight".into(), 1), ("Goblin".into(), 1), ("Ranger".into(), 1), ("Orc".into(), 2), ("Knight".into(), 2)]
+        [
+            ("Orc".into(), 1),
+            ("Knight".into(), 1),
+            ("Goblin".into(), 1),
+            ("Ranger".into(), 1),
+            ("Orc".into(), 2),
+            ("Knight".into(), 2)
+        ]
     );
     assert!(t.order[0].current && !t.order[1].current);
 }
@@ -44,7 +51,10 @@ fn tracker_order_homebrew_mid_round() {
 fn tracker_order_pf2e_after_a_turn() {
     let mut c = at_end_of("hud-p2-end-of-turn.ron");
     let t = hud::tracker(&mut c, 3, None);
-    assert_eq!(names(&c, &t.order), [("Wizard".into(), 1), ("Ogre".into(), 1), ("Fighter".into(), 2), ("Wizard".into(), 2)]);
+    assert_eq!(
+        names(&c, &t.order),
+        [("Wizard".into(), 1), ("Ogre".into(), 1), ("Fighter".into(), 2), ("Wizard".into(), 2)]
+    );
     let fighter = &t.order[2];
     assert!(fighter.tags.iter().any(|x| x == "frightened 1"), "{:?}", fighter.tags);
     assert!(fighter.tags.iter().any(|x| x == "persistent fire"), "{:?}", fighter.tags);
@@ -108,7 +118,10 @@ fn pips_under_each_budget() {
     let mut c = at_end_of("hud-hb-opening.ron");
     let k = id(&c, "Knight");
     let card = hud::card(&mut c, k);
-    assert_eq!(card.budget, Budget::Pool { max: 3, spent: 0, restricted_left: 0, restricted_to: vec![], per_round: true });
+    assert_eq!(
+        card.budget,
+        Budget::Pool { max: 3, spent: 0, restricted_left: 0, restricted_to: vec![], per_round: true }
+    );
     assert_eq!(card.reactions, Reactions::Unlimited);
 
     let mut c = at_end_of("hud-p2-end-of-turn.ron");
@@ -123,7 +136,11 @@ fn pips_under_each_budget() {
     c.submit(Command::Gm(GmInput::ApplyCondition { who: w, condition: "slowed".into(), rounds: None, value: Some(1) }))
         .expect("slowed");
     let card = hud::card(&mut c, w);
-    assert!(card.modifiers.iter().any(|m| m.condition == "slowed" && m.effect.contains("−1 action")), "{:?}", card.modifiers);
+    assert!(
+        card.modifiers.iter().any(|m| m.condition == "slowed" && m.effect.contains("−1 action")),
+        "{:?}",
+        card.modifiers
+    );
 
     let mut c = at_end_of("hud-p1-surprise.ron");
     let r = id(&c, "Rogue");
@@ -151,8 +168,13 @@ fn expiry_in_words_per_duration_clock() {
     // homebrew-d20: N rounds tick at round ends (G-HB-17).
     let mut c = at_end_of("hud-hb-opening.ron");
     let r = id(&c, "Ranger");
-    c.submit(Command::Gm(GmInput::ApplyCondition { who: r, condition: "poisoned".into(), rounds: Some(2), value: None }))
-        .expect("poisoned");
+    c.submit(Command::Gm(GmInput::ApplyCondition {
+        who: r,
+        condition: "poisoned".into(),
+        rounds: Some(2),
+        value: None,
+    }))
+    .expect("poisoned");
     let b = hud::card(&mut c, r).badges.into_iter().find(|b| b.id == "poisoned").expect("badge");
     assert_eq!(b.expiry.split(';').next(), Some("ends at the end of round 2"));
     assert!(b.rules.contains(&"G-HB-17".to_string()), "{:?}", b.rules);
@@ -164,7 +186,11 @@ fn expiry_in_words_per_duration_clock() {
     let shield = badges.iter().find(|b| b.id == "shield_raised").expect("shield");
     assert_eq!(shield.expiry, "ends at the start of Fighter's next turn");
     let fire = badges.iter().find(|b| b.id == "persistent_fire").expect("fire");
-    assert!(fire.expiry.contains("takes 2d6 damage at the end of each of its turns, then a DC 15 flat check ends it"), "{}", fire.expiry);
+    assert!(
+        fire.expiry.contains("takes 2d6 damage at the end of each of its turns, then a DC 15 flat check ends it"),
+        "{}",
+        fire.expiry
+    );
     assert!(fire.rules.contains(&"P2-23".to_string()));
     let scared = badges.iter().find(|b| b.id == "frightened").expect("frightened");
     assert!(scared.expiry.contains("goes down by 1 at the end of Fighter's turn"), "{}", scared.expiry);
@@ -182,8 +208,13 @@ fn expiry_in_words_per_duration_clock() {
     // pf1e: just before the initiative count it began on (P1-12).
     let mut c = at_end_of("hud-p1-surprise.ron");
     let rogue = id(&c, "Rogue");
-    c.submit(Command::Gm(GmInput::ApplyCondition { who: rogue, condition: "haste_effect".into(), rounds: Some(3), value: None }))
-        .expect("haste");
+    c.submit(Command::Gm(GmInput::ApplyCondition {
+        who: rogue,
+        condition: "haste_effect".into(),
+        rounds: Some(3),
+        value: None,
+    }))
+    .expect("haste");
     let b = hud::card(&mut c, rogue).badges.into_iter().find(|b| b.id == "haste_effect").expect("badge");
     assert!(b.expiry.starts_with("ends just before count 19 in round 3"), "{}", b.expiry);
     assert!(b.rules.contains(&"P1-12".to_string()));
@@ -272,7 +303,8 @@ fn log_sentences_with_dice_and_rule_ids() {
     // a condition an ability applies carries no step's ID.
     let down = v.entries().iter().find(|e| e.kind == "ConditionValueChanged").expect("frightened goes down");
     assert_eq!(down.rule, Some("P2-24"), "{}", down.text);
-    let applied = v.entries().iter().find(|e| e.kind == "ConditionApplied" && e.text.contains("frightened")).expect("frightened");
+    let applied =
+        v.entries().iter().find(|e| e.kind == "ConditionApplied" && e.text.contains("frightened")).expect("frightened");
     assert!(!matches!(applied.rule, Some("P2-08" | "HB-24" | "SG-30" | "P1-18")), "{:?}", applied.rule);
     // JSON lines: one object per entry, with its rule and its raw events.
     let jsonl = v.to_jsonl(&c);
@@ -331,10 +363,7 @@ fn log_dice_words_show_every_die_kept_dropped_and_subtracted() {
     assert_eq!(dice_words(&[]), None);
     assert_eq!(dice_words(&[d(20, 14, true, false)]).as_deref(), Some("1d20 14"));
     assert_eq!(dice_words(&[d(20, 17, true, false), d(20, 4, false, false)]).as_deref(), Some("2d20 (17, 4 dropped)"));
-    assert_eq!(
-        dice_words(&[d(20, 12, true, false), d(4, 3, true, true)]).as_deref(),
-        Some("1d20 12 − 1d4 3")
-    );
+    assert_eq!(dice_words(&[d(20, 12, true, false), d(4, 3, true, true)]).as_deref(), Some("1d20 12 − 1d4 3"));
     assert_eq!(dice_words(&[d(6, 2, true, true)]).as_deref(), Some("−1d6 2"));
 }
 
@@ -372,7 +401,12 @@ fn a_stunned_creature_shows_no_reactions() {
     let mut c = at_end_of("hud-p2-end-of-turn.ron");
     let ogre = id(&c, "Ogre");
     assert_eq!(hud::card(&mut c, ogre).reactions, Reactions::Left(1));
-    c.submit(Command::Gm(GmInput::ApplyCondition { who: ogre, condition: "stunned".into(), rounds: None, value: Some(1) }))
-        .expect("stunned");
+    c.submit(Command::Gm(GmInput::ApplyCondition {
+        who: ogre,
+        condition: "stunned".into(),
+        rounds: None,
+        value: Some(1),
+    }))
+    .expect("stunned");
     assert_eq!(hud::card(&mut c, ogre).reactions, Reactions::CannotAct);
 }

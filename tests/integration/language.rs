@@ -14,10 +14,7 @@ pub fn run_text(text: &str) -> Report {
 
 /// The failures of a run, as `step: what — why` lines.
 pub fn failures(r: &Report) -> Vec<String> {
-    r.checks
-        .iter()
-        .filter_map(|c| c.failure.as_ref().map(|f| format!("{}: {} — {f}", c.step, c.what)))
-        .collect()
+    r.checks.iter().filter_map(|c| c.failure.as_ref().map(|f| format!("{}: {} — {f}", c.step, c.what))).collect()
 }
 
 const DUEL: &str = r#"Scenario(
@@ -142,7 +139,11 @@ fn g_hb_08_advantage_rolls_2d20kh1_and_logs_both_dice() {
         Expect(Events([(kind: "AttackRolled", fields: {"roll": 13, "dice": "[d20=13]"})])),"#,
     ));
     assert!(r.passed(), "{:?}", failures(&r));
-    assert!(r.log_ron.contains("dice:[(sides:20,value:5,kept:false,negative:false),(sides:20,value:12,kept:true"), "{}", r.log_ron);
+    assert!(
+        r.log_ron.contains("dice:[(sides:20,value:5,kept:false,negative:false),(sides:20,value:12,kept:true"),
+        "{}",
+        r.log_ron
+    );
 }
 
 #[test]
@@ -154,10 +155,7 @@ fn damage_dice_of_several_terms_are_logged() {
     let dir = std::env::temp_dir().join(format!("skirmish-lang-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("variant.ron"), rs).unwrap();
-    let text = DUEL.replace(r#""homebrew-d20""#, r#""variant.ron""#).replace(
-        "Force([9, 4]),",
-        "Force([9, 5, 3, 2]),",
-    );
+    let text = DUEL.replace(r#""homebrew-d20""#, r#""variant.ron""#).replace("Force([9, 4]),", "Force([9, 5, 3, 2]),");
     let text = text.replace(
         "STEPS",
         r#"Expect(StepEvents([(kind: "Damaged", fields: {"amount": 8, "dice": "[d8=5, d4=3, -d4=2]"})])),"#,

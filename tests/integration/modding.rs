@@ -185,8 +185,7 @@ fn registry_loads_by_name_and_names_the_known_ones() {
     assert_eq!(r.names(), vec!["regeneration", "riposte"]);
     let err = r.list(&["regenration".into()]).unwrap_err();
     assert!(err.contains("regenration") && err.contains("regeneration, riposte"), "{err}");
-    let loaded =
-        load_mods(&r, &root().join("mods"), &["example-pf2e-variant".into(), "regeneration".into()]).unwrap();
+    let loaded = load_mods(&r, &root().join("mods"), &["example-pf2e-variant".into(), "regeneration".into()]).unwrap();
     assert_eq!(loaded.code.names(), vec!["regeneration"]);
     assert_eq!(loaded.data.names(), vec!["example-pf2e-variant"]);
     assert!(loaded.ruleset("pf2e-variant").unwrap().ability("lunge").is_some());
@@ -254,7 +253,8 @@ fn a_modded_fight_saves_loads_and_undoes_with_its_mods() {
     }
     // A save naming a mod this build does not have is a clear error, not a different fight.
     let c = modded_start(&ruleset("pf2e"), 1);
-    let text = skirmish::save::SaveFile::capture(&c, "modded").unwrap().to_ron().replace("\"riposte\"", "\"nosuchmod\"");
+    let text =
+        skirmish::save::SaveFile::capture(&c, "modded").unwrap().to_ron().replace("\"riposte\"", "\"nosuchmod\"");
     let parsed = skirmish::save::parse("odd.ron", &text).unwrap();
     let err = skirmish::save::restore(parsed, "odd.ron").err().expect("an unknown mod is refused").to_string();
     assert!(err.contains("odd.ron") && err.contains("nosuchmod"), "{err}");
@@ -760,7 +760,8 @@ fn a_mod_component_is_part_of_the_state_hash() {
         who("Knight", "heroes", 20, (0, 0)).with(&["sword"]),
     ];
     let mut c =
-        Combat::with_mods(homebrew(), 1, &specs, BattleMap::default(), &[], &ModList::new().with(RegenerationMod)).unwrap();
+        Combat::with_mods(homebrew(), 1, &specs, BattleMap::default(), &[], &ModList::new().with(RegenerationMod))
+            .unwrap();
     let before = c.state_hash();
     let troll = c.cid("Troll").unwrap();
     let e = c.world.resource::<skirmish::rules::state::Roster>().entities[troll.0 as usize];

@@ -404,7 +404,8 @@ fn p1_22_a_creature_that_cannot_act_keeps_its_initiative() {
     assert_eq!(f.0.get::<skirmish::rules::components::Initiative>(f.id("Stuck")).unwrap().total, 13);
     // Its slot stays between A (18) and Z (8) in every round.
     let text = f.text();
-    let at = |p: &dyn Fn(&String) -> bool| text.iter().enumerate().filter(|(_, e)| p(e)).map(|(i, _)| i).collect::<Vec<_>>();
+    let at =
+        |p: &dyn Fn(&String) -> bool| text.iter().enumerate().filter(|(_, e)| p(e)).map(|(i, _)| i).collect::<Vec<_>>();
     let a_ends = at(&|e| e.starts_with("TurnEnded { who: A,"));
     let skips = at(&|e| e.starts_with("TurnSkipped { who: Stuck"));
     let z_starts = at(&|e| e.starts_with("TurnStarted { who: Z,"));

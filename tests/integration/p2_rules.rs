@@ -694,8 +694,9 @@ fn g_p2_10_a_delay_that_does_not_move_initiative_keeps_the_slot() {
 /// pf2e with a second "your turn begins" free action (War Chant) and a second "your turn ends"
 /// one (Last Word), so the one-per-step limits of P2-06 and P2-25 are tested with a real choice.
 fn two_triggered_each() -> Ruleset {
-    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/pf2e.ron"))
-        .unwrap();
+    let text =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/pf2e.ron"))
+            .unwrap();
     let text = text.replacen(
         "    abilities: [\n",
         "    abilities: [\n        (id: \"war_chant\", name: \"War Chant\", cost: 0, timing: Free, trigger: Some(TurnBegins),\n            tags: [\"free\"], effect: SelfCondition(condition: \"chanting\", duration: UntilEndOfTurn)),\n        (id: \"last_word\", name: \"Last Word\", cost: 0, timing: Free, trigger: Some(TurnEnds),\n            tags: [\"free\"], effect: SelfCondition(condition: \"chanting\", duration: Rounds(1))),\n",

@@ -86,7 +86,12 @@ fn random_map(g: &mut Lcg) -> BattleMap {
 }
 
 /// Cheapest costs by relaxing every square until nothing changes (no priority queue at all).
-fn reference_costs(m: &BattleMap, from: GridPos, budget: u32, pass: &impl Fn(GridPos) -> bool) -> BTreeMap<GridPos, u32> {
+fn reference_costs(
+    m: &BattleMap,
+    from: GridPos,
+    budget: u32,
+    pass: &impl Fn(GridPos) -> bool,
+) -> BTreeMap<GridPos, u32> {
     let mut best: BTreeMap<GridPos, u32> = BTreeMap::from([(from, 0)]);
     loop {
         let mut changed = false;

@@ -317,7 +317,8 @@ fn undo_then_redo_gives_identical_hashes_under_every_ruleset_mid_activity_and_wi
         let mut history = History::new();
         // Undo back through (up to) 25 commands, each landing exactly where that command was sent.
         let mut hashes = vec![end];
-        let undoable: Vec<usize> = c.journal().iter().enumerate().filter(|(_, e)| e.is_player_command()).map(|(i, _)| i).collect();
+        let undoable: Vec<usize> =
+            c.journal().iter().enumerate().filter(|(_, e)| e.is_player_command()).map(|(i, _)| i).collect();
         for &i in undoable.iter().rev().take(25) {
             history.undo(&mut c).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(c.state_hash(), before[i], "{name}: undo lands before entry {}", i + 1);
@@ -481,7 +482,8 @@ fn make_v1_fixture() {
         .rev()
         .find(|k| {
             let c = save::rebuild(&full, *k).unwrap();
-            (0..c.len() as u32).any(|i| c.get::<Casting>(Cid(i)).is_some_and(|x| x.0.as_ref().is_some_and(|a| a.holding)))
+            (0..c.len() as u32)
+                .any(|i| c.get::<Casting>(Cid(i)).is_some_and(|x| x.0.as_ref().is_some_and(|a| a.holding)))
         })
         .expect("a moment with a held cast");
     let c = save::rebuild(&full, k).unwrap();
@@ -591,11 +593,16 @@ fn corrupt_mismatched_too_new_and_foreign_files_are_named_errors() {
     let e = save::load(Path::new("/nonexistent/save.ron")).err().unwrap();
     assert!(matches!(e, SaveError::Io { .. }), "{e}");
     // A ruleset named by a hash that no installed ruleset has.
-    let other = text.replacen(&save::ruleset_hash(&{
-        let mut r = ruleset("homebrew-d20");
-        r.round_cap = s.encounter.round_cap;
-        r
-    }).to_string(), "00000000000000aa", 1);
+    let other = text.replacen(
+        &save::ruleset_hash(&{
+            let mut r = ruleset("homebrew-d20");
+            r.round_cap = s.encounter.round_cap;
+            r
+        })
+        .to_string(),
+        "00000000000000aa",
+        1,
+    );
     let e = save::restore(save::parse("r.ron", &other).unwrap(), "r.ron").err().unwrap();
     assert!(e.to_string().contains("has changed since this was saved"), "{e}");
 }

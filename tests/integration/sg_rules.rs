@@ -102,14 +102,14 @@ fn run_until_turn_of(f: &mut Fight, who: &str) -> (u32, u32) {
 fn sg_06_recovery_time_comes_from_mode_weapon_skill_or_power() {
     // Each action is really taken in segment 1, and C's next turn is found by playing on.
     let cases: [(&str, &[&str], Option<(i32, i32)>, (u32, u32)); 8] = [
-        ("shift", &[], Some((1, 0)), (1, 2)),         // movement mode Shift: RT 1
-        ("skirmish", &[], Some((3, 0)), (1, 4)),      // Skirmish: RT 3 (SG-41)
-        ("sprint", &[], Some((6, 0)), (1, 6)),        // Sprint: RT 5
-        ("dagger", &["O"], None, (1, 3)),             // weapon speed 2
-        ("longsword", &["O"], None, (1, 4)),          // weapon speed 3
-        ("bow", &["O"], None, (1, 4)),                // weapon speed 3
-        ("draw_weapon", &[], None, (1, 3)),           // a simple action: RT 2 from data
-        ("magic_missile", &["O"], None, (1, 7)),      // a power: effect at 1 + 2, then its RT 4
+        ("shift", &[], Some((1, 0)), (1, 2)),    // movement mode Shift: RT 1
+        ("skirmish", &[], Some((3, 0)), (1, 4)), // Skirmish: RT 3 (SG-41)
+        ("sprint", &[], Some((6, 0)), (1, 6)),   // Sprint: RT 5
+        ("dagger", &["O"], None, (1, 3)),        // weapon speed 2
+        ("longsword", &["O"], None, (1, 4)),     // weapon speed 3
+        ("bow", &["O"], None, (1, 4)),           // weapon speed 3
+        ("draw_weapon", &[], None, (1, 3)),      // a simple action: RT 2 from data
+        ("magic_missile", &["O"], None, (1, 7)), // a power: effect at 1 + 2, then its RT 4
     ];
     for (ability, targets, to, next) in cases {
         let mut f = Fight::segments(vec![
@@ -416,14 +416,16 @@ fn sg_30_the_recovery_action_saves_against_the_effect_it_names() {
     f.put("C", "asleep", None, None);
     f.put("C", "unconscious", None, None);
     let c = f.id("C");
-    let intent = |m: &str| skirmish::rules::command::Command::Act(skirmish::rules::command::ActIntent {
-        actor: c,
-        ability: "recovery_action".into(),
-        targets: vec![],
-        to: None,
-        mode: Some(m.into()),
-        surprise: false,
-    });
+    let intent = |m: &str| {
+        skirmish::rules::command::Command::Act(skirmish::rules::command::ActIntent {
+            actor: c,
+            ability: "recovery_action".into(),
+            targets: vec![],
+            to: None,
+            mode: Some(m.into()),
+            surprise: false,
+        })
+    };
     let before = f.0.state_hash();
     let err = f.0.submit(intent("slowed")).unwrap_err();
     assert!(f.0.explain(&err).contains("no `slowed` that a save can end"), "{}", f.0.explain(&err));
@@ -788,7 +790,10 @@ fn g_sg_05_a_held_cast_released_while_slowed_waits_the_slowed_rt() {
     let mut f = holding_shield();
     f.put("C", "slowed", Some(1), None);
     f.release("C").unwrap();
-    assert!(f.saw(0, "CastReleased", "who: C, ability: \"shield_spell\", next_round: 1, next_segment: 8"), "2 + (4 + 2)");
+    assert!(
+        f.saw(0, "CastReleased", "who: C, ability: \"shield_spell\", next_round: 1, next_segment: 8"),
+        "2 + (4 + 2)"
+    );
     assert_eq!(run_until_turn_of(&mut f, "C"), (1, 8));
     // Hasted instead (−1): 2 + (4 − 1).
     let mut g = holding_shield();

@@ -113,7 +113,8 @@ fn sim_four_shards_merged_equal_the_unsharded_run_byte_for_byte() {
     for i in 0..4 {
         let s = d.join(format!("shard-{i}"));
         let shard = format!("{i}/4");
-        let out = sim(&[enc, "--runs", "10", "--seed", "7", "--jobs", "1", "--shard", &shard, "--out", s.to_str().unwrap()]);
+        let out =
+            sim(&[enc, "--runs", "10", "--seed", "7", "--jobs", "1", "--shard", &shard, "--out", s.to_str().unwrap()]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         shard_dirs.push(s);
     }
@@ -220,7 +221,9 @@ fn sim_mod_runs_a_rust_mod_in_every_run_and_refuses_an_unknown_one() {
     let prep = sim::prepare(&cfg).unwrap();
     let (log, _) = sim::run::replay(&prep, 0, 0, 3).unwrap();
     assert!(
-        log.events.iter().any(|e| matches!(e, skirmish::rules::log::CombatEvent::ModEffect { source, .. } if source == "regeneration")),
+        log.events.iter().any(
+            |e| matches!(e, skirmish::rules::log::CombatEvent::ModEffect { source, .. } if source == "regeneration")
+        ),
         "no regeneration in the run"
     );
     // The summary says which mods the runs had; shards with other mods do not merge.
