@@ -146,7 +146,7 @@ pub fn theme(ctx: &egui::Context) {
         let v = &mut s.visuals;
         *v = egui::Visuals::dark();
         v.window_corner_radius = egui::CornerRadius::same(6);
-        v.panel_fill = Color32::from_rgba_unmultiplied(22, 24, 30, 238);
+        v.panel_fill = Color32::from_rgb(22, 24, 30);
         v.window_fill = Color32::from_rgb(28, 30, 38);
         v.extreme_bg_color = Color32::from_rgb(14, 15, 19);
         v.selection.bg_fill = Color32::from_rgb(120, 92, 30);
@@ -562,10 +562,11 @@ fn log(ui: &mut egui::Ui, cache: &HudCache, st: &mut HudUi, out: &mut Vec<HudAct
         ui.label(RichText::new(n).small().color(GOLD));
     }
     let rows: Vec<&crate::hud::log::LogEntry> = cache.log.filtered(&st.filter).collect();
-    // Rows of two small lines: long sentences wrap, and only the rows in view are laid out, so a
-    // 10,000-entry log costs what a screenful does.
+    // Rows of three small lines (an attack with its defence and damage fits at 1280×800; hover
+    // shows any longer one whole): only the rows in view are laid out, so a 10,000-entry log costs
+    // what a screenful does.
     let line = ui.text_style_height(&egui::TextStyle::Small);
-    let row_h = 2.0 * line + 6.0;
+    let row_h = 3.0 * line + 4.0;
     egui::ScrollArea::vertical().id_salt("log_scroll").stick_to_bottom(true).auto_shrink([false, false]).show_rows(
         ui,
         row_h,
