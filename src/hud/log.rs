@@ -143,6 +143,11 @@ impl LogView {
         let stat = |c: Cid, s: &str| combat.get::<Stats>(c).map_or(0, |st| st.get(s));
         for i in self.consumed..log.events.len() {
             let e = &log.events[i];
+            // Regaining actions is the last thing Step 1 does: what follows it (the turn's
+            // actions, a GM's input) is no longer that step's.
+            if i > 0 && matches!(log.events[i - 1], CombatEvent::ActionsRegained { .. }) {
+                self.step = None;
+            }
             match e {
                 CombatEvent::RoundStarted { round, .. } => self.round = *round,
                 CombatEvent::TurnStepBegan { step, .. } => self.step = Some(step_rule(step)),

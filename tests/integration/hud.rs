@@ -305,7 +305,12 @@ fn log_sentences_with_dice_and_rule_ids() {
     assert_eq!(down.rule, Some("P2-24"), "{}", down.text);
     let applied =
         v.entries().iter().find(|e| e.kind == "ConditionApplied" && e.text.contains("frightened")).expect("frightened");
-    assert!(!matches!(applied.rule, Some("P2-08" | "HB-24" | "SG-30" | "P1-18")), "{:?}", applied.rule);
+    assert!(!matches!(applied.rule, Some("P2-08" | "P2-09" | "HB-24" | "SG-30" | "P1-18")), "{:?}", applied.rule);
+    // Put on by the GM after Step 1 regained the actions: not the Regain step's (P2-09), but
+    // the rule of what it does (persistent damage, P2-23).
+    let fire =
+        v.entries().iter().find(|e| e.kind == "ConditionApplied" && e.text.contains("persistent fire")).expect("fire");
+    assert_eq!(fire.rule, Some("P2-23"), "{}", fire.text);
     // JSON lines: one object per entry, with its rule and its raw events.
     let jsonl = v.to_jsonl(&c);
     assert_eq!(jsonl.lines().count(), v.entries().len());
