@@ -787,6 +787,9 @@ impl Rules<'_, '_> {
 
     /// G-P1-04: a readied action moves the holder's initiative to just before the creature that
     /// triggered it, for good. Used in the next round before its regular turn, that turn is lost.
+    /// The `holder.0 % (RANK_SPACING / 2)` keeps two movers apart; ids stay below
+    /// `MAX_COMBATANTS` (10,000), far under `RANK_SPACING / 2`, so it is `holder.0` itself (and
+    /// cargo-mutants' `/` → `*` there is equivalent).
     fn move_before(&mut self, holder: Cid, trigger: Cid) {
         let rank = self.rank(trigger).saturating_sub(1 + holder.0 % (super::turns::RANK_SPACING / 2));
         self.cm(holder).initiative.rank = rank;
@@ -1119,7 +1122,10 @@ impl Rules<'_, '_> {
             return Err(Rejection::NotDelayed);
         }
         let timeline_policy = self.ruleset.reorder == ReorderPolicy::DelayReadyInTimeline;
-        // On a segment clock it may also come back when no turn runs at all (G-SG-11).
+        // On a segment clock it may also come back when no turn runs at all (G-SG-11). (With a
+        // fixed cycle a command never finds no turn running: the schedule starts the next turn
+        // before it returns, and a delaying creature keeps its slot there, so nothing waits for
+        // it. That is why cargo-mutants' `&&` → `||` here survives: it is equivalent.)
         let no_turn_ok = timeline_policy && self.turn.active.is_none();
         if (self.turn.active.is_none() && !no_turn_ok)
             || self.turn.active == Some(actor)

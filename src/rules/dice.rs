@@ -77,6 +77,8 @@ impl Dice {
     /// results from the stream as it always did), keep or drop, then add flat and stats.
     fn roll_with(&mut self, expr: &DiceExpr, stat: impl Fn(&str) -> i32, mut seen: impl FnMut(DieRoll)) -> i32 {
         let mut total = expr.flat;
+        // A guard only: parsing and `with_advantage` keep every expression within `MAX_DICE`
+        // dice, so `left` never binds (and cargo-mutants' `-=` → `+=` below is equivalent).
         let mut left = MAX_DICE;
         for t in &expr.dice {
             let n = t.count.min(left);
@@ -243,12 +245,14 @@ impl DiceExpr {
     /// The same roll with advantage (G-HB-08): its first added dice term rolled twice over,
     /// keeping the higher half (`1d20+3` becomes `2d20kh1+3`; `2d6` becomes `4d6kh2`). A term
     /// that already has a keep rule, or an expression without such a term, is returned
-    /// unchanged. For `1dS` the dice come from the stream exactly as two rolls of `1dS` did.
+    /// unchanged, and so is one that would then roll more than `MAX_DICE` dice in all. For `1dS`
+    /// the dice come from the stream exactly as two rolls of `1dS` did.
     pub fn with_advantage(&self) -> DiceExpr {
         let mut e = self.clone();
+        let all: u32 = e.dice.iter().map(|t| t.count).sum();
         if let Some(t) = e.dice.iter_mut().find(|t| !t.negative)
             && t.keep == Keep::All
-            && t.count.saturating_mul(2) <= MAX_DICE
+            && all.saturating_add(t.count) <= MAX_DICE
         {
             t.keep = Keep::Highest(t.count);
             t.count *= 2;
@@ -479,6 +483,60 @@ mod tests {
         assert_eq!(e.text(), "2d20kh1+3");
         assert_eq!(DiceExpr::parse("2d6+STR").unwrap().with_advantage().text(), "4d6kh2+STR");
         assert_eq!(DiceExpr::parse("2d20kl1").unwrap().with_advantage().text(), "2d20kl1");
+        // Never beyond the dice bound: 50 more d6 would make 150 dice.
+        assert_eq!(DiceExpr::parse("50d6+50d6").unwrap().with_advantage().text(), "50d6+50d6");
+        assert_eq!(DiceExpr::parse("25d6+50d6").unwrap().with_advantage().text(), "50d6kh25+50d6");
+        // A subtracted number keeps its sign (found by cargo-mutants).
+        assert_eq!(DiceExpr::parse("1d20-2").unwrap().with_advantage().text(), "2d20kh1-2");
+    }
+
+    #[test]
+    fn dice_range_gives_the_lowest_highest_and_mean_of_the_kept_dice() {
+        assert_eq!(DiceExpr::parse("2d6+3").unwrap().dice_range(), (2, 12, 7.0));
+        assert_eq!(DiceExpr::parse("1d20-1d4").unwrap().dice_range(), (-3, 19, 8.0));
+        assert_eq!(DiceExpr::parse("4d6kh3").unwrap().dice_range(), (3, 18, 10.5));
+    }
+
+    #[test]
+    fn keep_lowest_breaks_ties_by_position_and_single_die_is_one_plain_die() {
+        // (Found by cargo-mutants: ties under `kl` and `single_die` were untested.)
+        let mut d = Dice::seeded(1);
+        let mut seen = Vec::new();
+        d.force([7, 7]);
+        assert_eq!(d.roll_logged(&DiceExpr::parse("2d20kl1").unwrap(), |_| 0, &mut seen), 7);
+        assert_eq!(format!("{seen:?}"), "[d20=7, d20=7 dropped]");
+        seen.clear();
+        d.force([4, 2, 4, 6]);
+        assert_eq!(d.roll_logged(&DiceExpr::parse("4d6kl2").unwrap(), |_| 0, &mut seen), 2 + 4);
+        assert_eq!(format!("{seen:?}"), "[d6=4, d6=2, d6=4 dropped, d6=6 dropped]");
+        for (text, one) in [
+            ("1d20+3", Some(20)),
+            ("1d8+STR", Some(8)),
+            ("2d6", None),
+            ("2d20kh1", None),
+            ("1d20+1d4", None),
+            ("3-1d4", None),
+            ("5", None),
+        ] {
+            assert_eq!(DiceExpr::parse(text).unwrap().single_die(), one, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_bounds_are_inclusive() {
+        // Right at each bound is accepted (found by cargo-mutants: `>` read as `>=` survived).
+        assert_eq!(DiceExpr::parse("100d6").unwrap().dice[0].count, 100);
+        assert_eq!(DiceExpr::parse("1d1000").unwrap().dice[0].sides, 1000);
+        assert_eq!(DiceExpr::parse("2d20kh2").unwrap().dice[0].keep, Keep::Highest(2));
+        assert_eq!(DiceExpr::parse("2d20kl2").unwrap().dice[0].keep, Keep::Lowest(2));
+        assert_eq!(DiceExpr::parse("2d20dh1").unwrap().dice[0].keep, Keep::Lowest(1));
+        assert_eq!(DiceExpr::parse("50d6+50d6").unwrap().dice.len(), 2);
+        assert!(DiceExpr::parse("101d6").is_err());
+        // A stat name starts with a letter.
+        for bad in ["1d6+2x", "1d6+_x", "1d6+9STR"] {
+            assert!(DiceExpr::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(DiceExpr::parse("1d6+S_2").unwrap().stats, vec![(1, "S_2".to_string())]);
     }
 
     #[test]

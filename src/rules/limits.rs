@@ -237,3 +237,87 @@ pub fn roster<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Ve
     }
     Ok(v)
 }
+
+#[cfg(test)]
+mod tests {
+    //! Every bound, right at it and one past it (found by cargo-mutants: the bounds were only tried
+    //! far away, so `>` read as `>=` or `==` survived).
+    use super::*;
+
+    type De<'a> = ron::de::Deserializer<'a>;
+
+    fn de<T>(text: &str, f: impl FnOnce(&mut De<'_>) -> Result<T, ron::Error>) -> Result<T, String> {
+        let mut d = De::from_str(text).map_err(|e| e.to_string())?;
+        f(&mut d).map_err(|e| e.to_string())
+    }
+
+    fn map(n: usize, v: &str) -> String {
+        format!("{{{}}}", (0..n).map(|i| format!("\"k{i}\": {v}")).collect::<Vec<_>>().join(", "))
+    }
+
+    fn seq(n: usize, v: &str) -> String {
+        format!("[{}]", vec![v; n].join(", "))
+    }
+
+    #[test]
+    fn check_takes_both_ends_and_refuses_one_past_them() {
+        let c = |v: i32| check::<ron::Error, i32>(v, -3, 5).map_err(|e| e.to_string());
+        assert_eq!(c(-3), Ok(-3));
+        assert_eq!(c(5), Ok(5));
+        assert_eq!(c(-4), Err("-4 is out of range -3..=5".to_string()));
+        assert_eq!(c(6), Err("6 is out of range -3..=5".to_string()));
+        assert_eq!(de("20", |d| actions(d)), Ok(20));
+        assert!(de("21", |d| actions(d)).is_err());
+        assert!(de("0", |d| actions(d)).is_err());
+        assert_eq!(de("Some(0)", |d| slots_opt(d)), Ok(Some(0)));
+        assert!(de("Some(21)", |d| slots_opt(d)).is_err());
+        assert_eq!(de("None", |d| slots_opt(d)), Ok(None));
+    }
+
+    #[test]
+    fn maps_hold_at_most_100_entries() {
+        assert_eq!(de(&map(100, "1"), |d| stats(d)).map(|m| m.len()), Ok(100));
+        assert!(de(&map(101, "1"), |d| stats(d)).unwrap_err().contains("101 entries: at most 100"));
+        assert!(de(&map(1, "1001"), |d| stats(d)).unwrap_err().contains("k0: 1001 is out of range"));
+        assert_eq!(de(&map(100, "100"), |d| speeds(d)).map(|m| m.len()), Ok(100));
+        assert!(de(&map(1, "101"), |d| speeds(d)).is_err());
+        assert_eq!(de(&map(100, "10000"), |d| items(d)).map(|m| m.len()), Ok(100));
+        assert!(de(&map(101, "1"), |d| items(d)).is_err());
+        let names = seq(MAX_LIST, "\"a\"");
+        assert_eq!(de(&map(100, &names), |d| loadouts(d)).map(|m| m.len()), Ok(100));
+        assert!(de(&map(101, "[]"), |d| loadouts(d)).unwrap_err().contains("101 entries"));
+        assert!(de(&map(1, &seq(MAX_LIST + 1, "\"a\"")), |d| loadouts(d)).unwrap_err().contains("1001 abilities"));
+        let modes = map(100, "100");
+        assert_eq!(de(&map(100, &modes), |d| speeds_by_ruleset(d)).map(|m| m.len()), Ok(100));
+        assert!(de(&map(101, "{}"), |d| speeds_by_ruleset(d)).unwrap_err().contains("101 entries"));
+        assert!(de(&map(1, &map(101, "1")), |d| speeds_by_ruleset(d)).unwrap_err().contains("k0: 101 entries"));
+        assert!(de(&map(1, &map(1, "101")), |d| speeds_by_ruleset(d)).unwrap_err().contains("k0.k0: 101"));
+    }
+
+    #[test]
+    fn lists_rows_and_rosters_are_bounded() {
+        let side = super::super::map::MAX_MAP_SIDE;
+        let row = format!("\"{}\"", ".".repeat(side));
+        assert_eq!(de(&seq(side, &row), |d| map_rows(d)).map(|v| v.len()), Ok(side));
+        assert!(de(&seq(side + 1, "\".\""), |d| map_rows(d)).unwrap_err().contains("1001 rows"));
+        let long = format!("\"{}\"", ".".repeat(side + 1));
+        assert!(de(&seq(1, &long), |d| map_rows(d)).unwrap_err().contains("row 0 has 1001 squares"));
+        assert_eq!(de(&seq(MAX_LIST, "1"), |d| list::<_, i32>(d)).map(|v| v.len()), Ok(MAX_LIST));
+        assert!(de(&seq(MAX_LIST + 1, "1"), |d| list::<_, i32>(d)).is_err());
+        assert_eq!(de(&seq(MAX_COMBATANTS, "1"), |d| roster::<_, i32>(d)).map(|v| v.len()), Ok(MAX_COMBATANTS));
+        assert!(de(&seq(MAX_COMBATANTS + 1, "1"), |d| roster::<_, i32>(d)).unwrap_err().contains("10001 combatants"));
+        assert_eq!(de(&seq(10, "10000"), |d| modifiers(d)).map(|v| v.len()), Ok(10));
+        assert!(de(&seq(11, "1"), |d| modifiers(d)).unwrap_err().contains("11 attacks"));
+        assert!(de(&seq(1, "10001"), |d| modifiers(d)).is_err());
+        assert_eq!(de(&seq(10_000, "-1000"), |d| forced_dice(d)).map(|v| v.len()), Ok(10_000));
+        assert!(de(&seq(10_001, "1"), |d| forced_dice(d)).unwrap_err().contains("10001 forced dice"));
+        assert!(de(&seq(1, "1001"), |d| forced_dice(d)).is_err());
+        assert_eq!(de("(10000, -10000)", |d| square(d)), Ok((10_000, -10_000)));
+        assert!(de("(0, 10001)", |d| square(d)).is_err());
+        assert!(de("(-10001, 0)", |d| square(d)).is_err());
+        assert_eq!(de("Some((0, -10000))", |d| square_opt(d)), Ok(Some((0, -10_000))));
+        assert!(de("Some((10001, 0))", |d| square_opt(d)).is_err());
+        assert!(de("Some((0, 10001))", |d| square_opt(d)).is_err());
+        assert_eq!(de("None", |d| square_opt(d)), Ok(None));
+    }
+}

@@ -212,6 +212,8 @@ impl BattleMap {
                     continue;
                 }
                 let (x, y) = ((i % w) as i32, (i / w) as i32);
+                // NEIGHBOURS is symmetric and the costs do not depend on the order squares are
+                // relaxed in, so cargo-mutants' `y + dy` → `y - dy` here is equivalent.
                 for (dx, dy) in NEIGHBOURS {
                     let q = GridPos { x: x + dx, y: y + dy };
                     if q.x < 0 || q.y < 0 || q.x >= width || q.y >= height {
@@ -343,7 +345,8 @@ impl BattleMap {
         }
         let (p, q) = if a <= b { (a, b) } else { (b, a) };
         // The line stays inside the box its ends span: with no wall in that box (ends aside, as
-        // ends never block), nothing is in the way.
+        // ends never block), nothing is in the way. (A shortcut only, exact either way: so
+        // cargo-mutants' `<=` → `>` on the wall count is equivalent.)
         if self.blocked.len() <= 16 {
             let (x0, x1) = (p.x.min(q.x), p.x.max(q.x));
             let (y0, y1) = (p.y.min(q.y), p.y.max(q.y));

@@ -168,7 +168,7 @@ pub fn validate(ruleset: &Ruleset, specs: &[CombatantSpec]) -> Result<(), SetupE
 
 /// Check combatants against a ruleset and a battle map without touching any world: unique names
 /// and squares, squares on the map and not walls, abilities (the loadout for this ruleset, if
-/// any) and conditions in the ruleset, positive hit points.
+/// any) and conditions in the ruleset, positive hit points, at most `MAX_COMBATANTS`.
 pub fn validate_on(ruleset: &Ruleset, specs: &[CombatantSpec], map: &BattleMap) -> Result<(), SetupError> {
     let mut names = BTreeSet::new();
     let mut squares = BTreeSet::new();
@@ -204,6 +204,14 @@ pub fn validate_on(ruleset: &Ruleset, specs: &[CombatantSpec], map: &BattleMap) 
     }
     if specs.is_empty() {
         return Err(SetupError { combatant: None, message: "no combatants".into() });
+    }
+    // Initiative ranks are spaced `RANK_SPACING` apart in a u32 and offset by the id: the same
+    // bound the files have holds for combatants built in code.
+    if specs.len() > super::limits::MAX_COMBATANTS {
+        return Err(SetupError {
+            combatant: None,
+            message: format!("{} combatants: at most {}", specs.len(), super::limits::MAX_COMBATANTS),
+        });
     }
     Ok(())
 }

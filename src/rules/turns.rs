@@ -515,7 +515,8 @@ impl Rules<'_, '_> {
         }
     }
 
-    /// G-P2-10: a delaying creature comes back right after `after`'s turn, for good.
+    /// G-P2-10: a delaying creature comes back right after `after`'s turn, for good. (As in
+    /// `move_before`, `back.0 % (RANK_SPACING / 2)` is `back.0`: ids stay below `MAX_COMBATANTS`.)
     fn slot_in_after(&mut self, back: Cid, after: Cid, now: u32) {
         // G-P1-03: returning before its regular turn, the creature gives that turn up.
         if let Some(k) = self.timeline.scheduled(back) {

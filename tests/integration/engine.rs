@@ -139,6 +139,16 @@ fn the_ambiguity_check_does_catch_an_ambiguity() {
     s.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
     s.add_systems((|mut c: ResMut<Counter>| c.0 += 1, |mut c: ResMut<Counter>| c.0 *= 2));
     assert!(s.initialize(&mut world).is_err());
+    // And the engine's own schedule is built with that setting: two conflicting systems in one of
+    // its sets make it refuse to build (a mutant dropping `ambiguity_detection` survived otherwise).
+    let mut world = World::new();
+    world.init_resource::<Counter>();
+    let mut s = skirmish::rules::rules_schedule();
+    s.add_systems(
+        ((|mut c: ResMut<Counter>| c.0 += 1), (|mut c: ResMut<Counter>| c.0 *= 2))
+            .in_set(skirmish::rules::TurnSystems::Spend),
+    );
+    assert!(s.initialize(&mut world).is_err(), "rules_schedule() reports ambiguities as errors");
 }
 
 #[test]
@@ -184,6 +194,10 @@ fn a_changed_ruleset_file_changes_behaviour_without_recompiling() {
     let rs = skirmish::rules::ruleset::Ruleset::from_ron_str("four.ron", &text).unwrap();
     let f = Fight::with_ruleset(rs, vec![who("A", "h", 20, (0, 0)), who("B", "m", 10, (5, 0))]);
     assert_eq!(f.actions("A"), 4);
+    // A field left out takes its documented default (found by cargo-mutants: `default_mode`).
+    let text = text.replace("default_movement_mode: \"walk\",", "");
+    let rs = skirmish::rules::ruleset::Ruleset::from_ron_str("no-mode.ron", &text).unwrap();
+    assert_eq!(rs.default_movement_mode, "walk");
 }
 
 #[test]
@@ -192,6 +206,12 @@ fn a_combat_counts_its_combatants() {
     // A combat needs combatants: set-up refuses none, so a combat is never empty.
     let none = skirmish::rules::driver::Combat::new(homebrew(), 1, &[]).err().expect("refused");
     assert!(none.message.contains("no combatants"), "{}", none.message);
+    // And no more than the files may hold: initiative ranks are spaced out by id in a u32.
+    let max = skirmish::rules::limits::MAX_COMBATANTS;
+    let crowd: Vec<_> =
+        (0..=max).map(|i| who(&format!("C{i}"), "heroes", 10, ((i % 200) as i32, (i / 200) as i32))).collect();
+    let many = skirmish::rules::driver::Combat::new(homebrew(), 1, &crowd).err().expect("refused");
+    assert_eq!(many.message, format!("{} combatants: at most {max}", max + 1));
     let two = skirmish::rules::driver::Combat::new(
         homebrew(),
         1,
@@ -200,4 +220,8 @@ fn a_combat_counts_its_combatants() {
     .unwrap();
     assert!(!two.is_empty());
     assert_eq!(two.len(), 2);
+    // The log knows their names, for exports and sentences (found by cargo-mutants:
+    // `CombatLog::name` was only read by the game's export).
+    assert_eq!(two.log().name(Cid(1)), "B");
+    assert_eq!(two.log().name(Cid(7)), "?");
 }

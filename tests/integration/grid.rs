@@ -53,6 +53,28 @@ fn rows_make_a_map_and_bad_rows_are_refused() {
     assert_eq!(BattleMap::from_rows(&[]).unwrap(), BattleMap::default());
     let open = BattleMap::default();
     assert!(open.in_bounds(g(-5000, 9000)) && open.passable(g(1, 1)));
+    // The side bound is inclusive (found by cargo-mutants: `>` read as `>=` survived).
+    let side = skirmish::rules::map::MAX_MAP_SIDE;
+    let rows = vec!["."; side];
+    assert_eq!(BattleMap::from_rows(&rows).unwrap().height as usize, side);
+    let rows = vec!["."; side + 1];
+    assert!(BattleMap::from_rows(&rows).unwrap_err().contains("1001 rows"));
+    let wide = ".".repeat(side);
+    assert_eq!(BattleMap::from_rows(&[wide.as_str()]).unwrap().width as usize, side);
+}
+
+#[test]
+fn line_of_sight_on_agrees_with_line_of_sight_without_a_terrain_grid() {
+    // A caller without the terrain grid (an empty slice) gets the same answers, read from the
+    // walls (found by cargo-mutants: the grid was indexed without one).
+    let m = map(&["..........", "....#.....", "....#.....", "....#.....", ".........."]);
+    let t = m.terrain_costs();
+    for (a, b) in [(g(0, 2), g(9, 2)), (g(0, 0), g(9, 0)), (g(3, 1), g(5, 3)), (g(0, 4), g(9, 1))] {
+        let seen = m.line_of_sight(a, b);
+        assert_eq!(m.line_of_sight_on(&t, a, b), seen, "{a:?} {b:?}");
+        assert_eq!(m.line_of_sight_on(&[], a, b), seen, "{a:?} {b:?} without the grid");
+    }
+    assert!(!m.line_of_sight(g(0, 2), g(9, 2)) && m.line_of_sight(g(0, 0), g(9, 0)));
 }
 
 #[test]

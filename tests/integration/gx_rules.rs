@@ -331,8 +331,12 @@ fn g_x_04_persistent_damage_gained_after_a_delay_resolves_at_the_end_of_the_retu
     assert!(f.saw(m, "FlatCheck", "who: A, condition: \"persistent_bleed\", roll: 9"));
     assert_eq!(f.active().as_deref(), Some("B"));
     f.put("A", "persistent_fire", None, None);
+    // Another creature's condition ends meanwhile: what the Delay resolved for A still counts
+    // (found by cargo-mutants: ending any condition could wipe A's record).
+    f.put("B", "frightened", Some(1), None);
     f.0.submit(Command::ReturnFromDelay { actor: f.id("A") }).unwrap();
     f.end("B");
+    assert!(f.saw(m, "ConditionEnded", "who: B, condition: \"frightened\""), "{:?}", f.since(m));
     assert_eq!(f.active().as_deref(), Some("A"));
     let back = f.mark();
     f.force(&[3, 3, 9]);

@@ -187,6 +187,29 @@ fn out_of_range_numbers_in_a_scenario_are_load_errors_naming_the_field() {
 }
 
 #[test]
+fn maps_in_a_scenario_hold_at_most_100_entries() {
+    // Exactly 100 loads; 101 is an error naming the field (found by cargo-mutants: the bounds of
+    // `stats` and `loadouts` were only tried far away from 100).
+    let path = root().join("tests/scenarios/ai-brawl.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let stats = |n: usize| (0..n).map(|i| format!("\"S{i}\": 1")).collect::<Vec<_>>().join(", ");
+    let loadouts = |n: usize| (0..n).map(|i| format!("\"r{i}\": [\"sword\"]")).collect::<Vec<_>>().join(", ");
+    for (n, ok) in [(100, true), (101, false)] {
+        let with_stats = text.replacen("{\"STR\": 3, \"DEX\": 1}", &format!("{{{}}}", stats(n)), 1);
+        let with_loadouts = text.replacen("hp: 24,", &format!("hp: 24, loadouts: {{{}}},", loadouts(n)), 1);
+        for (field, bad) in [("combatants[0].stats", with_stats), ("combatants[0].loadouts", with_loadouts)] {
+            match scenario::load_str(&path, &bad) {
+                Ok(_) => assert!(ok, "{field}: {n} entries loaded"),
+                Err(e) => {
+                    assert!(!ok, "{field}: {n} entries refused: {e}");
+                    assert!(e.message.starts_with(field) && e.message.contains("101 entries: at most 100"), "{e}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn syntax_errors_name_the_field_path() {
     let path = root().join("tests/scenarios/ai-brawl.ron");
     let text = std::fs::read_to_string(&path).unwrap();
@@ -288,6 +311,12 @@ fn only_regular_files_of_bounded_size_are_read() {
     f.set_len(MAX_DATA_BYTES + 1).unwrap();
     let e = scenario::load(&big).unwrap_err();
     assert!(e.message.contains("larger than"), "{e}");
+    // Exactly at the cap is read (and then fails as the bad text it is), not refused as too big
+    // (found by cargo-mutants: `>` read as `==` survived).
+    let edge = dir.join("edge.ron");
+    std::fs::File::create(&edge).unwrap().set_len(MAX_DATA_BYTES).unwrap();
+    let e = scenario::load(&edge).unwrap_err();
+    assert!(!e.message.contains("larger than"), "{e}");
     // A ruleset named by a scenario goes through the same reader.
     std::fs::write(dir.join("s.ron"), brawl_with_ruleset("big.ron")).unwrap();
     let e = scenario::load(&dir.join("s.ron")).unwrap_err();

@@ -261,6 +261,32 @@ fn hb_11_a_shared_ability_tag_approves_without_asking() {
 }
 
 #[test]
+fn hb_11_the_approval_strategy_can_always_approve_or_always_ask() {
+    // The same pair, sharing no tag, under the other two `assist.approval` strategies (found by
+    // cargo-mutants: dropping `AlwaysApprove` survived).
+    use skirmish::rules::ruleset::AssistApproval;
+    let pair = |approval| {
+        let mut rs = homebrew();
+        rs.assist.approval = approval;
+        let mut f = Fight::with_ruleset(
+            rs,
+            vec![
+                who("P", "h", 20, (0, 0)).with(&["hold_person"]),
+                who("F", "h", 15, (1, 1)).with(&["sword"]),
+                who("E", "m", 10, (5, 5)),
+            ],
+        );
+        f.act("P", "assist", &["F"]).unwrap();
+        f
+    };
+    let f = pair(AssistApproval::AlwaysApprove);
+    assert_eq!(f.pending(), None);
+    assert!(f.saw(0, "AssistGranted", "from: P, to: F, bonus: 2"));
+    let f = pair(AssistApproval::AlwaysAskGm);
+    assert_eq!(f.pending(), Some(("GM".into(), "AssistApproval".into())));
+}
+
+#[test]
 fn hb_12_assist_stacks_with_flanking() {
     let mut f = Fight::new(vec![
         who("P", "h", 20, (0, 1)).with(&["sword"]),
@@ -726,6 +752,34 @@ fn hb_40_a_defensive_roll_equal_to_the_attack_blocks_it() {
     f.act("A", "sword", &["B"]).unwrap();
     f.defend("B", Parry).unwrap();
     assert!(f.saw(m, "AttackHit", "attacker: A, target: B"), "{:?}", f.since(m));
+    // A variant with `defender_wins_ties: false`: the same tie hits, and only a higher roll blocks
+    // (found by cargo-mutants: `>` read as `>=` there survived).
+    let mut rs = homebrew();
+    let skirmish::rules::ruleset::DefenseRule::ActiveRoll { defender_wins_ties, .. } = &mut rs.defense else {
+        panic!("homebrew-d20 rolls its defence");
+    };
+    *defender_wins_ties = false;
+    let duel_under = |rs| {
+        Fight::with_ruleset(
+            rs,
+            vec![
+                who("A", "heroes", 20, (0, 0)).stat("STR", 1).with(&["sword"]),
+                who("B", "monsters", 10, (1, 0)).stat("STR", 1),
+            ],
+        )
+    };
+    let mut g = duel_under(rs.clone());
+    g.force(&[10, 10, 1]);
+    let m = g.mark();
+    g.act("A", "sword", &["B"]).unwrap();
+    g.defend("B", Parry).unwrap();
+    assert!(g.saw(m, "AttackHit", "attacker: A, target: B"), "a tie: {:?}", g.since(m));
+    let mut g = duel_under(rs);
+    g.force(&[10, 11]);
+    let m = g.mark();
+    g.act("A", "sword", &["B"]).unwrap();
+    g.defend("B", Parry).unwrap();
+    assert!(g.saw(m, "AttackBlocked", "attacker: A, target: B"), "higher: {:?}", g.since(m));
 }
 
 #[test]
@@ -848,6 +902,16 @@ fn hb_48_no_attack_of_opportunity_from_a_flanked_enemy() {
     f.move_to("X", (-3, 0)).unwrap();
     assert!(f.saw(0, "NoOpportunity", "mover: X, from: Y, reason: Flanked"));
     assert_eq!(f.pos("X"), (-3, 0));
+    // Its own allies on both sides do not flank it (found by cargo-mutants: any creature but
+    // itself counted as a flanker).
+    let mut g = Fight::new(vec![
+        who("X", "h", 20, (1, 1)),
+        who("Y", "m", 10, (1, 0)).with(&["sword"]),
+        who("M", "m", 8, (0, 0)),
+        who("N", "m", 6, (2, 0)),
+    ]);
+    g.move_to("X", (1, 4)).unwrap();
+    assert_eq!(g.pending(), Some(("Y".into(), "Opportunity".into())), "{:?}", g.text());
 }
 
 // ---------------------------------------------------------------- held actions
@@ -891,6 +955,28 @@ fn hb_50_a_held_attack_resolves_before_the_enemys_action() {
     let held = f.find(m, "AttackRolled", "attacker: A").expect("held attack");
     let own = f.find(m, "AttackRolled", "attacker: E").expect("E's attack");
     assert!(held < own, "{:?}", f.since(m));
+}
+
+#[test]
+fn g_hb_09_interrupting_one_creature_leaves_the_others_queued_actions() {
+    // E's attack waits behind A's held attack; the GM interrupts C meanwhile. Only C's work is
+    // cancelled (found by cargo-mutants: a disruption dropping everyone's queued effects survived).
+    let mut f = Fight::new(vec![
+        who("A", "h", 20, (0, 0)).stat("STR", 1).with(&["sword"]),
+        who("E", "m", 10, (1, 0)).stat("STR", 1).stat("DEX", 1).with(&["sword"]).hp(30),
+        who("C", "h", 5, (0, 5)),
+    ]);
+    hold(&mut f, "A", "sword", Some("E"));
+    f.end("A");
+    let m = f.mark();
+    f.force(&[12]);
+    f.act("E", "sword", &["A"]).unwrap();
+    assert_eq!(f.pending(), Some(("E".into(), "Defense".into())));
+    f.gm(GmInput::Interrupt { who: f.id("C") }).unwrap();
+    f.force(&[3, 2]);
+    f.defend("E", Dodge).unwrap();
+    assert!(f.find(m, "AttackRolled", "attacker: E").is_some(), "E's attack still happens: {:?}", f.since(m));
+    assert!(!f.saw(m, "ActionDisrupted", "who: E"));
 }
 
 #[test]

@@ -322,10 +322,22 @@ fn use_every_call(mut rules: ModRules, mut done: Local<bool>) {
     );
     assert_eq!(rules.remove_condition("everything", b, "stunned"), Ok(()));
     assert_eq!(rules.remove_condition("everything", b, "stunned"), Err(ModRefusal::NoSuchCondition("stunned".into())));
+    let left = rules.actions_left(a);
     assert_eq!(rules.grant_actions("everything", a, 1), Ok(1));
+    assert_eq!(rules.actions_left(a), left + 1);
     assert_eq!(rules.spend_actions("everything", a, 1), Ok(1));
-    let (t, _) = rules.next_turn(b).unwrap();
+    assert_eq!(rules.actions_left(a), left);
+    let (t, rank) = rules.next_turn(b).unwrap();
     assert_eq!(rules.reschedule("everything", b, t + 1), Ok(t + 1));
+    assert_eq!(rules.next_turn(b), Some((t + 1, rank)));
+    // The other reads, each against a value it could get wrong (found by cargo-mutants).
+    assert_eq!(rules.side(a).as_deref(), Some("a"));
+    assert_eq!(rules.side(Cid(9)), None);
+    assert!(!rules.cannot_act(a) && rules.cannot_act(Cid(9)));
+    assert_eq!(rules.actions_left(Cid(9)), 0);
+    assert!(!rules.ended());
+    let faces: Vec<i32> = (0..20).map(|_| rules.roll_die(6)).collect();
+    assert!(faces.iter().all(|f| (1..=6).contains(f)), "{faces:?}");
     assert_eq!(rules.deal_damage("everything", Cid(9), 1), Err(ModRefusal::UnknownCreature(Cid(9))));
     let d = DiceExpr::parse("1d6").unwrap();
     let r = rules.roll(&d, a);
@@ -334,6 +346,79 @@ fn use_every_call(mut rules: ModRules, mut done: Local<bool>) {
     // (found by cargo-mutants: `is_down` was never asked).
     assert!(!rules.is_down(a));
     assert!(rules.is_down(Cid(9)));
+}
+
+/// Spends one of the first creature's actions as soon as it regains them (a "winded" mod).
+struct Winded;
+
+impl RulesMod for Winded {
+    fn name(&self) -> &str {
+        "winded"
+    }
+    fn build(&self, m: &mut ModBuilder) {
+        m.add_systems(TurnSystems::TurnEnd, wind);
+    }
+}
+
+fn wind(mut rules: ModRules) {
+    for e in rules.heard() {
+        if let CombatEvent::ActionsRegained { who, .. } = e
+            && who == Cid(0)
+        {
+            assert_eq!(rules.spend_actions("winded", who, 1), Ok(1));
+        }
+    }
+}
+
+#[test]
+fn g_p2_10_delay_is_refused_once_an_action_of_the_turn_is_spent_even_by_a_mod() {
+    // Delay comes before acting: an action spent without any ability used (here by a mod) counts
+    // too (found by cargo-mutants: `spent > 0` read as `spent < 0` survived).
+    use skirmish::rules::command::{Command, Rejection};
+    let specs = vec![who("A", "a", 20, (0, 0)), who("B", "b", 10, (5, 0))];
+    for (mods, expect) in [(ModList::new(), Ok(())), (ModList::new().with(Winded), Err(Rejection::CannotDelayNow))] {
+        let mut c = Combat::with_mods(ruleset("pf2e"), 1, &specs, BattleMap::default(), &[], &mods).unwrap();
+        let a = c.cid("A").unwrap();
+        assert_eq!(
+            c.get::<skirmish::rules::components::ActionPool>(a).unwrap().uses_this_turn.len(),
+            0,
+            "A has used nothing yet"
+        );
+        assert_eq!(c.submit(Command::Delay { actor: a }), expect);
+    }
+}
+
+/// Records what `ModRules::ended` says when the combat's end is heard.
+struct EndWatch;
+
+static ENDED_SAID: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+impl RulesMod for EndWatch {
+    fn name(&self) -> &str {
+        "end-watch"
+    }
+    fn build(&self, m: &mut ModBuilder) {
+        m.add_systems(TurnSystems::TurnEnd, watch_end);
+    }
+}
+
+fn watch_end(mut rules: ModRules) {
+    if rules.heard().iter().any(|e| matches!(e, CombatEvent::CombatEnded { .. })) {
+        ENDED_SAID.store(if rules.ended() { 2 } else { 1 }, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn a_mod_reads_that_the_combat_has_ended() {
+    let specs = vec![who("A", "a", 20, (0, 0)).stat("STR", 2).with(&["sword"]), who("B", "b", 10, (1, 0)).hp(1)];
+    let c =
+        Combat::with_mods(homebrew(), 3, &specs, BattleMap::default(), &[], &ModList::new().with(EndWatch)).unwrap();
+    let mut f = crate::common::Fight(c);
+    f.force(&[15, 4]);
+    f.act("A", "sword", &["B"]).unwrap();
+    f.defend("B", skirmish::rules::command::DefenseMethod::NoDefense).unwrap();
+    assert!(f.saw(0, "CombatEnded", ""), "{:?}", f.text());
+    assert_eq!(ENDED_SAID.load(std::sync::atomic::Ordering::SeqCst), 2, "the mod heard the end and `ended()` said so");
 }
 
 #[test]

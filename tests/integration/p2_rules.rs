@@ -296,6 +296,22 @@ fn p2_13_the_creature_chooses_which_actions_it_loses() {
 }
 
 #[test]
+fn p2_13_a_loss_larger_than_the_regular_actions_also_takes_the_quickened_one() {
+    // Quickened and slowed 3: four actions, three lost, one left whichever goes first (found by
+    // cargo-mutants: the total counted the quickened action negatively).
+    for first in [ActionLoss::Regular, ActionLoss::Restricted] {
+        let mut f = duel();
+        f.put("B", "quickened", None, None);
+        f.put("B", "slowed", Some(3), None);
+        f.end("A");
+        assert_eq!(f.pending(), Some(("B".into(), "ActionLoss".into())));
+        f.0.submit(Command::Decide { by: Decider::Creature(f.id("B")), choice: Choice::LoseFirst(first) }).unwrap();
+        let left = if first == ActionLoss::Regular { "actions: 0, restricted: 1" } else { "actions: 1, restricted: 0" };
+        assert!(f.saw(0, "ActionsRegained", &format!("who: B, {left}")), "{first:?}: {:?}", f.text());
+    }
+}
+
+#[test]
 fn p2_14_one_action_finishes_before_the_next_starts() {
     let mut f = duel();
     f.act_to("A", "stride", &[], (0, 3), None).unwrap();
@@ -400,7 +416,9 @@ fn g_p2_09_sustain_extends_to_the_end_of_the_next_turn_once() {
     f.act("A", "flaming_sphere", &[]).unwrap();
     f.end("A");
     f.end("B");
+    let m = f.mark();
     f.act("A", "sustain", &[]).unwrap();
+    assert!(f.saw(m, "Sustained", "who: A, count: 1"), "{:?}", f.since(m));
     f.act("A", "sustain", &[]).unwrap();
     assert_eq!(f.actions("A"), 1, "Sustain costs 1 action");
     f.end("A");
@@ -408,6 +426,22 @@ fn g_p2_09_sustain_extends_to_the_end_of_the_next_turn_once() {
     f.end("B");
     f.end("A");
     assert!(!f.has("A", "sphere"), "sustaining twice did not extend it further");
+}
+
+#[test]
+fn g_p2_09_a_spell_cast_again_is_still_one_effect_to_sustain() {
+    let mut f = duel();
+    f.act("A", "flaming_sphere", &[]).unwrap();
+    f.end("A");
+    f.end("B");
+    // Cast again on the same creature: it refreshes the effect, it does not add a second one
+    // (found by cargo-mutants: the creator's list took the same effect twice).
+    f.act("A", "flaming_sphere", &[]).unwrap();
+    let m = f.mark();
+    f.act("A", "sustain", &[]).unwrap();
+    assert!(f.saw(m, "Sustained", "who: A, count: 1"), "{:?}", f.since(m));
+    let created = &f.0.get::<skirmish::rules::components::CreatedEffects>(f.id("A")).unwrap().0;
+    assert_eq!(created.len(), 1, "{created:?}");
 }
 
 #[test]
@@ -611,6 +645,20 @@ fn g_p2_04_damage_while_dying_raises_dying_by_one() {
     f.act("A", "strike", &["B"]).unwrap();
     assert_eq!(f.value("B", "dying"), Some(2));
     assert_eq!(f.text().iter().filter(|e| e.starts_with("Downed")).count(), 1, "down once");
+}
+
+#[test]
+fn g_p2_10_a_delaying_creature_makes_no_reactive_strike() {
+    // It keeps its reaction but can't use it while delayed (found by cargo-mutants: only a spent
+    // reaction was checked).
+    let mut f = duel();
+    f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
+    assert_eq!(f.reactions("A"), 1);
+    assert_eq!(f.active().as_deref(), Some("B"));
+    f.act_to("B", "stride", &[], (1, 4), None).unwrap();
+    assert_eq!(f.pending(), None, "{:?}", f.text());
+    assert!(!f.saw(0, "DecisionRequested", "Opportunity"));
+    assert_eq!(f.pos("B"), (1, 4));
 }
 
 #[test]
@@ -820,6 +868,23 @@ fn p2_16_stunned_means_no_reactive_strike_and_no_triggered_free_action() {
     // ... and the Regain step uses stunned up: 2 actions left.
     assert!(!f.has("A", "stunned"));
     assert_eq!(f.actions("A"), 2);
+}
+
+#[test]
+fn p2_16_a_frightened_creature_still_makes_its_reactive_strike() {
+    // Only "can't act" blocks reactions: another valued condition does not (found by
+    // cargo-mutants: any condition with a value blocking them survived).
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).stat("STR", 3).with(&["reactive_strike"]),
+        pc("B", "monsters", 10, (1, 0)),
+    ]);
+    f.end("A");
+    f.put("A", "frightened", Some(2), None);
+    f.act_to("B", "stride", &[], (5, 0), None).unwrap();
+    assert_eq!(f.pending(), Some(("A".into(), "Opportunity".into())), "{:?}", f.text());
+    let rs = pf2e();
+    let conds = f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().clone();
+    assert!(!skirmish::rules::movement::blocks_reactions(&rs, &conds));
 }
 
 #[test]

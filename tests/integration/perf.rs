@@ -38,6 +38,9 @@ fn a_reset_combat_plays_exactly_as_a_fresh_one_under_every_ruleset() {
             assert_eq!(fresh_sent, again_sent);
             assert_eq!(fresh.journal(), again.journal());
             assert_eq!(fresh.runs(), again.runs());
+            // The count the HUD keys its view-models on: set-up, then at least a run a command
+            // (found by cargo-mutants: a count stuck at 0 passed the equality above).
+            assert!(fresh.runs() > fresh_sent as u64, "{} runs for {fresh_sent} commands", fresh.runs());
             reused = Some(again);
         }
     }

@@ -337,6 +337,18 @@ fn sg_23_release_adds_the_power_rt_and_everything_owed() {
 }
 
 #[test]
+fn sg_23_the_what_if_while_holding_counts_what_the_action_would_add() {
+    // Holding, with 5 owed: Draw a Weapon would owe 2 + 2 more, so the release would come at
+    // 2 + 4 + 5 + 4 = 15 (found by cargo-mutants: the action's own surcharge was not checked).
+    let mut f = holding_shield();
+    f.act_to("C", "skirmish", &[], (3, 0), None).unwrap();
+    assert_eq!(f.0.next_turn_if(f.id("C"), "draw_weapon"), Some((2, 5)));
+    f.act("C", "draw_weapon", &[]).unwrap();
+    f.release("C").unwrap();
+    assert!(f.saw(0, "CastReleased", "next_round: 2, next_segment: 5"), "{:?}", f.text());
+}
+
+#[test]
 fn sg_24_concentration_still_holds_while_holding() {
     let mut f = holding_shield();
     f.gm(GmInput::Interrupt { who: f.id("C") }).unwrap();
@@ -672,6 +684,42 @@ fn g_sg_11_a_delaying_creature_can_return_when_nothing_else_is_scheduled() {
     assert_eq!(f.0.status(), skirmish::rules::state::EngineStatus::AwaitingReturn);
     f.0.submit(Command::ReturnFromDelay { actor: c }).unwrap();
     assert_eq!(f.active().as_deref(), Some("C"));
+}
+
+#[test]
+fn g_sg_11_a_readying_creature_comes_back_after_the_running_turn_and_its_readied_action_lapses() {
+    let mut f = pair();
+    let (c, o) = (f.id("C"), f.id("O"));
+    f.hold(c, "bow", vec![o], Some(o), TriggerOn::Attacks).unwrap();
+    assert_eq!(f.active().as_deref(), Some("O"), "C waits off the schedule");
+    let m = f.mark();
+    f.0.submit(Command::ReturnFromDelay { actor: c }).unwrap();
+    assert!(f.find(m, "ReturnedFromDelay", "who: C, after: O").is_some(), "logged at once");
+    assert!(
+        f.0.get::<skirmish::rules::components::HeldActions>(c).unwrap().0.is_empty(),
+        "coming back gives the readied shot up"
+    );
+    assert_eq!(f.active().as_deref(), Some("O"), "it cannot interrupt O's turn (SG-35)");
+    // A second return while it is already scheduled again is refused: it is no longer waiting.
+    assert!(matches!(f.0.submit(Command::ReturnFromDelay { actor: c }), Err(Rejection::NotDelayed)));
+    f.end("O");
+    assert_eq!(f.active().as_deref(), Some("C"), "C takes its turn right after O's");
+}
+
+#[test]
+fn g_sg_11_a_creature_that_neither_delays_nor_readies_cannot_return() {
+    let mut f = pair();
+    let (c, o) = (f.id("C"), f.id("O"));
+    assert!(matches!(f.0.submit(Command::ReturnFromDelay { actor: o }), Err(Rejection::NotDelayed)));
+    // A readied action that already fired leaves nothing to come back from either.
+    f.hold(c, "bow", vec![o], Some(o), TriggerOn::Moves).unwrap();
+    f.force(&[12, 3]);
+    f.act_to("O", "skirmish", &[], (7, 0), None).unwrap();
+    assert!(f.saw(0, "HeldActionTriggered", "who: C, ability: \"bow\", by: O"));
+    let before = f.0.log().events.len();
+    let r = f.0.submit(Command::ReturnFromDelay { actor: c });
+    assert!(r.is_err(), "{r:?}");
+    assert_eq!(f.0.log().events.len(), before, "a refused return logs nothing");
 }
 
 #[test]
