@@ -522,6 +522,18 @@ fn p1_30_the_unaware_are_flat_footed_and_lose_their_dex_to_ac() {
 }
 
 #[test]
+fn g_p1_03_a_paralyzed_creature_is_skipped_while_another_can_act_and_someone_delays() {
+    // A delays; B, next, is paralyzed; C can act. B's turn is skipped and C's starts: the engine
+    // waits for a delaying creature only when everyone scheduled is unable to act (found by
+    // cargo-mutants: waiting whenever anyone delays survived).
+    let mut f = trio();
+    f.put("B", "paralyzed", None, None);
+    f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
+    assert!(f.saw(0, "TurnSkipped", "who: B"), "{:?}", f.text());
+    assert_eq!(f.active().as_deref(), Some("C"));
+}
+
+#[test]
 fn g_p1_03_delay_moves_initiative_and_is_lost_if_the_next_turn_comes() {
     let mut f = trio();
     f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
