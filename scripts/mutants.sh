@@ -2,8 +2,8 @@
 # Mutation testing of the rules core (issue 13; results in docs/testing.md).
 #
 #   scripts/mutants.sh                 the reproducible sample: shard 3/6 of src/rules/ (346 mutants,
-#                                      every file), about 1.5 hours on 2 cores
-#   SHARD=0/1 scripts/mutants.sh       every mutant of src/rules/ (2,079; about 9 hours)
+#                                      every file), about an hour on 2 cores
+#   SHARD=0/1 scripts/mutants.sh       every mutant of src/rules/ (2,079; about 6 hours)
 #   SHARD=0/1 scripts/mutants.sh --re 'actions.rs:1115'   only the mutants whose names match
 #
 # Shard 3/6 is the one of the six round-robin shards that reaches all 20 files. Mutants are built

@@ -121,18 +121,6 @@ impl Rules<'_, '_> {
         opportunity_attacks_of(&self.ruleset, &self.reactor(who))
     }
 
-    /// Unable to act off its turn: a condition blocks actions, or a condition that its owner's lost
-    /// actions use up (pf2e stunned) still has a value. "Can't act" covers reactions and free
-    /// actions too (P2-16, issue 13), though a stunned creature's turn still starts so that the
-    /// actions it loses can use the condition up.
-    pub fn blocks_reactions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
-        blocks_actions(ruleset, conditions)
-            || conditions
-                .0
-                .iter()
-                .any(|(id, st)| st.value > 0 && ruleset.condition(id).is_some_and(|d| d.consumed_by_lost_actions))
-    }
-
     /// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
     pub fn flat_footed_no_aoo(&self, who: Cid) -> bool {
         flat_footed_no_aoo(&self.ruleset, &self.reactor(who))

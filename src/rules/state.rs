@@ -526,7 +526,8 @@ impl<'w, 's> Rules<'w, 's> {
         self.c(who).stats.get(stat)
     }
 
-    /// Standing creatures within `reach` squares, in initiative order.
+    /// Standing creatures within `reach` squares, in initiative order. (The square is symmetric and
+    /// the result sorted, so cargo-mutants' `p.y + dy` → `p.y - dy` below is equivalent.)
     pub fn within(&self, who: Cid, reach: u32) -> Vec<Cid> {
         let p = *self.c(who).pos;
         let r = reach as i32;

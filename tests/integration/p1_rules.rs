@@ -166,6 +166,30 @@ fn p1_11_a_full_round_runs_from_a_count_to_the_same_count_next_round() {
 }
 
 #[test]
+fn g_p1_10_a_two_round_cast_takes_effect_two_rounds_later() {
+    // A cast of 2 rounds progresses at A's count in round 2 and takes effect at A's count in
+    // round 3 (found by cargo-mutants: only 1-round casts were tried, so completing a cast after
+    // its first round survived).
+    let mut rs = pf1e();
+    rs.abilities.iter_mut().find(|a| a.id == "summon").unwrap().casting_rounds = Some(2);
+    let mut f =
+        Fight::with_ruleset(rs, vec![p1("A", "heroes", 20, (0, 0)).with(&["summon"]), p1("B", "monsters", 15, (5, 0))]);
+    f.act("A", "summon", &[]).unwrap();
+    assert!(f.saw(0, "ActivityStarted", "who: A, ability: \"summon\", cost: 2, paid: 0"), "{:?}", f.text());
+    f.end("A");
+    f.end("B");
+    assert!(f.saw(0, "ActivityProgressed", "who: A, ability: \"summon\", paid_now: 1, remaining: 1"), "{:?}", f.text());
+    assert!(!f.saw(0, "ActivityCompleted", ""));
+    assert!(!f.has("A", "summoning_done"));
+    f.end("A");
+    f.end("B");
+    let start = f.find(0, "TurnStarted", "who: A, round: 3").unwrap();
+    let done = f.find(0, "ActivityCompleted", "who: A, ability: \"summon\"").unwrap();
+    assert!(start < done);
+    assert!(f.has("A", "summoning_done"));
+}
+
+#[test]
 fn p1_12_an_n_round_effect_ends_just_before_its_starting_count() {
     let mut f = Fight::pf1e(vec![
         p1("X", "heroes", 20, (0, 0)),

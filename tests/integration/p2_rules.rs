@@ -445,6 +445,26 @@ fn g_p2_09_a_spell_cast_again_is_still_one_effect_to_sustain() {
 }
 
 #[test]
+fn g_p2_09_one_spell_on_two_creatures_is_two_effects_of_its_caster() {
+    // B slows A, then C: its caster keeps both effects, so both count down in B's turns (found by
+    // cargo-mutants: the creator's list took the second creature's effect for the first one's).
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)),
+        pc("B", "monsters", 15, (5, 0)).with(&["slow"]),
+        pc("C", "heroes", 10, (0, 5)),
+    ]);
+    f.end("A");
+    f.act("B", "slow", &["A"]).unwrap();
+    f.end("B");
+    f.end("C");
+    f.end("A");
+    f.act("B", "slow", &["C"]).unwrap();
+    let (a, c) = (f.id("A"), f.id("C"));
+    let created = &f.0.get::<skirmish::rules::components::CreatedEffects>(f.id("B")).unwrap().0;
+    assert_eq!(created, &vec![(a, "slowed".to_string()), (c, "slowed".to_string())]);
+}
+
+#[test]
 fn p2_22_effects_counted_in_your_turns_tick_at_your_end_of_turn() {
     let mut f = duel();
     f.end("A");
@@ -565,6 +585,51 @@ fn g_p2_10_delay_moves_your_initiative_for_good() {
     // Delay only before acting.
     f.act_to("A", "stride", &[], (0, 1), None).unwrap();
     assert_eq!(f.0.submit(Command::Delay { actor: f.id("A") }), Err(Rejection::CannotDelayNow));
+}
+
+#[test]
+fn g_p2_10_a_creature_returning_after_a_returned_creature_keeps_its_place_behind_it() {
+    // X and Y delay in round 1. In round 2 X comes back after P, and Y after X: both go between
+    // P and Q, and keep those places in round 3 (found by cargo-mutants: a return's offset was
+    // only tried once, so a wide one that pushed Y past Q survived).
+    let mut f = Fight::pf2e(vec![
+        pc("P", "heroes", 20, (0, 0)),
+        pc("Q", "monsters", 15, (9, 0)),
+        pc("X", "heroes", 10, (0, 5)),
+        pc("Y", "heroes", 5, (0, 9)),
+    ]);
+    f.end("P");
+    f.end("Q");
+    f.0.submit(Command::Delay { actor: f.id("X") }).unwrap();
+    f.0.submit(Command::Delay { actor: f.id("Y") }).unwrap();
+    // Round 2.
+    assert_eq!(f.active().as_deref(), Some("P"));
+    f.0.submit(Command::ReturnFromDelay { actor: f.id("X") }).unwrap();
+    f.end("P");
+    assert_eq!(f.active().as_deref(), Some("X"));
+    f.0.submit(Command::ReturnFromDelay { actor: f.id("Y") }).unwrap();
+    f.end("X");
+    assert!(f.saw(0, "ReturnedFromDelay", "who: Y, after: X"));
+    assert_eq!(f.active().as_deref(), Some("Y"));
+    f.end("Y");
+    assert_eq!(f.active().as_deref(), Some("Q"));
+    f.end("Q");
+    // Round 3: P, X, Y, Q.
+    let mut order = Vec::new();
+    for _ in 0..4 {
+        let a = f.active().unwrap();
+        f.end(&a);
+        order.push(a);
+    }
+    assert_eq!(order, ["P", "X", "Y", "Q"]);
+}
+
+#[test]
+fn g_p2_01_a_set_initiative_total_logs_the_roll_it_implies() {
+    // A creature given an initiative total logs the roll that, with its Perception, makes it
+    // (found by cargo-mutants: the bonus was only ever 0 there).
+    let f = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)).stat("PER", 4), pc("B", "monsters", 15, (5, 0))]);
+    assert!(f.saw(0, "InitiativeRolled", "who: A, roll: 16, bonus: 4, total: 20"), "{:?}", f.text());
 }
 
 #[test]

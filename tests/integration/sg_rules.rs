@@ -687,6 +687,27 @@ fn g_sg_11_a_delaying_creature_can_return_when_nothing_else_is_scheduled() {
 }
 
 #[test]
+fn g_sg_11_when_everyone_scheduled_is_paralyzed_the_clock_waits_for_the_delaying_creature() {
+    // C delays off the timeline; O and P, all that is left on it, are paralyzed. The clock waits
+    // for C to come back instead of skipping O and then P (found by cargo-mutants: "everyone
+    // scheduled is unable to act" read as "... and able to recover" survived, as the other tests
+    // leave only one creature scheduled).
+    let mut f = Fight::segments(vec![
+        sg("C", "heroes", 18, (0, 0)).with(&["dagger"]),
+        sg("O", "monsters", 12, (9, 0)).with(&["dagger"]),
+        sg("P", "monsters", 10, (9, 5)).with(&["dagger"]),
+    ]);
+    f.put("O", "paralyzed", None, None);
+    f.put("P", "paralyzed", None, None);
+    let m = f.mark();
+    f.0.submit(Command::Delay { actor: f.id("C") }).unwrap();
+    assert!(!f.saw(m, "TurnSkipped", ""), "{:?}", f.since(m));
+    assert_eq!(f.0.status(), skirmish::rules::state::EngineStatus::AwaitingReturn);
+    f.0.submit(Command::ReturnFromDelay { actor: f.id("C") }).unwrap();
+    assert_eq!(f.active().as_deref(), Some("C"));
+}
+
+#[test]
 fn g_sg_11_a_readying_creature_comes_back_after_the_running_turn_and_its_readied_action_lapses() {
     let mut f = pair();
     let (c, o) = (f.id("C"), f.id("O"));
