@@ -710,9 +710,13 @@ impl Rules<'_, '_> {
     /// Fire one held or readied action set off by `actor` (HB-50, G-P1-04, G-P2-11, SG-38): it
     /// resolves next, before the action that set it off.
     pub fn fire_held(&mut self, holder: Cid, h: Held, actor: Cid, to: Option<GridPos>, movement: bool) {
-        if movement && (self.is_down(actor) || self.cannot_act(actor)) {
-            // G-X-01: a reaction resolved before this one stopped the move: this one does not
-            // happen, and the holder keeps its held action.
+        // G-X-01: a reaction resolved before this one stopped the move: this one does not happen.
+        let move_stopped = movement && (self.is_down(actor) || self.cannot_act(actor));
+        // Left unable to act by what resolved since the trigger (a GM's condition while an earlier
+        // held action waited on a decision): as when the trigger came, it cannot take its held
+        // action now (P1-22, SG-04).
+        if move_stopped || self.is_down(holder) || self.cannot_react(holder) {
+            // Either way the holder keeps its held action.
             if !self.is_down(holder) {
                 let rank = self.rank(holder);
                 self.cm(holder).held.0.push(h);

@@ -726,13 +726,11 @@ impl Rules<'_, '_> {
         self.interrupt(who);
         let DisruptionPolicy::ActivityFails { .. } = self.ruleset.disruption else { return };
         let mut disrupted = Vec::new();
+        // A `Work::Move` never waits in the queue when a GM input comes: it is pushed to the front
+        // and resolved at once, and a move waiting for reactions waits in the pending decision.
         self.work.0.retain(|w| match w {
             Work::Effect { who: w, ability, .. } if *w == who => {
                 disrupted.push(ability.clone());
-                false
-            }
-            Work::Move { who: w, .. } if *w == who => {
-                disrupted.push("move".to_string());
                 false
             }
             _ => true,

@@ -59,6 +59,11 @@ impl Rules<'_, '_> {
             Work::Effect { who: w, .. } | Work::Move { who: w, .. } => *w != who,
             _ => true,
         });
+        // Under the shipped rulesets only the active creature is stopped here: off its turn a
+        // creature moves only by a held or readied action, taken only while able to act and
+        // resolved at once, and none has a moving reaction (so cargo-mutants' `&&` → `||` here
+        // survives). A custom moving reaction answered after a GM stunned its reactor would reach
+        // the off-turn case.
         if self.turn.active == Some(who) && !self.turn.ending {
             let left = {
                 let mut c = self.cm(who);

@@ -119,6 +119,28 @@ fn g_x_01_a_mover_dying_from_reactive_strike_stops_and_loses_its_actions() {
 }
 
 #[test]
+fn g_x_01_a_charger_downed_by_an_attack_of_opportunity_makes_no_attack() {
+    // pf1e: M charges T, leaving G's reach; G's attack of opportunity downs M before it leaves,
+    // and the charge's attack does not happen either.
+    let mut f = Fight::pf1e(vec![
+        p1("G", "monsters", 25, (1, 0)).stat("MELEE", 1),
+        p1("M", "heroes", 20, (0, 0)).hp(1).with(&["charge"]),
+        p1("T", "monsters", 15, (-4, 0)),
+        p1("H", "heroes", 10, (9, 9)),
+    ]);
+    f.end("G");
+    let m = f.mark();
+    f.act_to("M", "charge", &["T"], (-3, 0), None).unwrap();
+    assert_eq!(f.pending(), Some(("G".into(), "Opportunity".into())), "{:?}", f.since(m));
+    f.force(&[15, 4]);
+    f.opportunity("G", Some("melee_attack")).unwrap();
+    assert!(f.has("M", "down"));
+    assert_eq!(f.pos("M"), (0, 0));
+    assert!(!f.saw(m, "AttackRolled", "attacker: M"), "{:?}", f.since(m));
+    assert!(f.saw(m, "MoveStopped", "who: M"), "{:?}", f.since(m));
+}
+
+#[test]
 fn g_x_01_a_mover_downed_by_an_attack_of_opportunity_loses_its_typed_actions() {
     // pf1e: the guards have had their turns (no longer flat-footed); M moves out of both reaches.
     let mut f = Fight::pf1e(vec![

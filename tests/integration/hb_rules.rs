@@ -980,6 +980,35 @@ fn g_hb_09_interrupting_one_creature_leaves_the_others_queued_actions() {
 }
 
 #[test]
+fn hb_50_a_holder_left_unable_to_act_before_its_turn_to_fire_keeps_its_held_action() {
+    // H1 and H2 hold attacks for E's next action. H1's fires first and waits on E's defence; the
+    // GM stuns H2 meanwhile. H2's held attack does not happen, it keeps it, and E's turn
+    // goes on.
+    let mut f = Fight::new(vec![
+        who("H1", "h", 20, (0, 0)).stat("STR", 1).with(&["sword"]),
+        who("H2", "h", 15, (2, 0)).stat("STR", 1).with(&["sword"]),
+        who("E", "m", 10, (1, 0)).stat("STR", 1).stat("DEX", 1).with(&["sword"]).hp(30),
+    ]);
+    hold(&mut f, "H1", "sword", Some("E"));
+    f.end("H1");
+    hold(&mut f, "H2", "sword", Some("E"));
+    f.end("H2");
+    let m = f.mark();
+    f.force(&[12]);
+    f.act("E", "sword", &["H1"]).unwrap();
+    assert_eq!(f.pending(), Some(("E".into(), "Defense".into())));
+    f.gm(GmInput::ApplyCondition { who: f.id("H2"), condition: "stunned".into(), rounds: None, value: None }).unwrap();
+    f.force(&[3, 2, 12]);
+    f.defend("E", Dodge).unwrap();
+    assert!(f.saw(m, "HeldActionTriggered", "who: H1"));
+    assert!(!f.saw(m, "HeldActionTriggered", "who: H2"), "{:?}", f.since(m));
+    assert!(!f.saw(m, "AttackRolled", "attacker: H2"));
+    assert_eq!(f.0.get::<HeldActions>(f.id("H2")).unwrap().0.len(), 1);
+    assert!(f.saw(m, "AttackRolled", "attacker: E"), "{:?}", f.since(m));
+    assert_eq!(f.active().as_deref(), Some("E"));
+}
+
+#[test]
 fn hb_51_a_ranged_or_surprise_hit_loses_all_held_actions() {
     let mut g = Fight::new(vec![
         who("A", "h", 20, (0, 0)).with(&["sword"]).hp(50),
