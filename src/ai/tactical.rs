@@ -38,6 +38,7 @@
 //! plane (pf1e's charge searches twice the speed).
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use crate::rules::command::{ActIntent, ActionLoss, Choice, Command, DefenseMethod, OpeningUse};
 use crate::rules::components::{
@@ -217,8 +218,12 @@ struct Unit<'a> {
     w: f32,
     /// Its best melee attack on its turn, and how many it makes in a round.
     melee: Option<(&'a AbilityDef, f32)>,
+    /// [`nominal`] of that melee attack (0 without one).
+    melee_per: f32,
     /// Its best ranged attack (or damaging power), and how many in a round.
     shot: Option<(&'a AbilityDef, f32)>,
+    /// [`nominal`] of that shot (0 without one).
+    shot_per: f32,
     /// Its best attack of opportunity.
     aoo: Option<&'a AbilityDef>,
     /// Prefers to fight from range.
@@ -278,7 +283,7 @@ struct Mover<'a> {
 }
 
 /// What is left to spend this turn.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Budget {
     /// A pool of actions (and restricted bonus actions).
     Pool { regular: u8, restricted: u8 },
@@ -319,6 +324,8 @@ struct View<'a> {
     disengaged: &'a [Cid],
     /// What one good attack of mine is worth, for positional terms.
     v0: f32,
+    /// The enemies' mean threat per hit point.
+    mean_w: f32,
     /// The decider's Assist bonus on its next attack.
     assist: i32,
     /// Odds of beating an active defence, by attack bonus minus defence bonus (+ 60) and
@@ -331,21 +338,36 @@ struct View<'a> {
     ac_memo: std::cell::RefCell<Vec<(Cid, i32, i32)>>,
     /// The decider's cheapest movement cost to every square (bounded maps), searched once with
     /// the longest mover's range: (that range, costs row by row).
-    reach_memo: std::cell::RefCell<Option<(u32, Vec<u32>)>>,
+    reach_memo: std::cell::RefCell<Option<(u32, Rc<Vec<u32>>)>>,
     /// The map's [`BattleMap::terrain_costs`].
-    terrain_grid: Vec<u8>,
+    terrain_grid: Rc<Vec<u8>>,
     /// [`View::sees_enemy`] by square on a bounded map.
     sight_grid: std::cell::RefCell<Vec<u8>>,
     /// Damage ranges computed so far this decision, by expression and stat block.
     dmg_memo: std::cell::RefCell<Vec<(*const DiceExpr, *const Stats, (i32, i32, f32))>>,
     /// [`View::incoming`] computed so far this decision: (creature, square, defence change, value).
     incoming_memo: std::cell::RefCell<Vec<(Cid, GridPos, i32, bool, f32)>>,
+    /// [`View::pos_value`] by square on a bounded map (NaN: not yet). A decision has one
+    /// approach field ([`View::turn`]), so a square's value is the same each time it is asked.
+    pos_memo: std::cell::RefCell<Vec<f32>>,
+    /// Who stands where as [`View::occupant`] reads it, on a small bounded map: by square, row by
+    /// row, the index in `units` plus one of the creature standing there (0: nobody; `u16::MAX`:
+    /// a creature the AI does not count, such as a downed one).
+    occ_grid: Vec<u16>,
+    /// [`View::sees`] from a square to a counted creature's square: by square, then by the
+    /// creature's index in `units` (0: not yet, 1: no, 2: yes).
+    sight_pairs: std::cell::RefCell<Vec<u8>>,
+    /// [`View::fill`] answers so far: it depends only on the square and the budget.
+    fill_memo: std::cell::RefCell<Vec<(GridPos, Budget, Filled)>>,
 }
+
+/// What [`View::fill`] finds: the total value, the first option and its targets, the segments.
+type Filled = (f32, Option<(usize, Tgt)>, f32);
 
 /// Squares of movement to the nearest enemy, by square.
 enum Field {
     /// The whole bounded map, row by row (`u32::MAX`: no way there).
-    Grid { width: i32, dist: Vec<u32> },
+    Grid { width: i32, dist: Rc<Vec<u32>> },
     /// Squares around the enemies on an open plane with terrain.
     Sparse(BTreeMap<GridPos, u32>),
 }
@@ -483,7 +505,9 @@ enum SearchKey {
 #[derive(Default)]
 struct Searches {
     map: Option<BattleMap>,
-    entries: std::collections::VecDeque<(SearchKey, Vec<u32>)>,
+    /// That map's [`BattleMap::terrain_costs`].
+    terrain: Rc<Vec<u8>>,
+    entries: std::collections::VecDeque<(SearchKey, Rc<Vec<u32>>)>,
 }
 
 impl Searches {
@@ -491,21 +515,40 @@ impl Searches {
     /// Maps with more squares are not remembered (16 answers of 4 bytes a square at most).
     const MAX_SQUARES: i64 = 1 << 16;
 
-    fn get(&mut self, map: &BattleMap, key: SearchKey) -> Option<Vec<u32>> {
-        if i64::from(map.width) * i64::from(map.height) > Self::MAX_SQUARES {
-            self.map = None;
-            self.entries.clear();
-            return None;
-        }
-        if self.map.as_ref() != Some(map) {
-            self.map = Some(map.clone());
-            self.entries.clear();
+    fn get(&mut self, map: &BattleMap, key: SearchKey) -> Option<Rc<Vec<u32>>> {
+        if !self.same_map(map) {
             return None;
         }
         self.entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
     }
 
-    fn put(&mut self, key: SearchKey, costs: Vec<u32>) {
+    /// Whether the remembered answers are for `map`; if not, forget them and remember `map`
+    /// (when it is small enough).
+    fn same_map(&mut self, map: &BattleMap) -> bool {
+        if i64::from(map.width) * i64::from(map.height) > Self::MAX_SQUARES {
+            self.map = None;
+            self.entries.clear();
+            return false;
+        }
+        if self.map.as_ref() != Some(map) {
+            self.map = Some(map.clone());
+            self.terrain = Rc::new(map.terrain_costs());
+            self.entries.clear();
+            return false;
+        }
+        true
+    }
+
+    /// `map`'s [`BattleMap::terrain_costs`], worked out once per map.
+    fn terrain(&mut self, map: &BattleMap) -> Rc<Vec<u8>> {
+        self.same_map(map);
+        if self.map.is_none() {
+            return Rc::new(map.terrain_costs());
+        }
+        self.terrain.clone()
+    }
+
+    fn put(&mut self, key: SearchKey, costs: Rc<Vec<u32>>) {
         if self.map.is_none() {
             return;
         }
@@ -617,7 +660,9 @@ impl<'a> View<'a> {
                 threat: 0.5,
                 w: 0.0,
                 melee: None,
+                melee_per: 0.0,
                 shot: None,
+                shot_per: 0.0,
                 aoo: None,
                 ranged: false,
                 rank: c.get::<Initiative>(id).map_or(0, |k| k.rank),
@@ -660,30 +705,76 @@ impl<'a> View<'a> {
             abilities: Vec::new(),
             disengaged: c.get::<DisengagedFrom>(who).map_or(&[], |d| d.0.as_slice()),
             v0: 0.0,
+            mean_w: 0.0,
             assist: c.get::<AssistBonuses>(who).map_or(0, |a| a.0.iter().fold(0i32, |b, x| b.saturating_add(x.bonus))),
             p_active: std::cell::RefCell::new(vec![f32::NAN; 2 * 121]),
             sight: std::cell::RefCell::new(BTreeMap::new()),
             casting: c.get::<Casting>(who).is_some_and(|k| k.0.is_some()),
             ac_memo: std::cell::RefCell::new(Vec::new()),
             reach_memo: std::cell::RefCell::new(None),
-            terrain_grid: c.map().terrain_costs(),
+            terrain_grid: SEARCHES.with(|m| m.borrow_mut().terrain(c.map())),
             sight_grid: std::cell::RefCell::new(Vec::new()),
             dmg_memo: std::cell::RefCell::new(Vec::new()),
             incoming_memo: std::cell::RefCell::new(Vec::new()),
+            pos_memo: Default::default(),
+            fill_memo: Default::default(),
+            occ_grid: Vec::new(),
+            sight_pairs: Default::default(),
         };
         v.read_abilities();
+        v.index_occupants();
         let mean_w = {
             let (n, s) = v.units.iter().filter(|u| u.enemy).fold((0.0f32, 0.0f32), |(n, s), u| (n + 1.0, s + u.w));
             if n > 0.0 { s / n } else { 0.0 }
         };
         let me_u = &v.units[v.me];
-        let per_use = me_u
-            .melee
-            .map_or(0.0, |(d, n)| nominal(rs, me_u.stats, d) * n)
-            .max(me_u.shot.map_or(0.0, |(d, n)| nominal(rs, me_u.stats, d) * n));
+        let per_use =
+            me_u.melee.map_or(0.0, |(_, n)| me_u.melee_per * n).max(me_u.shot.map_or(0.0, |(_, n)| me_u.shot_per * n));
         let uses = me_u.melee.map_or(1.0, |m| m.1).max(me_u.shot.map_or(1.0, |s| s.1)).max(1.0);
         v.v0 = (per_use / uses).max(0.5) * mean_w;
+        v.mean_w = mean_w;
         Some(v)
+    }
+
+    /// Fill `occ_grid` from the roster's occupancy (small bounded maps only).
+    fn index_occupants(&mut self) {
+        let map = self.map;
+        if map.is_unbounded() || i64::from(map.width) * i64::from(map.height) > 1 << 16 {
+            return;
+        }
+        let w = map.width as usize;
+        let mut grid = vec![0u16; w * map.height as usize];
+        for (p, o) in self.occupied {
+            if !map.in_bounds(*p) {
+                continue;
+            }
+            let i = self.units.iter().position(|u| u.id == *o);
+            grid[p.y as usize * w + p.x as usize] = i.and_then(|i| u16::try_from(i + 1).ok()).unwrap_or(u16::MAX);
+        }
+        self.occ_grid = grid;
+    }
+
+    /// The creature the AI counts standing on `p`, if any (standing creatures only: a downed
+    /// creature's square reads as empty).
+    fn occupant(&self, p: GridPos) -> Option<&Unit<'a>> {
+        if !self.occ_grid.is_empty() && self.map.in_bounds(p) {
+            let i = self.occ_grid[p.y as usize * self.map.width as usize + p.x as usize];
+            return (i > 0 && i < u16::MAX).then(|| &self.units[usize::from(i) - 1]);
+        }
+        let o = self.occupied.get(&p)?;
+        self.units.iter().find(|u| u.id == *o)
+    }
+
+    /// Whether `p` is free for `who` to stop on: nobody there, or `who` itself.
+    fn free_for(&self, p: GridPos, who: Cid) -> bool {
+        if !self.occ_grid.is_empty() && self.map.in_bounds(p) {
+            return match self.occ_grid[p.y as usize * self.map.width as usize + p.x as usize] {
+                0 => true,
+                u16::MAX => false,
+                i => self.units[usize::from(i) - 1].id == who,
+            };
+        }
+        self.occupied.get(&p).is_none_or(|o| *o == who)
     }
 
     /// Sort the decider's abilities into options and movers.
@@ -964,10 +1055,7 @@ impl<'a> View<'a> {
             if p == from {
                 return true;
             }
-            match self.occupied.get(&p) {
-                Some(o) if *o != me => self.units.iter().any(|u| u.id == *o && u.enemy != t.enemy),
-                _ => false,
-            }
+            self.occupant(p).is_some_and(|u| u.id != me && u.enemy != t.enemy)
         };
         for dx in -1..=1 {
             for dy in -1..=1 {
@@ -1155,7 +1243,7 @@ impl<'a> View<'a> {
             }
             if cond.regain_bonus > 0 {
                 // One more action a turn, spent on its best attack.
-                let per = u.melee.map_or(0.0, |(d, n)| nominal(self.rs, u.stats, d) * n.min(1.0));
+                let per = u.melee.map_or(0.0, |(_, n)| u.melee_per * n.min(1.0));
                 let restricted_ok = cond.bonus_restricted_to.is_empty()
                     || u.melee.is_some_and(|(d, _)| cond.bonus_restricted_to.contains(&d.id));
                 if restricted_ok {
@@ -1166,9 +1254,9 @@ impl<'a> View<'a> {
         v
     }
 
+    /// The mean threat per hit point of the enemies (worked out once, in [`View::new`]).
     fn mean_enemy_w(&self) -> f32 {
-        let (n, s) = self.units.iter().filter(|u| u.enemy).fold((0.0f32, 0.0f32), |(n, s), u| (n + 1.0, s + u.w));
-        if n > 0.0 { s / n } else { 0.0 }
+        self.mean_w
     }
 
     // ---- pricing one option ------------------------------------------------------------------
@@ -1287,8 +1375,12 @@ impl<'a> View<'a> {
                 let mut best: Option<(f32, Cid)> = None;
                 for a in self.units.iter().filter(|u| !u.enemy && u.id != me.id && u.can_act) {
                     let engaged = self.units.iter().any(|e| e.enemy && e.pos.distance(a.pos) <= self.reach);
-                    let Some((def, _)) = (if engaged { a.melee } else { a.shot }) else { continue };
-                    let v = nominal(self.rs, a.stats, def) * (bonus.max(0) as f32 / 20.0) * self.mean_enemy_w();
+                    let per = match (engaged, a.melee, a.shot) {
+                        (true, Some(_), _) => a.melee_per,
+                        (false, _, Some(_)) => a.shot_per,
+                        _ => continue,
+                    };
+                    let v = per * (bonus.max(0) as f32 / 20.0) * self.mean_enemy_w();
                     if best.is_none_or(|(bv, _)| v > bv + 1e-6) {
                         best = Some((v, a.id));
                     }
@@ -1300,7 +1392,17 @@ impl<'a> View<'a> {
 
     /// Fill a budget from `from` with the best options. Returns the total value, the first
     /// option's index and targets, and (for one timed action) the segments it takes.
-    fn fill(&self, from: GridPos, b: Budget, dealt: &mut Vec<f32>) -> (f32, Option<(usize, Tgt)>, f32) {
+    fn fill(&self, from: GridPos, b: Budget, dealt: &mut Vec<f32>) -> Filled {
+        // A pure function of the square and the budget within a decision (`dealt` is scratch).
+        if let Some(&(_, _, r)) = self.fill_memo.borrow().iter().find(|(q, bb, _)| *q == from && *bb == b) {
+            return r;
+        }
+        let r = self.fill_uncached(from, b, dealt);
+        self.fill_memo.borrow_mut().push((from, b, r));
+        r
+    }
+
+    fn fill_uncached(&self, from: GridPos, b: Budget, dealt: &mut Vec<f32>) -> Filled {
         dealt.clear();
         dealt.resize(self.units.len(), 0.0);
         let mut used: u64 = 0;
@@ -1422,7 +1524,7 @@ impl<'a> View<'a> {
         let sources: Vec<GridPos> =
             self.units.iter().filter(|u| u.enemy && map.in_bounds(u.pos)).map(|u| u.pos).collect();
         let dist = SEARCHES.with(|m| m.borrow_mut().get(map, SearchKey::Field(sources.clone()))).unwrap_or_else(|| {
-            let d = self.field_search(&sources);
+            let d = Rc::new(self.field_search(&sources));
             SEARCHES.with(|m| m.borrow_mut().put(SearchKey::Field(sources), d.clone()));
             d
         });
@@ -1476,6 +1578,25 @@ impl<'a> View<'a> {
     /// What standing on `q` is worth apart from the attacks made there: exposure to enemy melee
     /// (heavier for a ranged creature) and, for a melee creature, how soon it can strike.
     fn pos_value(&self, q: GridPos, field: Option<&Field>) -> f32 {
+        let small = !self.map.is_unbounded() && i64::from(self.map.width) * i64::from(self.map.height) <= 1 << 16;
+        let cell = (small && self.map.in_bounds(q)).then(|| q.y as usize * self.map.width as usize + q.x as usize);
+        if let Some(i) = cell {
+            let mut memo = self.pos_memo.borrow_mut();
+            if memo.is_empty() {
+                memo.resize(self.map.width as usize * self.map.height as usize, f32::NAN);
+            }
+            if !memo[i].is_nan() {
+                return memo[i];
+            }
+        }
+        let v = self.pos_value_uncached(q, field);
+        if let Some(i) = cell {
+            self.pos_memo.borrow_mut()[i] = v;
+        }
+        v
+    }
+
+    fn pos_value_uncached(&self, q: GridPos, field: Option<&Field>) -> f32 {
         let me = self.me();
         let mut v = 0.0;
         // A ranged creature pays for standing in enemy reach. Out of reach but within a move is
@@ -1551,8 +1672,7 @@ impl<'a> View<'a> {
 
     /// Whether enemy `e` is flanked by the decider's side as things stand.
     fn flanked_by_us(&self, e: &Unit) -> bool {
-        let ours =
-            |p: GridPos| self.occupied.get(&p).is_some_and(|o| self.units.iter().any(|u| u.id == *o && !u.enemy));
+        let ours = |p: GridPos| self.occupant(p).is_some_and(|u| !u.enemy);
         for dx in -1..=1 {
             for dy in -1..=1 {
                 if dx == 0 && dy == 0 {
@@ -1573,7 +1693,7 @@ impl<'a> View<'a> {
     fn squares(&self, range: u32, out: &mut Vec<GridPos>) {
         let who = self.me().id;
         let pass = |p: GridPos| !self.hostile_squares.contains(&p);
-        let stop = |p: GridPos| self.occupied.get(&p).is_none_or(|o| *o == who);
+        let stop = |p: GridPos| self.free_for(p, who);
         // On a bounded map one search with the longest range serves every mover: a square's
         // cheapest cost within a budget is its cheapest cost, whatever the budget above it.
         let longest = self.movers.iter().map(|m| m.range).max().unwrap_or(0).max(range);
@@ -1606,7 +1726,7 @@ impl<'a> View<'a> {
 
     /// [`BattleMap::reachable_costs`] from the decider's square, remembered across decisions
     /// on the same map with the same hostile squares.
-    fn reach_costs(&self, budget: u32, pass: impl Fn(GridPos) -> bool) -> Option<Vec<u32>> {
+    fn reach_costs(&self, budget: u32, pass: impl Fn(GridPos) -> bool) -> Option<Rc<Vec<u32>>> {
         let from = self.me().pos;
         if self.map.is_unbounded() || !self.map.in_bounds(from) {
             return None;
@@ -1615,7 +1735,7 @@ impl<'a> View<'a> {
         if let Some(c) = SEARCHES.with(|m| m.borrow_mut().get(self.map, key.clone())) {
             return Some(c);
         }
-        let c = self.map.reachable_costs(from, budget, pass)?;
+        let c = Rc::new(self.map.reachable_costs_on(&self.terrain_grid, from, budget, pass)?);
         SEARCHES.with(|m| m.borrow_mut().put(key, c.clone()));
         Some(c)
     }
@@ -1627,12 +1747,11 @@ impl<'a> View<'a> {
         let me = self.me().pos;
         let melee = self.opts.iter().any(|o| matches!(o.kind, Kind::Attack { kind: AttackKind::Melee, .. }));
         let shoots = self.me().shot.is_some();
+        out.reserve(all.len());
         let mut rest: Vec<(f32, GridPos)> = Vec::with_capacity(all.len());
         let mut sighted: Vec<(f32, GridPos)> = Vec::new();
         // Nearest squares first, so that looking for a line of sight can stop early.
-        let mut order: Vec<GridPos> = all.to_vec();
-        order.sort_by_key(|q| (me.distance(*q), q.y, q.x));
-        for q in order {
+        for q in self.nearest_first(all) {
             let pv = self.pos_value(q, field);
             if melee && self.units.iter().any(|u| u.enemy && u.pos.distance(q) <= self.reach) {
                 out.push((pv, q));
@@ -1658,6 +1777,49 @@ impl<'a> View<'a> {
         }
         rest.sort_by(order);
         out.extend(rest);
+    }
+
+    /// `all` (distinct squares) ordered by (distance from the decider, row, column). On a small
+    /// bounded map a pass over the map's rows buckets them by distance (row order within a
+    /// bucket comes free); otherwise a sort.
+    fn nearest_first(&self, all: &[GridPos]) -> Vec<GridPos> {
+        let me = self.me().pos;
+        let map = self.map;
+        let w = map.width as usize;
+        let area = self.occ_grid.len();
+        let dense = area > 0 && area <= 4 * all.len() + 64 && all.iter().all(|q| map.in_bounds(*q));
+        if dense {
+            let mut mark = vec![false; area];
+            let mut start = Vec::new();
+            let mut distinct = true;
+            for q in all {
+                let i = q.y as usize * w + q.x as usize;
+                distinct &= !mark[i];
+                mark[i] = true;
+                let d = me.distance(*q) as usize;
+                if start.len() < d + 2 {
+                    start.resize(d + 2, 0usize);
+                }
+                start[d + 1] += 1;
+            }
+            if distinct {
+                for d in 1..start.len() {
+                    start[d] += start[d - 1];
+                }
+                let mut order = vec![GridPos::default(); all.len()];
+                for (i, _) in mark.iter().enumerate().filter(|(_, m)| **m) {
+                    let q = GridPos { x: (i % w) as i32, y: (i / w) as i32 };
+                    let d = me.distance(q) as usize;
+                    order[start[d]] = q;
+                    start[d] += 1;
+                }
+                return order;
+            }
+        }
+        let mut order = all.to_vec();
+        // The keys differ square by square, so an unstable sort gives the one order.
+        order.sort_unstable_by_key(|q| (me.distance(*q), q.y, q.x));
+        order
     }
 
     /// Whether some enemy is in sight from `q` (memoized for the decision).
@@ -1687,8 +1849,36 @@ impl<'a> View<'a> {
     }
 
     /// Whether a target at `to` can be aimed at from `from` (line of sight past walls).
+    /// Remembered for the decision when `to` is where a creature stands (on a small bounded map).
     fn sees(&self, from: GridPos, to: GridPos) -> bool {
-        !self.terrain || self.map.line_of_sight_on(&self.terrain_grid, from, to)
+        if !self.terrain || self.map.blocked.is_empty() {
+            return true;
+        }
+        let n = self.units.len();
+        let area = self.occ_grid.len();
+        let slot =
+            (area > 0 && area.saturating_mul(n) <= 1 << 18 && self.map.in_bounds(from) && self.map.in_bounds(to))
+                .then(|| {
+                    let w = self.map.width as usize;
+                    let unit = self.occ_grid[to.y as usize * w + to.x as usize];
+                    (unit > 0 && unit < u16::MAX)
+                        .then(|| (from.y as usize * w + from.x as usize) * n + usize::from(unit) - 1)
+                })
+                .flatten();
+        if let Some(i) = slot {
+            let mut memo = self.sight_pairs.borrow_mut();
+            if memo.is_empty() {
+                memo.resize(area * n, 0);
+            }
+            if memo[i] != 0 {
+                return memo[i] == 2;
+            }
+        }
+        let v = self.map.line_of_sight_on(&self.terrain_grid, from, to);
+        if let Some(i) = slot {
+            self.sight_pairs.borrow_mut()[i] = if v { 2 } else { 1 };
+        }
+        v
     }
 
     // ---- the turn --------------------------------------------------------------------------------
@@ -2027,8 +2217,9 @@ fn uses_per_round(rs: &Ruleset, d: &AbilityDef) -> f32 {
 
 /// A creature's threat, best melee and ranged attacks, attack of opportunity and role.
 fn rate_unit<'a>(rs: &'a Ruleset, c: &'a Combat, u: &mut Unit<'a>, foes: usize) {
-    let mut best_melee: Option<(&AbilityDef, f32, f32)> = None;
-    let mut best_shot: Option<(&AbilityDef, f32, f32)> = None;
+    // (ability, uses a round, value a round, value a use)
+    let mut best_melee: Option<(&AbilityDef, f32, f32, f32)> = None;
+    let mut best_shot: Option<(&AbilityDef, f32, f32, f32)> = None;
     let mut aoo: Option<(&AbilityDef, f32)> = None;
     for d in know(rs, c.get::<Abilities>(u.id)) {
         let per = nominal(rs, u.stats, d);
@@ -2044,19 +2235,19 @@ fn rate_unit<'a>(rs: &'a Ruleset, c: &'a Combat, u: &mut Unit<'a>, foes: usize) 
         let n = uses_per_round(rs, d);
         match &d.effect {
             Effect::Attack { kind: AttackKind::Melee, .. } | Effect::Charge { .. } => {
-                if matches!(d.effect, Effect::Attack { .. }) && best_melee.is_none_or(|(_, _, v)| per * n > v) {
-                    best_melee = Some((d, n, per * n));
+                if matches!(d.effect, Effect::Attack { .. }) && best_melee.is_none_or(|(_, _, v, _)| per * n > v) {
+                    best_melee = Some((d, n, per * n, per));
                 }
             }
             Effect::Damage { .. } | Effect::Save { .. } => {
                 let total = per * n * foes as f32;
-                if best_shot.is_none_or(|(_, _, v)| total > v) {
-                    best_shot = Some((d, n, total));
+                if best_shot.is_none_or(|(_, _, v, _)| total > v) {
+                    best_shot = Some((d, n, total, per));
                 }
             }
             _ => {
-                if best_shot.is_none_or(|(_, _, v)| per * n > v) {
-                    best_shot = Some((d, n, per * n));
+                if best_shot.is_none_or(|(_, _, v, _)| per * n > v) {
+                    best_shot = Some((d, n, per * n, per));
                 }
             }
         }
@@ -2065,8 +2256,10 @@ fn rate_unit<'a>(rs: &'a Ruleset, c: &'a Combat, u: &mut Unit<'a>, foes: usize) 
     let s = best_shot.map_or(0.0, |x| x.2);
     u.threat = m.max(s).max(0.5);
     u.w = u.threat / u.hp.max(1) as f32;
-    u.melee = best_melee.map(|(d, n, _)| (d, n));
-    u.shot = best_shot.map(|(d, n, _)| (d, n));
+    u.melee = best_melee.map(|(d, n, _, _)| (d, n));
+    u.melee_per = best_melee.map_or(0.0, |m| m.3);
+    u.shot = best_shot.map(|(d, n, _, _)| (d, n));
+    u.shot_per = best_shot.map_or(0.0, |s| s.3);
     u.aoo = aoo.map(|(d, _)| d);
     u.ranged = best_shot.is_some() && s >= 0.75 * m;
 }

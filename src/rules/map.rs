@@ -140,7 +140,7 @@ impl BattleMap {
         can_stop: impl Fn(GridPos) -> bool,
     ) -> BTreeMap<GridPos, u32> {
         let w = self.width as usize;
-        let best = self.dense_costs(from, budget, can_pass);
+        let best = self.dense_costs(&self.terrain_costs(), from, budget, can_pass);
         best.iter()
             .enumerate()
             .filter(|(_, c)| **c != u32::MAX)
@@ -166,7 +166,7 @@ impl BattleMap {
             return;
         }
         let (w, h) = (self.width as usize, self.height as usize);
-        let best = self.dense_costs(from, budget, can_pass);
+        let best = self.dense_costs(&self.terrain_costs(), from, budget, can_pass);
         // `GridPos` orders by column, then row.
         for x in 0..w {
             for y in 0..h {
@@ -185,19 +185,42 @@ impl BattleMap {
     /// [`BattleMap::reachable`] (which lists those squares where a mover may stop). None on an
     /// open plane.
     pub fn reachable_costs(&self, from: GridPos, budget: u32, can_pass: impl Fn(GridPos) -> bool) -> Option<Vec<u32>> {
-        (!self.is_unbounded() && self.in_bounds(from)).then(|| self.dense_costs(from, budget, can_pass))
+        (!self.is_unbounded() && self.in_bounds(from))
+            .then(|| self.dense_costs(&self.terrain_costs(), from, budget, can_pass))
+    }
+
+    /// [`BattleMap::reachable_costs`] with the map's [`BattleMap::terrain_costs`] worked out
+    /// already (a caller searching many times keeps them; a slice of the wrong size is ignored).
+    pub fn reachable_costs_on(
+        &self,
+        terrain: &[u8],
+        from: GridPos,
+        budget: u32,
+        can_pass: impl Fn(GridPos) -> bool,
+    ) -> Option<Vec<u32>> {
+        if self.is_unbounded() || !self.in_bounds(from) {
+            return None;
+        }
+        let own;
+        let terrain = if terrain.len() == self.width as usize * self.height as usize {
+            terrain
+        } else {
+            own = self.terrain_costs();
+            &own
+        };
+        Some(self.dense_costs(terrain, from, budget, can_pass))
     }
 
     /// The cheapest cost of every square of a bounded map from `from` (in bounds) within
     /// `budget`, row by row; `u32::MAX` where out of reach and on `from` itself. Dijkstra with a
     /// bucket queue: entering a square costs 1 or [`DIFFICULT_COST`], so three buckets of costs
     /// d, d+1, d+2 hold the whole frontier.
-    fn dense_costs(&self, from: GridPos, budget: u32, can_pass: impl Fn(GridPos) -> bool) -> Vec<u32> {
+    fn dense_costs(&self, terrain: &[u8], from: GridPos, budget: u32, can_pass: impl Fn(GridPos) -> bool) -> Vec<u32> {
         const _: () = assert!(DIFFICULT_COST < 3);
         let (width, height) = (self.width, self.height);
         let w = width as usize;
-        // Entering each square costs: 0 = a wall, else 1 or DIFFICULT_COST (read once, not per step).
-        let terrain = self.terrain_costs();
+        // Entering each square costs (`terrain`): 0 = a wall, else 1 or DIFFICULT_COST (read once,
+        // not per step).
         let mut best = vec![u32::MAX; terrain.len()];
         let start = from.y as usize * w + from.x as usize;
         best[start] = 0;

@@ -149,9 +149,14 @@ fn dense_path_searches_match_reachable_and_a_plain_relaxation() {
                 .filter(|(p, _)| stop(*p))
                 .collect();
             assert_eq!(listed, reach);
+            // The same costs with the terrain grid worked out once, and with a grid of the wrong
+            // size (ignored: the map's own is used).
+            assert_eq!(m.reachable_costs_on(&m.terrain_costs(), from, budget, pass), Some(costs.clone()));
+            assert_eq!(m.reachable_costs_on(&[], from, budget, pass), Some(costs));
         }
     }
     assert!(BattleMap::open().reachable_costs(GridPos { x: 0, y: 0 }, 3, |_| true).is_none());
+    assert!(BattleMap::open().reachable_costs_on(&[], GridPos { x: 0, y: 0 }, 3, |_| true).is_none());
 }
 
 #[test]
