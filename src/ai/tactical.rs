@@ -357,6 +357,9 @@ struct View<'a> {
     /// [`View::sees`] from a square to a counted creature's square: by square, then by the
     /// creature's index in `units` (0: not yet, 1: no, 2: yes).
     sight_pairs: std::cell::RefCell<Vec<u8>>,
+    /// [`View::squares_within`] and [`View::shortlist_within`] so far, by range.
+    squares_memo: std::cell::RefCell<Vec<(u32, Rc<Vec<GridPos>>)>>,
+    shortlist_memo: std::cell::RefCell<Vec<(u32, Rc<Vec<(f32, GridPos)>>)>>,
     /// [`View::fill`] answers so far: it depends only on the square and the budget.
     fill_memo: std::cell::RefCell<Vec<(GridPos, Budget, Filled)>>,
 }
@@ -719,6 +722,8 @@ impl<'a> View<'a> {
             pos_memo: Default::default(),
             fill_memo: Default::default(),
             occ_grid: Vec::new(),
+            squares_memo: Default::default(),
+            shortlist_memo: Default::default(),
             sight_pairs: Default::default(),
         };
         v.read_abilities();
@@ -1460,6 +1465,10 @@ impl<'a> View<'a> {
         let mut total = 0.0;
         let mut first = None;
         let mut first_is_attack = false;
+        // Values found so far by option (the first 32): an option whose value does not read
+        // `dealt` keeps it for the whole fill; the others until an option that adds to `dealt`
+        // is taken.
+        let mut known: [Option<(f32, Tgt)>; 32] = [None; 32];
         for _ in 0..8 {
             let mut best: Option<(f32, f32, usize, Tgt, Budget)> = None;
             for (i, o) in self.opts.iter().enumerate() {
@@ -1472,7 +1481,16 @@ impl<'a> View<'a> {
                 if (cost < 0.05 || once) && i < 64 && *used & (1 << i) != 0 {
                     continue;
                 }
-                let (v, t) = self.eval(o, from, dealt, false);
+                let (v, t) = match known.get(i).copied().flatten() {
+                    Some(vt) => vt,
+                    None => {
+                        let vt = self.eval(o, from, dealt, false);
+                        if let Some(k) = known.get_mut(i) {
+                            *k = Some(vt);
+                        }
+                        vt
+                    }
+                };
                 if v <= EPS {
                     continue;
                 }
@@ -1482,7 +1500,15 @@ impl<'a> View<'a> {
                 }
             }
             let Some((_, v, i, t, nb)) = best else { break };
-            self.eval(&self.opts[i], from, dealt, true);
+            if reads_dealt(&self.opts[i].kind) {
+                // Taking it adds its expected damage to `dealt`: the values that read it change.
+                self.eval(&self.opts[i], from, dealt, true);
+                for (k, o) in known.iter_mut().zip(&self.opts) {
+                    if reads_dealt(&o.kind) {
+                        *k = None;
+                    }
+                }
+            }
             if i < 64 {
                 *used |= 1 << i;
             }
@@ -1692,7 +1718,22 @@ impl<'a> View<'a> {
     /// the way, difficult terrain costs double, the square must be free.
     fn squares(&self, range: u32, out: &mut Vec<GridPos>) {
         let who = self.me().id;
-        let pass = |p: GridPos| !self.hostile_squares.contains(&p);
+        // On a small bounded map, `hostile_squares` as a grid, made when a search first asks.
+        let hostile_grid = std::cell::OnceCell::new();
+        let pass = |p: GridPos| {
+            if self.occ_grid.is_empty() || !self.map.in_bounds(p) {
+                return !self.hostile_squares.contains(&p);
+            }
+            let w = self.map.width as usize;
+            let g = hostile_grid.get_or_init(|| {
+                let mut g = vec![false; self.occ_grid.len()];
+                for q in self.hostile_squares.iter().filter(|q| self.map.in_bounds(**q)) {
+                    g[q.y as usize * w + q.x as usize] = true;
+                }
+                g
+            });
+            !g[p.y as usize * w + p.x as usize]
+        };
         let stop = |p: GridPos| self.free_for(p, who);
         // On a bounded map one search with the longest range serves every mover: a square's
         // cheapest cost within a budget is its cheapest cost, whatever the budget above it.
@@ -1917,6 +1958,32 @@ impl<'a> View<'a> {
         out
     }
 
+    /// [`View::squares`] within `range`, remembered for the decision (Disengage's second move
+    /// asks for the squares of the Move the planner looks at anyway).
+    fn squares_within(&self, range: u32) -> Rc<Vec<GridPos>> {
+        if let Some((_, s)) = self.squares_memo.borrow().iter().find(|(r, _)| *r == range) {
+            return s.clone();
+        }
+        let mut out = Vec::new();
+        self.squares(range, &mut out);
+        let out = Rc::new(out);
+        self.squares_memo.borrow_mut().push((range, out.clone()));
+        out
+    }
+
+    /// [`View::shortlist`] of [`View::squares_within`] `range`, remembered for the decision (which
+    /// has one approach field, [`View::turn`]).
+    fn shortlist_within(&self, range: u32, field: Option<&Field>) -> Rc<Vec<(f32, GridPos)>> {
+        if let Some((_, s)) = self.shortlist_memo.borrow().iter().find(|(r, _)| *r == range) {
+            return s.clone();
+        }
+        let mut out = Vec::new();
+        self.shortlist(&self.squares_within(range), field, &mut out);
+        let out = Rc::new(out);
+        self.shortlist_memo.borrow_mut().push((range, out.clone()));
+        out
+    }
+
     /// Every plan worth considering, valued against ending the turn where it stands.
     fn plans(&self, field: Option<&Field>) -> Vec<Plan> {
         let me = self.me();
@@ -1933,15 +2000,13 @@ impl<'a> View<'a> {
         }
         // After a timed move the next action comes on a later turn, with a fresh budget.
         let next_turn = Budget::Timed { left: true };
-        let mut all = Vec::new();
-        let mut short = Vec::new();
         let mover_offset = self.opts.len();
         let provoked = self.aoo_cost();
         for (mi, m) in self.movers.iter().enumerate() {
             let Some((cost, after)) = self.spend(b, m.def) else { continue };
             let aoo = if m.provokes { provoked } else { 0.0 };
             let ability = mover_offset + mi;
-            self.squares(m.range, &mut all);
+            let all = self.squares_within(m.range);
             if let Some((stat, dmg, bonus)) = m.charge {
                 // A charge: to a square next to the target, then one attack with its bonus.
                 for t in self.units.iter().filter(|u| u.enemy) {
@@ -1967,12 +2032,9 @@ impl<'a> View<'a> {
                 if let Some(mv) = self.movers.iter().find(|x| x.provokes && x.charge.is_none())
                     && let Some((c2, after2)) = self.spend(after, mv.def)
                 {
-                    let mut sq2 = Vec::new();
-                    let mut sh2 = Vec::new();
-                    self.squares(mv.range, &mut sq2);
-                    self.shortlist(&sq2, field, &mut sh2);
+                    let sh2 = self.shortlist_within(mv.range, field);
                     let mut best = f32::MIN;
-                    for (pv, q) in &sh2 {
+                    for (pv, q) in sh2.iter() {
                         let (f, _, _) = self.fill(*q, after2, &mut dealt);
                         best = best.max(f + pv);
                     }
@@ -1982,9 +2044,9 @@ impl<'a> View<'a> {
                     }
                 }
             }
-            self.shortlist(&all, field, &mut short);
+            let short = self.shortlist_within(m.range, field);
             let mut best: Option<(f32, GridPos)> = None;
-            for (pv, q) in &short {
+            for (pv, q) in short.iter() {
                 let v = if timed {
                     // Value per segment over the move and the action it leads to.
                     let (f, _, t) = self.fill(*q, next_turn, &mut dealt);
@@ -2142,6 +2204,12 @@ impl<'a> View<'a> {
         let (_, i, Tgt::One(t)) = best? else { return None };
         Some(OpeningUse { ability: self.opts[i].def.id.clone(), targets: vec![t], to: None, mode: None })
     }
+}
+
+/// Whether [`View::eval`] of this kind reads (and, taken, adds to) the damage dealt so far: the
+/// damaging kinds. The others are worth the same whatever the rest of the turn deals.
+fn reads_dealt(k: &Kind) -> bool {
+    matches!(k, Kind::Attack { .. } | Kind::Save { .. } | Kind::Damage { .. })
 }
 
 fn attack_stat<'a>(o: &Opt<'a>) -> &'a str {
