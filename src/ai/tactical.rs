@@ -236,6 +236,12 @@ struct Unit<'a> {
     parry: i32,
 }
 
+/// The decider's side of an attack roll: its attack stat and the damage range.
+struct AttackRoll {
+    stat: i32,
+    range: (i32, i32, f32),
+}
+
 /// A change to a defender's defences, for pricing a buff.
 #[derive(Clone, Copy, Default)]
 struct DefMod {
@@ -354,9 +360,9 @@ struct View<'a> {
     /// row, the index in `units` plus one of the creature standing there (0: nobody; `u16::MAX`:
     /// a creature the AI does not count, such as a downed one).
     occ_grid: Vec<u16>,
-    /// [`View::sees`] from a square to a counted creature's square: by square, then by the
-    /// creature's index in `units` (0: not yet, 1: no, 2: yes).
-    sight_pairs: std::cell::RefCell<Vec<u8>>,
+    /// [`View::sees`] on this map so far, shared by every decision on it (see
+    /// [`Searches::sight`]).
+    sight_table: Option<SightTable>,
     /// [`View::squares_within`] and [`View::shortlist_within`] so far, by range.
     squares_memo: std::cell::RefCell<Vec<(u32, Rc<Vec<GridPos>>)>>,
     shortlist_memo: std::cell::RefCell<Vec<(u32, Rc<Vec<(f32, GridPos)>>)>>,
@@ -492,6 +498,10 @@ fn p_active(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_bloc
     p
 }
 
+/// Sight lines on one map, by pair of squares (from, then to; row by row): 0 not yet known,
+/// 1 blocked, 2 clear.
+type SightTable = Rc<std::cell::RefCell<Vec<u8>>>;
+
 /// What a remembered search was asked: everything its answer depends on besides the map.
 #[derive(Clone, PartialEq, Eq)]
 enum SearchKey {
@@ -510,6 +520,8 @@ struct Searches {
     map: Option<BattleMap>,
     /// That map's [`BattleMap::terrain_costs`].
     terrain: Rc<Vec<u8>>,
+    /// Sight lines on that map as found so far (maps of at most [`Searches::MAX_SIGHT_SQUARES`]).
+    sight: Option<SightTable>,
     entries: std::collections::VecDeque<(SearchKey, Rc<Vec<u32>>)>,
 }
 
@@ -517,6 +529,8 @@ impl Searches {
     const KEEP: usize = 16;
     /// Maps with more squares are not remembered (16 answers of 4 bytes a square at most).
     const MAX_SQUARES: i64 = 1 << 16;
+    /// Sight lines are remembered on maps of at most this many squares (a byte per pair: 1 MiB).
+    const MAX_SIGHT_SQUARES: i64 = 1 << 10;
 
     fn get(&mut self, map: &BattleMap, key: SearchKey) -> Option<Rc<Vec<u32>>> {
         if !self.same_map(map) {
@@ -536,10 +550,22 @@ impl Searches {
         if self.map.as_ref() != Some(map) {
             self.map = Some(map.clone());
             self.terrain = Rc::new(map.terrain_costs());
+            self.sight = None;
             self.entries.clear();
             return false;
         }
         true
+    }
+
+    /// The sight lines found so far on `map` (a small bounded one), shared by every decision on it.
+    fn sight(&mut self, map: &BattleMap) -> Option<SightTable> {
+        self.same_map(map);
+        let area = i64::from(map.width) * i64::from(map.height);
+        if self.map.is_none() || map.is_unbounded() || area > Self::MAX_SIGHT_SQUARES {
+            return None;
+        }
+        let area = area as usize;
+        Some(self.sight.get_or_insert_with(|| Rc::new(std::cell::RefCell::new(vec![0; area * area]))).clone())
     }
 
     /// `map`'s [`BattleMap::terrain_costs`], worked out once per map.
@@ -724,7 +750,7 @@ impl<'a> View<'a> {
             occ_grid: Vec::new(),
             squares_memo: Default::default(),
             shortlist_memo: Default::default(),
-            sight_pairs: Default::default(),
+            sight_table: SEARCHES.with(|m| m.borrow_mut().sight(c.map())),
         };
         v.read_abilities();
         v.index_occupants();
@@ -1090,12 +1116,28 @@ impl<'a> View<'a> {
         left: i32,
     ) -> f32 {
         let me = self.me();
-        let mut bonus = me.stats.get(stat).saturating_add(extra);
+        let roll = AttackRoll { stat: me.stats.get(stat), range: self.dmg(dmg, me.stats) };
+        self.attack_dmg_with(from, &roll, mods, extra, melee, t, left)
+    }
+
+    /// [`View::attack_dmg`] with the decider's attack stat and damage range looked up already
+    /// (an option is priced against every target from many squares).
+    fn attack_dmg_with(
+        &self,
+        from: GridPos,
+        roll: &AttackRoll,
+        mods: &[i32],
+        extra: i32,
+        melee: bool,
+        t: &Unit,
+        left: i32,
+    ) -> f32 {
+        let mut bonus = roll.stat.saturating_add(extra);
         if melee && self.flanked(t, from) {
             bonus = bonus.saturating_add(self.rs.engagement.flanking_attack_bonus);
         }
         bonus = bonus.saturating_add(self.assist);
-        let (lo, hi, mean) = self.dmg(dmg, me.stats);
+        let (lo, hi, mean) = roll.range;
         let mut left = left as f32;
         let mut total = 0.0;
         for m in std::iter::once(&0).chain(mods.iter()) {
@@ -1274,6 +1316,7 @@ impl<'a> View<'a> {
             Kind::Attack { kind, stat, dmg, iterative } => {
                 let melee = kind == AttackKind::Melee;
                 let mut best: Option<(f32, usize, f32)> = None;
+                let mut roll = None;
                 for (i, t) in self.units.iter().enumerate() {
                     if !t.enemy || (melee && from.distance(t.pos) > self.reach) || (!melee && !self.sees(from, t.pos)) {
                         continue;
@@ -1282,7 +1325,9 @@ impl<'a> View<'a> {
                     if left <= 0 {
                         continue;
                     }
-                    let e = self.attack_dmg(from, stat, dmg, iterative, 0, melee, t, left);
+                    let roll = roll
+                        .get_or_insert_with(|| AttackRoll { stat: me.stats.get(stat), range: self.dmg(dmg, me.stats) });
+                    let e = self.attack_dmg_with(from, roll, iterative, 0, melee, t, left);
                     let v = e * t.w;
                     if best.is_none_or(|(bv, _, _)| v > bv + 1e-6) {
                         best = Some((v, i, e));
@@ -1890,35 +1935,24 @@ impl<'a> View<'a> {
     }
 
     /// Whether a target at `to` can be aimed at from `from` (line of sight past walls).
-    /// Remembered for the decision when `to` is where a creature stands (on a small bounded map).
+    /// Remembered for the map (on a small bounded map): sight lines depend on nothing else.
     fn sees(&self, from: GridPos, to: GridPos) -> bool {
         if !self.terrain || self.map.blocked.is_empty() {
             return true;
         }
-        let n = self.units.len();
-        let area = self.occ_grid.len();
-        let slot =
-            (area > 0 && area.saturating_mul(n) <= 1 << 18 && self.map.in_bounds(from) && self.map.in_bounds(to))
-                .then(|| {
-                    let w = self.map.width as usize;
-                    let unit = self.occ_grid[to.y as usize * w + to.x as usize];
-                    (unit > 0 && unit < u16::MAX)
-                        .then(|| (from.y as usize * w + from.x as usize) * n + usize::from(unit) - 1)
-                })
-                .flatten();
-        if let Some(i) = slot {
-            let mut memo = self.sight_pairs.borrow_mut();
-            if memo.is_empty() {
-                memo.resize(area * n, 0);
-            }
-            if memo[i] != 0 {
-                return memo[i] == 2;
-            }
+        let Some(table) = self.sight_table.as_ref().filter(|_| self.map.in_bounds(from) && self.map.in_bounds(to))
+        else {
+            return self.map.line_of_sight_on(&self.terrain_grid, from, to);
+        };
+        let w = self.map.width as usize;
+        let area = w * self.map.height as usize;
+        let i = (from.y as usize * w + from.x as usize) * area + to.y as usize * w + to.x as usize;
+        let known = table.borrow()[i];
+        if known != 0 {
+            return known == 2;
         }
         let v = self.map.line_of_sight_on(&self.terrain_grid, from, to);
-        if let Some(i) = slot {
-            self.sight_pairs.borrow_mut()[i] = if v { 2 } else { 1 };
-        }
+        table.borrow_mut()[i] = if v { 2 } else { 1 };
         v
     }
 
