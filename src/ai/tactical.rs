@@ -199,6 +199,49 @@ fn triggered(combat: &Combat, who: Cid, options: &[String]) -> Option<String> {
 // Reading the combat
 // ---------------------------------------------------------------------------------------------
 
+/// The components the AI reads of every creature, read at once when the engine allows
+/// ([`Combat::combatant`]), else one by one.
+struct Read<'a> {
+    health: Option<&'a Health>,
+    conds: Option<&'a Conditions>,
+    pos: Option<&'a GridPos>,
+    side: Option<&'a Side>,
+    stats: Option<&'a Stats>,
+    casting: Option<&'a Casting>,
+    movement: Option<&'a Movement>,
+    initiative: Option<&'a Initiative>,
+    abilities: Option<&'a Abilities>,
+}
+
+impl<'a> Read<'a> {
+    fn of(c: &'a Combat, id: Cid) -> Self {
+        match c.combatant(id) {
+            Some(d) => Read {
+                health: Some(d.health),
+                conds: Some(d.conditions),
+                pos: Some(d.pos),
+                side: Some(d.side),
+                stats: Some(d.stats),
+                casting: Some(d.casting),
+                movement: Some(d.movement),
+                initiative: Some(d.initiative),
+                abilities: Some(d.abilities),
+            },
+            None => Read {
+                health: c.get(id),
+                conds: c.get(id),
+                pos: c.get(id),
+                side: c.get(id),
+                stats: c.get(id),
+                casting: c.get(id),
+                movement: c.get(id),
+                initiative: c.get(id),
+                abilities: c.get(id),
+            },
+        }
+    }
+}
+
 /// A standing creature as the AI sees it.
 struct Unit<'a> {
     id: Cid,
@@ -212,6 +255,8 @@ struct Unit<'a> {
     busy: bool,
     /// Fastest movement speed.
     speed: u32,
+    /// The abilities on its sheet.
+    abilities: Option<&'a Abilities>,
     /// Expected damage it deals in a round with its best option, at least 0.5.
     threat: f32,
     /// Threat per hit point: what a point of damage to it is worth.
@@ -660,8 +705,9 @@ impl<'a> View<'a> {
         let mut n_enemies = 0usize;
         for i in 0..roster.entities.len() as u32 {
             let id = Cid(i);
-            let Some(h) = c.get::<Health>(id) else { continue };
-            let conds = c.get::<Conditions>(id);
+            let r = Read::of(c, id);
+            let Some(h) = r.health else { continue };
+            let conds = r.conds;
             // Out of the fight: down, or at 0 hit points and unable to act (pf2e's dying). One that
             // recovered at 0 hit points still acts, and any hit puts it back down: it stays, with
             // 1 hit point for pricing.
@@ -669,13 +715,13 @@ impl<'a> View<'a> {
             if out && id != who {
                 continue;
             }
-            let Some(pos) = c.get::<GridPos>(id).copied() else { continue };
-            let enemy = c.get::<Side>(id).is_none_or(|s| s.0 != *my_side);
+            let Some(pos) = r.pos.copied() else { continue };
+            let enemy = r.side.is_none_or(|s| s.0 != *my_side);
             n_enemies += usize::from(enemy);
             if id == who {
                 me = Some(units.len());
             }
-            let stats = c.get::<Stats>(id)?;
+            let stats = r.stats?;
             units.push(Unit {
                 id,
                 pos,
@@ -684,8 +730,9 @@ impl<'a> View<'a> {
                 stats,
                 conds,
                 can_act: !blocks_actions(rs, conds),
-                busy: c.get::<Casting>(id).is_some_and(|k| k.0.is_some()),
-                speed: c.get::<Movement>(id).and_then(|m| m.0.values().copied().max()).unwrap_or(0),
+                busy: r.casting.is_some_and(|k| k.0.is_some()),
+                speed: r.movement.and_then(|m| m.0.values().copied().max()).unwrap_or(0),
+                abilities: r.abilities,
                 threat: 0.5,
                 w: 0.0,
                 melee: None,
@@ -694,7 +741,7 @@ impl<'a> View<'a> {
                 shot_per: 0.0,
                 aoo: None,
                 ranged: false,
-                rank: c.get::<Initiative>(id).map_or(0, |k| k.rank),
+                rank: r.initiative.map_or(0, |k| k.rank),
                 adv: has_advantage(rs, conds),
                 dodge: match &rs.defense {
                     DefenseRule::ActiveRoll { dodge_stat, .. } => stats.get(dodge_stat),
@@ -710,7 +757,7 @@ impl<'a> View<'a> {
         let n_allies = units.iter().filter(|u| !u.enemy).count();
         for u in units.iter_mut() {
             let foes = if u.enemy { n_allies } else { n_enemies };
-            rate_unit(rs, c, u, foes.max(1));
+            rate_unit(rs, u, foes.max(1));
         }
         let pool = c.get::<ActionPool>(who)?;
         let mut v = View {
@@ -2318,12 +2365,12 @@ fn uses_per_round(rs: &Ruleset, d: &AbilityDef) -> f32 {
 }
 
 /// A creature's threat, best melee and ranged attacks, attack of opportunity and role.
-fn rate_unit<'a>(rs: &'a Ruleset, c: &'a Combat, u: &mut Unit<'a>, foes: usize) {
+fn rate_unit<'a>(rs: &'a Ruleset, u: &mut Unit<'a>, foes: usize) {
     // (ability, uses a round, value a round, value a use)
     let mut best_melee: Option<(&AbilityDef, f32, f32, f32)> = None;
     let mut best_shot: Option<(&AbilityDef, f32, f32, f32)> = None;
     let mut aoo: Option<(&AbilityDef, f32)> = None;
-    for d in know(rs, c.get::<Abilities>(u.id)) {
+    for d in know(rs, u.abilities) {
         let per = nominal(rs, u.stats, d);
         if per <= 0.0 {
             continue;

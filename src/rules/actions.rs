@@ -4,6 +4,7 @@
 //! HB-28 (acting only on your turn), HB-34/35 (bonus actions), HB-49 (holding), G-HB-05, G-HB-12.
 //! Every check runs before anything changes, so a rejected command leaves state untouched.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::combat::NewCondition;
@@ -23,15 +24,17 @@ enum Checked<'a> {
     Turn(&'a AbilityDef, Payment),
 }
 
-/// How a `Command::Act` that passed [`Rules::check_act`] will be carried out.
+/// How a `Command::Act` that passed [`Rules::check_act`] will be carried out. The ability is
+/// borrowed from the ruleset for as long as the world is (`'w`), so carrying the plan out copies
+/// nothing.
 #[derive(Debug, Clone)]
-pub enum ActPlan {
+pub enum ActPlan<'w> {
     /// An immediate action outside the creature's turn, using up its next swift action (G-P1-01).
     OffTurnImmediate(AbilityDef),
     /// An action allowed while holding a cast, adding to the recovery owed (SG-21/23).
-    WhileHolding(AbilityDef),
+    WhileHolding(Cow<'w, AbilityDef>),
     /// An action on the creature's turn, paid this way.
-    Turn(AbilityDef, Payment),
+    Turn(Cow<'w, AbilityDef>, Payment),
 }
 
 /// How a validated ability use will be paid.
@@ -55,7 +58,7 @@ pub enum Payment {
     },
 }
 
-impl Rules<'_, '_> {
+impl<'w> Rules<'w, '_> {
     /// Apply one command, or reject it and change nothing.
     pub fn apply_command(&mut self, cmd: &Command) -> Result<(), Rejection> {
         if let Command::Act(i) = cmd {
@@ -540,11 +543,18 @@ impl Rules<'_, '_> {
     /// ([`Rules::apply_command`]); dry runs ([`super::driver::Combat::check_act`]) call the same.
     /// HB-28 (only on your turn), G-P1-01 (immediate actions off your turn), the ability checks of
     /// `check_use`, SG-21/22 (while holding) and the cost (HB-06, HB-26, G-P1-01).
-    pub fn check_act(&self, i: &ActIntent) -> Result<ActPlan, Rejection> {
+    pub fn check_act(&self, i: &ActIntent) -> Result<ActPlan<'w>, Rejection> {
+        // The ruleset as the world holds it: the plan may borrow from it while the engine changes
+        // other state. An ability that is not the ruleset's own (none today) is copied.
+        let rs = self.rs();
+        let keep = |def: &AbilityDef| match rs.abilities.iter().find(|a| std::ptr::eq(*a, def)) {
+            Some(d) => Cow::Borrowed(d),
+            None => Cow::Owned(def.clone()),
+        };
         Ok(match self.check_act_checked(i)? {
             Checked::OffTurn(def) => ActPlan::OffTurnImmediate(def),
-            Checked::Holding(def) => ActPlan::WhileHolding(def.clone()),
-            Checked::Turn(def, pay) => ActPlan::Turn(def.clone(), pay),
+            Checked::Holding(def) => ActPlan::WhileHolding(keep(def)),
+            Checked::Turn(def, pay) => ActPlan::Turn(keep(def), pay),
         })
     }
 

@@ -25,7 +25,7 @@ pub struct NewCondition {
     pub creator: Option<Cid>,
 }
 
-impl Rules<'_, '_> {
+impl<'w> Rules<'w, '_> {
     /// Run queued work until it is done, a decision is needed, or the combat ends.
     pub fn resolve_work(&mut self) {
         while self.pending.0.is_none() && !self.turn.ended {
@@ -80,7 +80,7 @@ impl Rules<'_, '_> {
         _via: Via,
         surprise: bool,
     ) {
-        let Some(def) = self.ruleset.ability(ability).cloned() else {
+        let Some(def) = self.rs().ability(ability) else {
             return;
         };
         // G-X-01: a held or readied action set off by this move resolved first and left the mover
@@ -91,7 +91,7 @@ impl Rules<'_, '_> {
         if self.is_down(who) {
             return;
         }
-        match def.effect {
+        match def.effect.clone() {
             Effect::Attack { kind, stat, damage, iterative } => {
                 // One attack per target, then the iterative attacks of a full attack, in order.
                 let mut items = Vec::new();
@@ -558,7 +558,7 @@ impl Rules<'_, '_> {
     /// (HB-24) unless the new value is higher; a negative one ends conditions that end on negative
     /// status (HB-23) and interrupts. Under turn hooks, its creator keeps track of it (P2-05).
     pub fn apply_condition(&mut self, who: Cid, id: &str, nc: NewCondition) {
-        let Some(def) = self.ruleset.condition(id).cloned() else { return };
+        let Some(def) = self.rs().condition(id) else { return };
         if def.immune_traits.iter().any(|t| self.c(who).traits.has(t)) {
             // P1-20: Uncanny Dodge is never caught flat-footed.
             return;

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use bevy::ecs::query::QueryState;
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 
@@ -16,7 +17,7 @@ use super::log::{CombatLog, CommandOutcomes, DrawReason};
 use super::map::BattleMap;
 use super::ruleset::Ruleset;
 use super::setup::{CombatantSpec, SetupError, setup_world_on};
-use super::state::{CommandQueue, EngineStatus, Roster, Rules, TurnState};
+use super::state::{CombatantData, CombatantDataReadOnlyItem, CommandQueue, EngineStatus, Roster, Rules, TurnState};
 
 /// Schedule runs allowed before the driver gives up waiting for the engine to settle.
 pub const MAX_RUNS_PER_SETTLE: usize = 100_000;
@@ -59,6 +60,9 @@ pub struct Combat {
     /// The rules' system state for dry runs and queries, built once per world (building it
     /// computes the access of every combatant query: the AI asks many times a turn).
     rules_state: Option<(bevy::ecs::world::WorldId, SystemState<Rules<'static, 'static>>)>,
+    /// A query over every rules component of a combatant, for [`Combat::combatant`]: built for
+    /// this world and brought up to date each time the engine settles.
+    read_state: Option<(bevy::ecs::world::WorldId, QueryState<CombatantData>)>,
     /// Set up by [`Combat::with_map`] (no mods, nothing added to the world or the schedule), so
     /// [`Combat::reset`] may start another combat in the same world.
     resettable: bool,
@@ -168,8 +172,16 @@ impl Combat {
         let origin = Origin { specs: specs.to_vec(), dice: dice.to_vec() };
         let mut schedule = super::rules_schedule();
         prepare(&mut world, &mut schedule);
-        let mut c =
-            Self { world, schedule, runs: 0, origin, journal: Vec::new(), rules_state: None, resettable: false };
+        let mut c = Self {
+            world,
+            schedule,
+            runs: 0,
+            origin,
+            journal: Vec::new(),
+            rules_state: None,
+            read_state: None,
+            resettable: false,
+        };
         c.settle();
         Ok(c)
     }
@@ -192,6 +204,11 @@ impl Combat {
             *runs += 1;
             schedule.run(w);
         });
+        let id = self.world.id();
+        match &mut self.read_state {
+            Some((w, q)) if *w == id => q.update_archetypes(&self.world),
+            _ => self.read_state = Some((id, QueryState::new(&mut self.world))),
+        }
     }
 
     /// Schedule runs so far.
@@ -401,6 +418,18 @@ impl Combat {
     pub fn get<T: Component>(&self, c: Cid) -> Option<&T> {
         let e = self.world.resource::<Roster>().entity(c)?;
         self.world.get::<T>(e)
+    }
+
+    /// Every rules component of a combatant at once (cheaper than one [`Combat::get`] each).
+    /// None if there is no such combatant, or if the world changed shape since the engine last
+    /// settled (a component added from outside the engine): then read with [`Combat::get`].
+    pub fn combatant(&self, c: Cid) -> Option<CombatantDataReadOnlyItem<'_, '_>> {
+        let (id, q) = self.read_state.as_ref()?;
+        if *id != self.world.id() {
+            return None;
+        }
+        let e = self.world.resource::<Roster>().entity(c)?;
+        q.get_manual(&self.world, e).ok()
     }
 
     /// The next `k` turns as they stand now: creature, round, segment, under every turn model

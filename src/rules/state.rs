@@ -426,6 +426,12 @@ pub struct Rules<'w, 's> {
 }
 
 impl<'w, 's> Rules<'w, 's> {
+    /// The ruleset, borrowed for as long as the world is rather than from `self`: a rule can hold
+    /// an ability or condition definition while it changes other state, without copying it.
+    pub fn rs(&self) -> &'w Ruleset {
+        Res::clone(&self.ruleset).into_inner()
+    }
+
     /// Read one combatant. Panics only on a roster bug (ids come from the roster).
     pub fn c(&self, who: Cid) -> CombatantDataReadOnlyItem<'_, 's> {
         let e = self.roster.entities[who.0 as usize];
