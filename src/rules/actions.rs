@@ -4,7 +4,6 @@
 //! HB-28 (acting only on your turn), HB-34/35 (bonus actions), HB-49 (holding), G-HB-05, G-HB-12.
 //! Every check runs before anything changes, so a rejected command leaves state untouched.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::combat::NewCondition;
@@ -30,11 +29,11 @@ enum Checked<'a> {
 #[derive(Debug, Clone)]
 pub enum ActPlan<'w> {
     /// An immediate action outside the creature's turn, using up its next swift action (G-P1-01).
-    OffTurnImmediate(AbilityDef),
+    OffTurnImmediate(Box<AbilityDef>),
     /// An action allowed while holding a cast, adding to the recovery owed (SG-21/23).
-    WhileHolding(Cow<'w, AbilityDef>),
+    WhileHolding(&'w AbilityDef),
     /// An action on the creature's turn, paid this way.
-    Turn(Cow<'w, AbilityDef>, Payment),
+    Turn(&'w AbilityDef, Payment),
 }
 
 /// How a validated ability use will be paid.
@@ -153,7 +152,7 @@ impl<'w> Rules<'w, '_> {
         to: Option<GridPos>,
         mode: Option<&str>,
         via: Via,
-    ) -> Result<&AbilityDef, Rejection> {
+    ) -> Result<&'w AbilityDef, Rejection> {
         self.check_exists(who)?;
         for (i, t) in targets.iter().enumerate() {
             self.check_exists(*t)?;
@@ -161,7 +160,7 @@ impl<'w> Rules<'w, '_> {
                 return Err(Rejection::InvalidTarget(format!("{} is named twice", self.name_of(*t))));
             }
         }
-        let def0 = self.ruleset.ability(ability).ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
+        let def0 = self.rs().ability(ability).ok_or_else(|| Rejection::UnknownAbility(ability.into()))?;
         // SG-32: the Recovery Action works even while prevented from acting.
         if self.cannot_act(who) && !def0.usable_when_prevented {
             return Err(Rejection::UnableToAct);
@@ -544,17 +543,12 @@ impl<'w> Rules<'w, '_> {
     /// HB-28 (only on your turn), G-P1-01 (immediate actions off your turn), the ability checks of
     /// `check_use`, SG-21/22 (while holding) and the cost (HB-06, HB-26, G-P1-01).
     pub fn check_act(&self, i: &ActIntent) -> Result<ActPlan<'w>, Rejection> {
-        // The ruleset as the world holds it: the plan may borrow from it while the engine changes
-        // other state. An ability that is not the ruleset's own (none today) is copied.
-        let rs = self.rs();
-        let keep = |def: &AbilityDef| match rs.abilities.iter().find(|a| std::ptr::eq(*a, def)) {
-            Some(d) => Cow::Borrowed(d),
-            None => Cow::Owned(def.clone()),
-        };
+        // The ability is borrowed from the ruleset as the world holds it ([`Rules::rs`]), so the
+        // plan may keep it while the engine changes other state.
         Ok(match self.check_act_checked(i)? {
-            Checked::OffTurn(def) => ActPlan::OffTurnImmediate(def),
-            Checked::Holding(def) => ActPlan::WhileHolding(keep(def)),
-            Checked::Turn(def, pay) => ActPlan::Turn(keep(def), pay),
+            Checked::OffTurn(def) => ActPlan::OffTurnImmediate(Box::new(def)),
+            Checked::Holding(def) => ActPlan::WhileHolding(def),
+            Checked::Turn(def, pay) => ActPlan::Turn(def, pay),
         })
     }
 
@@ -565,7 +559,7 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// The checks of [`Rules::check_act`], in order, borrowing the ability.
-    fn check_act_checked(&self, i: &ActIntent) -> Result<Checked<'_>, Rejection> {
+    fn check_act_checked(&self, i: &ActIntent) -> Result<Checked<'w>, Rejection> {
         self.admit(false, false)?;
         self.check_exists(i.actor)?;
         if self.turn.active != Some(i.actor) {
@@ -592,8 +586,8 @@ impl<'w> Rules<'w, '_> {
             }
             ActPlan::WhileHolding(def) => {
                 // SG-21/23: while holding, allowed actions add to the recovery owed; no turn ends.
-                self.accrue_while_holding(i.actor, &def);
-                self.queue_use(i, &def, 0, Via::Turn);
+                self.accrue_while_holding(i.actor, def);
+                self.queue_use(i, def, 0, Via::Turn);
                 return;
             }
             ActPlan::Turn(def, pay) => (def, pay),
@@ -613,18 +607,18 @@ impl<'w> Rules<'w, '_> {
                 targets: i.targets.clone(),
                 via: Via::Turn,
             });
-            self.announce_cast(i.actor, &def, i.targets.clone(), i.to);
+            self.announce_cast(i.actor, def, i.targets.clone(), i.to);
             return;
         }
         match pay {
             Payment::Full(cost) => {
                 self.cm(i.actor).pool.spend(&i.ability, cost);
-                self.queue_use(i, &def, cost, Via::Turn);
+                self.queue_use(i, def, cost, Via::Turn);
             }
             Payment::Typed { action, rounds: None } => {
                 let movement = matches!(def.effect, Effect::Move | Effect::Charge { .. });
                 spend_typed(&mut self.cm(i.actor).pool, action, movement);
-                self.queue_use(i, &def, 0, Via::Turn);
+                self.queue_use(i, def, 0, Via::Turn);
             }
             Payment::Typed { action, rounds: Some(rounds) } => {
                 // G-P1-10: a casting time of a round or more: it takes effect that many rounds
@@ -637,7 +631,7 @@ impl<'w> Rules<'w, '_> {
                     targets: i.targets.clone(),
                     via: Via::Turn,
                 });
-                let items = self.held_triggers(i.actor, &def, i.to);
+                let items = self.held_triggers(i.actor, def, i.to);
                 self.push_front_all(items);
                 self.cm(i.actor).casting.0 = Some(Activity::spread(i, rounds, 0));
                 self.emit(CombatEvent::ActivityStarted {

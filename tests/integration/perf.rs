@@ -59,6 +59,37 @@ fn a_combat_with_mods_is_not_reset() {
     assert_eq!(before, c.state_hash(), "left as it was");
 }
 
+#[test]
+fn combatant_reads_every_component_as_get_does_and_follows_the_world() {
+    use skirmish::rules::components::{Cid, Conditions, Health, Side, Stats};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/encounters/bench-4v4.ron");
+    let prep = sim::prepare(&SimConfig::new(&path, Some("pf2e"), 1)).expect("loads");
+    let rs = &prep.rulesets[0];
+    let specs = prep.encounter.specs_for(rs);
+    let mut c = Combat::with_map(rs.clone(), 3, &specs, prep.encounter.battle_map(), &[]).expect("sets up");
+    let check = |c: &Combat| {
+        for i in 0..c.len() as u32 {
+            let id = Cid(i);
+            let d = c.combatant(id).expect("a combatant, read at once");
+            assert_eq!(*d.cid, id);
+            assert_eq!(Some(d.health), c.get::<Health>(id));
+            assert_eq!(Some(d.pos), c.get::<GridPos>(id));
+            assert_eq!(Some(d.side), c.get::<Side>(id));
+            assert_eq!(Some(d.stats), c.get::<Stats>(id));
+            assert_eq!(Some(d.conditions), c.get::<Conditions>(id));
+        }
+        assert!(c.combatant(Cid(c.len() as u32)).is_none(), "no such combatant");
+    };
+    check(&c);
+    // After play (hit points, squares and conditions changed) it reads the current state.
+    ai::play(&mut c, SCOPE, 40);
+    check(&c);
+    // A world swapped in from outside: no answer (callers read with `get`), not a panic.
+    let mut other = Combat::with_map(rs.clone(), 4, &specs, prep.encounter.battle_map(), &[]).expect("sets up");
+    std::mem::swap(&mut c.world, &mut other.world);
+    assert!(c.combatant(Cid(0)).is_none());
+}
+
 /// A tiny deterministic generator for test maps.
 struct Lcg(u64);
 
