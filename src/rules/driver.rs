@@ -204,10 +204,10 @@ impl Combat {
             *runs += 1;
             schedule.run(w);
         });
-        let id = self.world.id();
+        // (The schedule runs only in the world it was built for, so this is that world.)
         match &mut self.read_state {
-            Some((w, q)) if *w == id => q.update_archetypes(&self.world),
-            _ => self.read_state = Some((id, QueryState::new(&mut self.world))),
+            Some((_, q)) => q.update_archetypes(&self.world),
+            None => self.read_state = Some((self.world.id(), QueryState::new(&mut self.world))),
         }
     }
 

@@ -84,7 +84,8 @@ fn combatant_reads_every_component_as_get_does_and_follows_the_world() {
     // After play (hit points, squares and conditions changed) it reads the current state.
     ai::play(&mut c, SCOPE, 40);
     check(&c);
-    // A world swapped in from outside: no answer (callers read with `get`), not a panic.
+    // A world swapped in from outside (which the schedule cannot run): no answer (callers read
+    // with `get`), not a panic.
     let mut other = Combat::with_map(rs.clone(), 4, &specs, prep.encounter.battle_map(), &[]).expect("sets up");
     std::mem::swap(&mut c.world, &mut other.world);
     assert!(c.combatant(Cid(0)).is_none());
@@ -183,7 +184,9 @@ fn dense_path_searches_match_reachable_and_a_plain_relaxation() {
             // The same costs with the terrain grid worked out once, and with a grid of the wrong
             // size (ignored: the map's own is used).
             assert_eq!(m.reachable_costs_on(&m.terrain_costs(), from, budget, pass), Some(costs.clone()));
-            assert_eq!(m.reachable_costs_on(&[], from, budget, pass), Some(costs));
+            assert_eq!(m.reachable_costs_on(&[], from, budget, pass), Some(costs.clone()));
+            let wrong = vec![1u8; (m.width + m.height) as usize];
+            assert_eq!(m.reachable_costs_on(&wrong, from, budget, pass), Some(costs));
         }
     }
     assert!(BattleMap::open().reachable_costs(GridPos { x: 0, y: 0 }, 3, |_| true).is_none());
