@@ -1360,37 +1360,72 @@ impl<'a> View<'a> {
     /// The value of using option `o` from `from`, its targets, and the expected damage it adds to
     /// each enemy (written into `dealt` when `commit`).
     fn eval(&self, o: &Opt, from: GridPos, dealt: &mut [f32], commit: bool) -> (f32, Tgt) {
+        let (v, t, _) = self.eval_hit(o, from, dealt, commit, None);
+        (v, t)
+    }
+
+    /// [`View::eval`], also returning, for an attack, the one target (its index in `units`) and
+    /// the expected damage that taking it adds to `dealt`. For an attack, `known` (one entry a
+    /// creature) keeps the expected damage on each target worked out so far under this `dealt`
+    /// (NaN: not yet; negative infinity: not a target), so that after one target's `dealt`
+    /// changes only it is priced again.
+    fn eval_hit(
+        &self,
+        o: &Opt,
+        from: GridPos,
+        dealt: &mut [f32],
+        commit: bool,
+        mut known: Option<&mut [f32]>,
+    ) -> (f32, Tgt, Option<(usize, f32)>) {
         let me = self.me();
-        match o.kind {
+        let (v, t) = match o.kind {
             Kind::Attack { kind, stat, dmg, iterative } => {
                 let melee = kind == AttackKind::Melee;
                 let mut best: Option<(f32, usize, f32)> = None;
                 let mut roll = None;
                 for (i, t) in self.units.iter().enumerate() {
-                    if !t.enemy || (melee && from.distance(t.pos) > self.reach) || (!melee && !self.sees(from, t.pos)) {
-                        continue;
-                    }
-                    let left = t.hp - dealt[i].ceil() as i32;
-                    if left <= 0 {
-                        continue;
-                    }
-                    let roll = roll
-                        .get_or_insert_with(|| AttackRoll { stat: me.stats.get(stat), range: self.dmg(dmg, me.stats) });
-                    let e = self.attack_dmg_with(from, roll, iterative, 0, melee, t, left);
+                    let kept = known.as_deref().and_then(|k| k.get(i)).copied().filter(|e| !e.is_nan());
+                    let e = match kept {
+                        Some(f32::NEG_INFINITY) => continue,
+                        Some(e) => e,
+                        None => {
+                            let left = t.hp - dealt[i].ceil() as i32;
+                            let target = t.enemy
+                                && (!melee || from.distance(t.pos) <= self.reach)
+                                && (melee || self.sees(from, t.pos))
+                                && left > 0;
+                            let e = if target {
+                                let roll = roll.get_or_insert_with(|| AttackRoll {
+                                    stat: me.stats.get(stat),
+                                    range: self.dmg(dmg, me.stats),
+                                });
+                                self.attack_dmg_with(from, roll, iterative, 0, melee, t, left)
+                            } else {
+                                f32::NEG_INFINITY
+                            };
+                            if let Some(slot) = known.as_deref_mut().and_then(|k| k.get_mut(i)) {
+                                *slot = e;
+                            }
+                            if !target {
+                                continue;
+                            }
+                            e
+                        }
+                    };
                     let v = e * t.w;
                     if best.is_none_or(|(bv, _, _)| v > bv + 1e-6) {
                         best = Some((v, i, e));
                     }
                 }
-                match best {
+                return match best {
                     Some((v, i, e)) => {
                         if commit {
                             dealt[i] += e;
                         }
-                        (v, Tgt::One(self.units[i].id))
+                        (v, Tgt::One(self.units[i].id), Some((i, e)))
                     }
-                    None => (0.0, Tgt::None),
-                }
+                    None => (0.0, Tgt::None, None),
+                };
             }
             Kind::SelfBuff { cond, lasts } => (self.condition_value(me, cond, 1, lasts), Tgt::None),
             Kind::OnAllies { cond, value, lasts } => {
@@ -1486,7 +1521,8 @@ impl<'a> View<'a> {
                 }
                 best.map_or((0.0, Tgt::None), |(v, id)| (v, Tgt::One(id)))
             }
-        }
+        };
+        (v, t, None)
     }
 
     /// Fill a budget from `from` with the best options. Returns the total value, the first
@@ -1562,9 +1598,13 @@ impl<'a> View<'a> {
         // Values found so far by option (the first 32): an option whose value does not read
         // `dealt` keeps it for the whole fill; the others until an option that adds to `dealt`
         // is taken.
-        let mut known: [Option<(f32, Tgt)>; 32] = [None; 32];
+        let mut known: [Option<(f32, Tgt, Option<(usize, f32)>)>; 32] = [None; 32];
+        // An attack option's expected damage on each creature (see `View::eval_hit`), for the
+        // first 32 options: after an attack is taken only its target is priced again.
+        let n = self.units.len();
+        let mut per_target = vec![f32::NAN; self.opts.len().min(32) * n];
         for _ in 0..8 {
-            let mut best: Option<(f32, f32, usize, Tgt, Budget)> = None;
+            let mut best: Option<(f32, f32, usize, Tgt, Budget, Option<(usize, f32)>)> = None;
             for (i, o) in self.opts.iter().enumerate() {
                 if no_full && o.def.action == ActionType::FullRound {
                     continue;
@@ -1575,10 +1615,13 @@ impl<'a> View<'a> {
                 if (cost < 0.05 || once) && i < 64 && *used & (1 << i) != 0 {
                     continue;
                 }
-                let (v, t) = match known.get(i).copied().flatten() {
+                let (v, t, hit) = match known.get(i).copied().flatten() {
                     Some(vt) => vt,
                     None => {
-                        let vt = self.eval(o, from, dealt, false);
+                        let slots = matches!(o.kind, Kind::Attack { .. })
+                            .then(|| per_target.get_mut(i * n..(i + 1) * n))
+                            .flatten();
+                        let vt = self.eval_hit(o, from, dealt, false, slots);
                         if let Some(k) = known.get_mut(i) {
                             *k = Some(vt);
                         }
@@ -1589,14 +1632,26 @@ impl<'a> View<'a> {
                     continue;
                 }
                 let rate = v / cost.max(0.5);
-                if best.is_none_or(|(br, _, _, _, _)| rate > br + 1e-6) {
-                    best = Some((rate, v, i, t, nb));
+                if best.is_none_or(|(br, ..)| rate > br + 1e-6) {
+                    best = Some((rate, v, i, t, nb, hit));
                 }
             }
-            let Some((_, v, i, t, nb)) = best else { break };
+            let Some((_, v, i, t, nb, hit)) = best else { break };
             if reads_dealt(&self.opts[i].kind) {
-                // Taking it adds its expected damage to `dealt`: the values that read it change.
-                self.eval(&self.opts[i], from, dealt, true);
+                // Taking it adds its expected damage to `dealt` (an attack's one target is known
+                // already): the values that read it change.
+                match hit {
+                    Some((k, e)) => {
+                        dealt[k] += e;
+                        for slot in per_target.iter_mut().skip(k).step_by(n.max(1)) {
+                            *slot = f32::NAN;
+                        }
+                    }
+                    None => {
+                        self.eval(&self.opts[i], from, dealt, true);
+                        per_target.fill(f32::NAN);
+                    }
+                }
                 for (k, o) in known.iter_mut().zip(&self.opts) {
                     if reads_dealt(&o.kind) {
                         *k = None;
