@@ -1152,26 +1152,15 @@ impl<'a> View<'a> {
         false
     }
 
-    /// Expected damage (capped at `left` hit points) of an attack by the decider from `from`.
-    fn attack_dmg(
-        &self,
-        from: GridPos,
-        stat: &str,
-        dmg: &DiceExpr,
-        mods: &[i32],
-        extra: i32,
-        melee: bool,
-        t: &Unit,
-        left: i32,
-    ) -> f32 {
+    /// The decider's attack stat and damage range for an attack with `stat` and `dmg`, looked up
+    /// once for pricing it against every target from many squares.
+    fn attack_roll(&self, stat: &str, dmg: &DiceExpr) -> AttackRoll {
         let me = self.me();
-        let roll = AttackRoll { stat: me.stats.get(stat), range: self.dmg(dmg, me.stats) };
-        self.attack_dmg_with(from, &roll, mods, extra, melee, t, left)
+        AttackRoll { stat: me.stats.get(stat), range: self.dmg(dmg, me.stats) }
     }
 
-    /// [`View::attack_dmg`] with the decider's attack stat and damage range looked up already
-    /// (an option is priced against every target from many squares).
-    fn attack_dmg_with(
+    /// Expected damage (capped at `left` hit points) of an attack by the decider from `from`.
+    fn attack_dmg(
         &self,
         from: GridPos,
         roll: &AttackRoll,
@@ -1395,11 +1384,8 @@ impl<'a> View<'a> {
                                 && (melee || self.sees(from, t.pos))
                                 && left > 0;
                             let e = if target {
-                                let roll = roll.get_or_insert_with(|| AttackRoll {
-                                    stat: me.stats.get(stat),
-                                    range: self.dmg(dmg, me.stats),
-                                });
-                                self.attack_dmg_with(from, roll, iterative, 0, melee, t, left)
+                                let roll = roll.get_or_insert_with(|| self.attack_roll(stat, dmg));
+                                self.attack_dmg(from, roll, iterative, 0, melee, t, left)
                             } else {
                                 f32::NEG_INFINITY
                             };
@@ -2152,8 +2138,9 @@ impl<'a> View<'a> {
                         continue;
                     }
                     let mut best: Option<(f32, GridPos)> = None;
+                    let roll = self.attack_roll(stat, dmg);
                     for q in all.iter().filter(|q| q.distance(t.pos) <= self.reach) {
-                        let e = self.attack_dmg(*q, stat, dmg, &[], bonus, true, t, t.hp);
+                        let e = self.attack_dmg(*q, &roll, &[], bonus, true, t, t.hp);
                         let v = e * t.w + self.pos_value(*q, field);
                         if best.is_none_or(|(bv, _)| v > bv + 1e-6) {
                             best = Some((v, *q));
