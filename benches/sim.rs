@@ -12,6 +12,10 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use skirmish::rules::driver::Combat;
 use skirmish::sim::{self, SimConfig};
 
+// The allocator the `skirmish` binary uses, so the figures are the simulator's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn bench(cr: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/encounters/bench-4v4.ron");
     let prep = sim::prepare(&SimConfig::new(&path, None, 1)).expect("the bench encounter loads");

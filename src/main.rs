@@ -16,6 +16,11 @@ use std::process::ExitCode;
 
 use skirmish::scenario;
 
+/// mimalloc: faster than the system allocator on the simulator's many small buffers (see
+/// `docs/performance.md`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Print a line to stdout. A closed pipe (`skirmish | head -1`) ends the program quietly
 /// instead of panicking as `println!` would.
 macro_rules! say {

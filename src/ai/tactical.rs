@@ -1853,22 +1853,6 @@ impl<'a> View<'a> {
     /// the way, difficult terrain costs double, the square must be free.
     fn squares(&self, range: u32, out: &mut Vec<GridPos>) {
         let who = self.me().id;
-        // On a small bounded map, `hostile_squares` as a grid, made when a search first asks.
-        let hostile_grid = std::cell::OnceCell::new();
-        let pass = |p: GridPos| {
-            if self.occ_grid.is_empty() || !self.map.in_bounds(p) {
-                return !self.hostile_squares.contains(&p);
-            }
-            let w = self.map.width as usize;
-            let g = hostile_grid.get_or_init(|| {
-                let mut g = vec![false; self.occ_grid.len()];
-                for q in self.hostile_squares.iter().filter(|q| self.map.in_bounds(**q)) {
-                    g[q.y as usize * w + q.x as usize] = true;
-                }
-                g
-            });
-            !g[p.y as usize * w + p.x as usize]
-        };
         let stop = |p: GridPos| self.free_for(p, who);
         // On a bounded map one search with the longest range serves every mover: a square's
         // cheapest cost within a budget is its cheapest cost, whatever the budget above it.
@@ -1876,16 +1860,18 @@ impl<'a> View<'a> {
         let mut memo = self.reach_memo.borrow_mut();
         let costs = match &*memo {
             Some((b, c)) if *b == longest => c,
-            _ => match self.reach_costs(longest, pass) {
+            _ => match self.reach_costs(longest) {
                 Some(c) => &memo.insert((longest, c)).1,
                 None => {
                     drop(memo);
+                    let pass = |p: GridPos| !self.hostile_squares.contains(&p);
                     self.map.reachable_squares(self.me().pos, range, pass, stop, out);
                     return;
                 }
             },
         };
         out.clear();
+        out.reserve(costs.iter().filter(|c| **c <= range).count());
         let (w, h) = (self.map.width as usize, self.map.height as usize);
         // `GridPos` orders by column, then row, as `BattleMap::reachable_squares` lists them.
         for x in 0..w {
@@ -1900,9 +1886,11 @@ impl<'a> View<'a> {
         }
     }
 
-    /// [`BattleMap::reachable_costs`] from the decider's square, remembered across decisions
-    /// on the same map with the same hostile squares.
-    fn reach_costs(&self, budget: u32, pass: impl Fn(GridPos) -> bool) -> Option<Rc<Vec<u32>>> {
+    /// [`BattleMap::reachable_costs`] from the decider's square, past no hostile square,
+    /// remembered across decisions on the same map with the same hostile squares. (The search
+    /// runs on the terrain grid with the hostile squares made walls: a wall and a square the
+    /// mover may not pass are skipped alike, and a grid is cheaper to read than a test per step.)
+    fn reach_costs(&self, budget: u32) -> Option<Rc<Vec<u32>>> {
         let from = self.me().pos;
         if self.map.is_unbounded() || !self.map.in_bounds(from) {
             return None;
@@ -1911,7 +1899,15 @@ impl<'a> View<'a> {
         if let Some(c) = SEARCHES.with(|m| m.borrow_mut().get(self.map, key.clone())) {
             return Some(c);
         }
-        let c = Rc::new(self.map.reachable_costs_on(&self.terrain_grid, from, budget, pass)?);
+        let mut grid = self.terrain_grid.to_vec();
+        let w = self.map.width as usize;
+        if grid.len() != w * self.map.height as usize {
+            grid = self.map.terrain_costs();
+        }
+        for q in self.hostile_squares.iter().filter(|q| self.map.in_bounds(**q)) {
+            grid[q.y as usize * w + q.x as usize] = 0;
+        }
+        let c = Rc::new(self.map.reachable_costs_on(&grid, from, budget, |_| true)?);
         SEARCHES.with(|m| m.borrow_mut().put(key, c.clone()));
         Some(c)
     }

@@ -307,6 +307,9 @@ impl BattleMap {
         if from.distance(to) > budget {
             return None;
         }
+        if !self.is_unbounded() && self.in_bounds(from) {
+            return self.path_dense(from, to, budget, can_pass);
+        }
         let mut best: BTreeMap<GridPos, u32> = BTreeMap::from([(from, 0)]);
         let mut came_from: BTreeMap<GridPos, GridPos> = BTreeMap::new();
         // (estimated total, u32::MAX - cost so far: deeper first among equals, square)
@@ -338,6 +341,68 @@ impl BattleMap {
                 }
                 came_from.insert(q, p);
                 frontier.insert((estimate, u32::MAX - c, q));
+            }
+        }
+        None
+    }
+
+    /// [`BattleMap::path`] on a bounded map with `from` on it (`to` is passable, so on it too):
+    /// the same A* over arrays indexed by square instead of ordered maps, with a binary heap
+    /// whose stale entries are skipped instead of removed. The valid entries come off the heap
+    /// in the order they come off the ordered set, so the path is the same.
+    fn path_dense(
+        &self,
+        from: GridPos,
+        to: GridPos,
+        budget: u32,
+        can_pass: impl Fn(GridPos) -> bool,
+    ) -> Option<Vec<GridPos>> {
+        use std::cmp::Reverse;
+        let (width, height) = (self.width, self.height);
+        let w = width as usize;
+        let terrain = self.terrain_costs();
+        let idx = |p: GridPos| p.y as usize * w + p.x as usize;
+        let mut best = vec![u32::MAX; terrain.len()];
+        let mut came_from = vec![usize::MAX; terrain.len()];
+        let mut done = vec![false; terrain.len()];
+        best[idx(from)] = 0;
+        let mut frontier = std::collections::BinaryHeap::from([Reverse((from.distance(to), u32::MAX, from))]);
+        while let Some(Reverse((_, inv, p))) = frontier.pop() {
+            let cost = u32::MAX - inv;
+            let pi = idx(p);
+            // Stale: a cheaper way to `p` was found after this entry was queued.
+            if best[pi] != cost || done[pi] {
+                continue;
+            }
+            if p == to {
+                let mut out = vec![to];
+                let mut at = pi;
+                while came_from[at] != usize::MAX {
+                    at = came_from[at];
+                    out.push(GridPos { x: (at % w) as i32, y: (at / w) as i32 });
+                }
+                out.reverse();
+                return Some(out);
+            }
+            done[pi] = true;
+            for (dx, dy) in NEIGHBOURS {
+                let q = GridPos { x: p.x + dx, y: p.y + dy };
+                if q.x < 0 || q.y < 0 || q.x >= width || q.y >= height {
+                    continue;
+                }
+                let qi = idx(q);
+                let enter = terrain[qi];
+                if enter == 0 || !can_pass(q) {
+                    continue;
+                }
+                let c = cost.saturating_add(u32::from(enter));
+                let estimate = c.saturating_add(q.distance(to));
+                if estimate > budget || done[qi] || best[qi] <= c {
+                    continue;
+                }
+                best[qi] = c;
+                came_from[qi] = pi;
+                frontier.push(Reverse((estimate, u32::MAX - c, q)));
             }
         }
         None

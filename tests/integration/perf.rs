@@ -2,7 +2,7 @@
 //! reset in its old world plays exactly as a fresh one, and the dense path searches and sight
 //! lines answer as `BattleMap::reachable` and `BattleMap::line_of_sight` do.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use skirmish::ai::{self, AiScope};
@@ -149,6 +149,98 @@ fn reference_costs(
     }
     best.remove(&from);
     best
+}
+
+/// `BattleMap::path` as it was written over ordered maps and sets (A*, ties by estimate, depth,
+/// square), before bounded maps had their array version.
+fn reference_path(
+    m: &BattleMap,
+    from: GridPos,
+    to: GridPos,
+    budget: u32,
+    pass: &impl Fn(GridPos) -> bool,
+) -> Option<Vec<GridPos>> {
+    if from == to {
+        return Some(vec![from]);
+    }
+    if !m.passable(to) || !pass(to) || from.distance(to) > budget {
+        return None;
+    }
+    let mut best: BTreeMap<GridPos, u32> = BTreeMap::from([(from, 0)]);
+    let mut came_from: BTreeMap<GridPos, GridPos> = BTreeMap::new();
+    let mut frontier: BTreeSet<(u32, u32, GridPos)> = BTreeSet::from([(from.distance(to), u32::MAX, from)]);
+    let mut done: BTreeSet<GridPos> = BTreeSet::new();
+    while let Some((_, inv, p)) = frontier.pop_first() {
+        let cost = u32::MAX - inv;
+        if p == to {
+            let mut out = vec![to];
+            let mut at = to;
+            while let Some(prev) = came_from.get(&at) {
+                out.push(*prev);
+                at = *prev;
+            }
+            out.reverse();
+            return Some(out);
+        }
+        if !done.insert(p) {
+            continue;
+        }
+        for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {
+            let q = GridPos { x: p.x + dx, y: p.y + dy };
+            if !m.passable(q) || !pass(q) {
+                continue;
+            }
+            let c = cost + m.enter_cost(q);
+            let estimate = c + q.distance(to);
+            if estimate > budget || done.contains(&q) || best.get(&q).is_some_and(|b| *b <= c) {
+                continue;
+            }
+            if let Some(old) = best.insert(q, c) {
+                frontier.remove(&(old + q.distance(to), u32::MAX - old, q));
+            }
+            came_from.insert(q, p);
+            frontier.insert((estimate, u32::MAX - c, q));
+        }
+    }
+    None
+}
+
+#[test]
+fn dense_paths_are_the_ordered_search_s_paths_at_the_cheapest_cost() {
+    let mut g = Lcg(23);
+    let mut found = 0;
+    for _ in 0..60 {
+        let m = random_map(&mut g);
+        let from = GridPos { x: g.next(m.width as u32) as i32, y: g.next(m.height as u32) as i32 };
+        if !m.passable(from) {
+            continue;
+        }
+        let hostile = GridPos { x: g.next(m.width as u32) as i32, y: g.next(m.height as u32) as i32 };
+        let pass = |p: GridPos| p != hostile;
+        for budget in [1, 3, 6, 12, 40] {
+            let costs = m.reachable_costs(from, budget, pass).expect("a bounded map");
+            for to in (0..m.height).flat_map(|y| (0..m.width).map(move |x| GridPos { x, y })) {
+                let path = m.path(from, to, budget, pass, |_| true);
+                assert_eq!(
+                    path,
+                    reference_path(&m, from, to, budget, &pass),
+                    "map {m:?} {from:?} to {to:?} budget {budget}"
+                );
+                let cost = costs[(to.y * m.width + to.x) as usize];
+                match &path {
+                    Some(p) if to != from => {
+                        found += 1;
+                        assert_eq!(m.path_cost(p), cost, "the cheapest way");
+                        assert_eq!((p.first(), p.last()), (Some(&from), Some(&to)));
+                        assert!(p.windows(2).all(|s| s[0].distance(s[1]) == 1 && m.passable(s[1]) && pass(s[1])));
+                    }
+                    Some(_) => {}
+                    None => assert_eq!(cost, u32::MAX, "{to:?} within {budget} has a path"),
+                }
+            }
+        }
+    }
+    assert!(found > 1000, "only {found} paths found");
 }
 
 #[test]
