@@ -550,7 +550,7 @@ fn p_active(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_bloc
 type SightTable = Rc<std::cell::RefCell<Vec<u8>>>;
 
 /// What a remembered search was asked: everything its answer depends on besides the map.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 enum SearchKey {
     /// [`View::approach_field`] from these squares.
     Field(Vec<GridPos>),
@@ -558,10 +558,12 @@ enum SearchKey {
     Reach { from: GridPos, budget: u32, hostile: Vec<GridPos> },
 }
 
-/// The last few path searches on one battle map (per thread): between commands of a turn, and
-/// between creatures of a side, the enemies often stand still, and a search on the same map
-/// with the same inputs gives the same costs. The whole map is compared before any answer is
-/// reused.
+/// Path searches on one battle map (per thread): between commands of a turn, between creatures
+/// of a side, and between the runs of a simulation (which all start from the same squares), a
+/// search on the same map with the same inputs gives the same costs. The whole map is compared
+/// before any answer is reused. At most [`Searches::MAX_KEPT_SQUARES`] costs are kept: when full,
+/// every answer is forgotten (an answer is the same whenever it is worked out, so what is kept
+/// changes only the time taken).
 #[derive(Default)]
 struct Searches {
     map: Option<BattleMap>,
@@ -569,12 +571,13 @@ struct Searches {
     terrain: Rc<Vec<u8>>,
     /// Sight lines on that map as found so far (maps of at most [`Searches::MAX_SIGHT_SQUARES`]).
     sight: Option<SightTable>,
-    entries: std::collections::VecDeque<(SearchKey, Rc<Vec<u32>>)>,
+    entries: std::collections::HashMap<SearchKey, Rc<Vec<u32>>, FxBuild>,
 }
 
 impl Searches {
-    const KEEP: usize = 16;
-    /// Maps with more squares are not remembered (16 answers of 4 bytes a square at most).
+    /// Squares of the answers kept at most (4 bytes each: 16 MiB a thread).
+    const MAX_KEPT_SQUARES: usize = 1 << 22;
+    /// Maps with more squares are not remembered.
     const MAX_SQUARES: i64 = 1 << 16;
     /// Sight lines are remembered on maps of at most this many squares (a byte per pair: 1 MiB).
     const MAX_SIGHT_SQUARES: i64 = 1 << 10;
@@ -583,7 +586,7 @@ impl Searches {
         if !self.same_map(map) {
             return None;
         }
-        self.entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
+        self.entries.get(&key).cloned()
     }
 
     /// Whether the remembered answers are for `map`; if not, forget them and remember `map`
@@ -628,10 +631,10 @@ impl Searches {
         if self.map.is_none() {
             return;
         }
-        if self.entries.len() >= Self::KEEP {
-            self.entries.pop_front();
+        if (self.entries.len() + 1) * costs.len().max(1) > Self::MAX_KEPT_SQUARES {
+            self.entries.clear();
         }
-        self.entries.push_back((key, costs));
+        self.entries.insert(key, costs);
     }
 }
 
