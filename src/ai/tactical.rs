@@ -1923,7 +1923,12 @@ impl<'a> View<'a> {
         let melee = self.opts.iter().any(|o| matches!(o.kind, Kind::Attack { kind: AttackKind::Melee, .. }));
         let shoots = self.me().shot.is_some();
         out.reserve(all.len());
-        let mut rest: Vec<(f32, GridPos)> = Vec::with_capacity(all.len());
+        let order = |a: &(f32, GridPos), b: &(f32, GridPos)| {
+            b.0.total_cmp(&a.0).then_with(|| (me.distance(a.1), a.1.y, a.1.x).cmp(&(me.distance(b.1), b.1.y, b.1.x)))
+        };
+        // The best 4 of the other squares, best first: the order is total (squares differ), so
+        // keeping the best 4 as they come gives the first 4 of everything sorted.
+        let mut rest: Vec<(f32, GridPos)> = Vec::with_capacity(5);
         let mut sighted: Vec<(f32, GridPos)> = Vec::new();
         // Nearest squares first, so that looking for a line of sight can stop early.
         for q in self.nearest_first(all) {
@@ -1932,8 +1937,10 @@ impl<'a> View<'a> {
                 out.push((pv, q));
             } else if shoots && self.terrain && sighted.len() < 12 && self.sees_enemy(q) {
                 sighted.push((pv, q));
-            } else {
-                rest.push((pv, q));
+            } else if rest.len() < 4 || order(&(pv, q), &rest[3]).is_lt() {
+                let at = rest.iter().position(|r| order(&(pv, q), r).is_lt()).unwrap_or(rest.len());
+                rest.insert(at, (pv, q));
+                rest.truncate(4);
             }
         }
         // The best few squares with a shot at someone, nearest first among equals.
@@ -1941,16 +1948,6 @@ impl<'a> View<'a> {
             b.0.total_cmp(&a.0).then_with(|| (me.distance(a.1), a.1.y, a.1.x).cmp(&(me.distance(b.1), b.1.y, b.1.x)))
         });
         out.extend(sighted.into_iter().take(3));
-        // Only the best 4 are kept: the order is total (squares differ), so picking them first and
-        // sorting those gives what sorting everything would.
-        let order = |a: &(f32, GridPos), b: &(f32, GridPos)| {
-            b.0.total_cmp(&a.0).then_with(|| (me.distance(a.1), a.1.y, a.1.x).cmp(&(me.distance(b.1), b.1.y, b.1.x)))
-        };
-        if rest.len() > 4 {
-            rest.select_nth_unstable_by(3, order);
-            rest.truncate(4);
-        }
-        rest.sort_by(order);
         out.extend(rest);
     }
 
