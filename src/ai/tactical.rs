@@ -582,11 +582,11 @@ impl Searches {
     /// Sight lines are remembered on maps of at most this many squares (a byte per pair: 1 MiB).
     const MAX_SIGHT_SQUARES: i64 = 1 << 10;
 
-    fn get(&mut self, map: &BattleMap, key: SearchKey) -> Option<Rc<Vec<u32>>> {
+    fn get(&mut self, map: &BattleMap, key: &SearchKey) -> Option<Rc<Vec<u32>>> {
         if !self.same_map(map) {
             return None;
         }
-        self.entries.get(&key).cloned()
+        self.entries.get(key).cloned()
     }
 
     /// Whether the remembered answers are for `map`; if not, forget them and remember `map`
@@ -1687,11 +1687,12 @@ impl<'a> View<'a> {
         let w = map.width;
         let sources: Vec<GridPos> =
             self.units.iter().filter(|u| u.enemy && map.in_bounds(u.pos)).map(|u| u.pos).collect();
-        let dist = SEARCHES.with(|m| m.borrow_mut().get(map, SearchKey::Field(sources.clone()))).unwrap_or_else(|| {
-            let d = Rc::new(self.field_search(&sources));
-            SEARCHES.with(|m| m.borrow_mut().put(SearchKey::Field(sources), d.clone()));
-            d
-        });
+        let dist =
+            SEARCHES.with(|m| m.borrow_mut().get(map, &SearchKey::Field(sources.clone()))).unwrap_or_else(|| {
+                let d = Rc::new(self.field_search(&sources));
+                SEARCHES.with(|m| m.borrow_mut().put(SearchKey::Field(sources), d.clone()));
+                d
+            });
         Some(Field::Grid { width: w, dist })
     }
 
@@ -1899,7 +1900,7 @@ impl<'a> View<'a> {
             return None;
         }
         let key = SearchKey::Reach { from, budget, hostile: self.hostile_squares.clone() };
-        if let Some(c) = SEARCHES.with(|m| m.borrow_mut().get(self.map, key.clone())) {
+        if let Some(c) = SEARCHES.with(|m| m.borrow_mut().get(self.map, &key)) {
             return Some(c);
         }
         let mut grid = self.terrain_grid.to_vec();

@@ -349,7 +349,9 @@ impl BattleMap {
     /// [`BattleMap::path`] on a bounded map with `from` on it (`to` is passable, so on it too):
     /// the same A* over arrays indexed by square instead of ordered maps, with a binary heap
     /// whose stale entries are skipped instead of removed. The valid entries come off the heap
-    /// in the order they come off the ordered set, so the path is the same.
+    /// in the order they come off the ordered set, so the path is the same. (A stale entry, left
+    /// when a cheaper way to its square was found, has the higher estimate: it comes off after
+    /// the square is done, and is skipped as done.)
     fn path_dense(
         &self,
         from: GridPos,
@@ -370,8 +372,7 @@ impl BattleMap {
         while let Some(Reverse((_, inv, p))) = frontier.pop() {
             let cost = u32::MAX - inv;
             let pi = idx(p);
-            // Stale: a cheaper way to `p` was found after this entry was queued.
-            if best[pi] != cost || done[pi] {
+            if done[pi] {
                 continue;
             }
             if p == to {
@@ -385,6 +386,9 @@ impl BattleMap {
                 return Some(out);
             }
             done[pi] = true;
+            // The heap orders entries by their whole key, so the order neighbours are pushed in
+            // does not matter: cargo-mutants' `p.x + dx` → `p.x - dx` (NEIGHBOURS is symmetric)
+            // is equivalent.
             for (dx, dy) in NEIGHBOURS {
                 let q = GridPos { x: p.x + dx, y: p.y + dy };
                 if q.x < 0 || q.y < 0 || q.x >= width || q.y >= height {
