@@ -561,9 +561,9 @@ enum SearchKey {
 /// Path searches on one battle map (per thread): between commands of a turn, between creatures
 /// of a side, and between the runs of a simulation (which all start from the same squares), a
 /// search on the same map with the same inputs gives the same costs. The whole map is compared
-/// before any answer is reused. At most [`Searches::MAX_KEPT_SQUARES`] costs are kept: when full,
-/// every answer is forgotten (an answer is the same whenever it is worked out, so what is kept
-/// changes only the time taken).
+/// before any answer is reused. At most [`Searches::MAX_KEPT`] answers and
+/// [`Searches::MAX_KEPT_SQUARES`] costs are kept: when full, every answer is forgotten (an answer
+/// is the same whenever it is worked out, so what is kept changes only the time taken).
 #[derive(Default)]
 struct Searches {
     map: Option<BattleMap>,
@@ -575,7 +575,9 @@ struct Searches {
 }
 
 impl Searches {
-    /// Squares of the answers kept at most (4 bytes each: 16 MiB a thread).
+    /// Answers kept at most.
+    const MAX_KEPT: usize = 16_384;
+    /// Squares of the answers kept at most (4 bytes each: 16 MiB a thread, besides the keys).
     const MAX_KEPT_SQUARES: usize = 1 << 22;
     /// Maps with more squares are not remembered.
     const MAX_SQUARES: i64 = 1 << 16;
@@ -631,7 +633,9 @@ impl Searches {
         if self.map.is_none() {
             return;
         }
-        if (self.entries.len() + 1) * costs.len().max(1) > Self::MAX_KEPT_SQUARES {
+        if self.entries.len() >= Self::MAX_KEPT
+            || (self.entries.len() + 1) * costs.len().max(1) > Self::MAX_KEPT_SQUARES
+        {
             self.entries.clear();
         }
         self.entries.insert(key, costs);

@@ -27,6 +27,10 @@ pub const MAX_OPEN_BUDGET: u32 = 4 * super::limits::MAX_SQUARES;
 /// The most squares a map's side may have when it is written as rows.
 pub const MAX_MAP_SIDE: usize = 1_000;
 
+/// Bounded maps of at most this many squares are searched for a path over arrays the size of
+/// the map ([`BattleMap::path`]); on larger ones the search keeps to the squares it visits.
+const MAX_DENSE_PATH_SQUARES: i64 = 1 << 16;
+
 /// Movement cost of entering a difficult square.
 pub const DIFFICULT_COST: u32 = 2;
 
@@ -307,7 +311,10 @@ impl BattleMap {
         if from.distance(to) > budget {
             return None;
         }
-        if !self.is_unbounded() && self.in_bounds(from) {
+        if !self.is_unbounded()
+            && self.in_bounds(from)
+            && i64::from(self.width) * i64::from(self.height) <= MAX_DENSE_PATH_SQUARES
+        {
             return self.path_dense(from, to, budget, can_pass);
         }
         let mut best: BTreeMap<GridPos, u32> = BTreeMap::from([(from, 0)]);
@@ -346,7 +353,8 @@ impl BattleMap {
         None
     }
 
-    /// [`BattleMap::path`] on a bounded map with `from` on it (`to` is passable, so on it too):
+    /// [`BattleMap::path`] on a bounded map of at most [`MAX_DENSE_PATH_SQUARES`] squares with
+    /// `from` on it (`to` is passable, so on it too):
     /// the same A* over arrays indexed by square instead of ordered maps, with a binary heap
     /// whose stale entries are skipped instead of removed. The valid entries come off the heap
     /// in the order they come off the ordered set, so the path is the same. (A stale entry, left
