@@ -36,8 +36,8 @@
 //! one the engine takes; `play_by` dry-runs each candidate with `Combat::check_act` anyway.
 //! Within a decision it remembers what is a pure function of what it read (a budget filled from a
 //! square, a square's value, the squares within a range and their shortlist); across decisions,
-//! per thread, the last path searches and every sight line on the map. About 11 µs a decision in
-//! release on the 4v4 bench (docs/performance.md).
+//! per thread, path searches by their inputs (up to 16,384 of them) and every sight line on the
+//! map. About 9 µs a decision in release on the 4v4 bench (docs/performance.md).
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
