@@ -120,6 +120,16 @@ fn random_map(g: &mut Lcg) -> BattleMap {
     m
 }
 
+/// A random map, a start on it (none when the square drawn is a wall) and 0 to 3 squares held
+/// by enemies, which a mover may not pass.
+fn random_search(g: &mut Lcg) -> Option<(BattleMap, GridPos, Vec<GridPos>)> {
+    let m = random_map(g);
+    let mut square = |g: &mut Lcg| GridPos { x: g.next(m.width as u32) as i32, y: g.next(m.height as u32) as i32 };
+    let from = square(g);
+    let hostile = (0..g.next(4)).map(|_| square(g)).filter(|p| *p != from).collect();
+    m.passable(from).then_some((m, from, hostile))
+}
+
 /// Cheapest costs by relaxing every square until nothing changes (no priority queue at all).
 fn reference_costs(
     m: &BattleMap,
@@ -210,13 +220,8 @@ fn dense_paths_are_the_ordered_search_s_paths_at_the_cheapest_cost() {
     let mut g = Lcg(23);
     let mut found = 0;
     for _ in 0..60 {
-        let m = random_map(&mut g);
-        let from = GridPos { x: g.next(m.width as u32) as i32, y: g.next(m.height as u32) as i32 };
-        if !m.passable(from) {
-            continue;
-        }
-        let hostile = GridPos { x: g.next(m.width as u32) as i32, y: g.next(m.height as u32) as i32 };
-        let pass = |p: GridPos| p != hostile;
+        let Some((m, from, hostile)) = random_search(&mut g) else { continue };
+        let pass = |p: GridPos| !hostile.contains(&p);
         for budget in [1, 3, 6, 12, 40] {
             let costs = m.reachable_costs(from, budget, pass).expect("a bounded map");
             for to in (0..m.height).flat_map(|y| (0..m.width).map(move |x| GridPos { x, y })) {
@@ -247,13 +252,8 @@ fn dense_paths_are_the_ordered_search_s_paths_at_the_cheapest_cost() {
 fn dense_path_searches_match_reachable_and_a_plain_relaxation() {
     let mut g = Lcg(11);
     for _ in 0..60 {
-        let m = random_map(&mut g);
-        let from = GridPos { x: g.next(m.width as u32) as i32, y: g.next(m.height as u32) as i32 };
-        if !m.passable(from) {
-            continue;
-        }
-        let hostile = GridPos { x: g.next(m.width as u32) as i32, y: g.next(m.height as u32) as i32 };
-        let pass = |p: GridPos| p != hostile;
+        let Some((m, from, hostile)) = random_search(&mut g) else { continue };
+        let pass = |p: GridPos| !hostile.contains(&p);
         let stop = |p: GridPos| (p.x + p.y) % 5 != 0;
         for budget in [0, 1, 2, 3, 6, 12, 40] {
             let reach = m.reachable(from, budget, pass, stop);
