@@ -7,7 +7,8 @@
 //! entered nor seen through, and entering a difficult square costs 2 squares of movement.
 //!
 //! Every search here is deterministic: frontiers and results are `BTreeSet`s and `BTreeMap`s
-//! keyed by (cost, square), and costs are integers.
+//! keyed by (cost, square), or on a bounded map arrays indexed by square with a bucket queue or
+//! a heap ordered by the same keys, and costs are integers.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -354,9 +355,9 @@ impl BattleMap {
     }
 
     /// [`BattleMap::path`] on a bounded map of at most [`MAX_DENSE_PATH_SQUARES`] squares with
-    /// `from` on it (`to` is passable, so on it too):
-    /// the same A* over arrays indexed by square instead of ordered maps, with a binary heap
-    /// whose stale entries are skipped instead of removed. The valid entries come off the heap
+    /// `from` on it (`to` is passable, so on it too): the same A* over arrays indexed by square
+    /// instead of ordered maps, with a binary heap whose stale entries are skipped instead of
+    /// removed. The valid entries come off the heap
     /// in the order they come off the ordered set, so the path is the same. (A stale entry, left
     /// when a cheaper way to its square was found, has the higher estimate: it comes off after
     /// the square is done, and is skipped as done.)
