@@ -13,6 +13,12 @@ use skirmish::sim::{self, SimConfig};
 
 const SCOPE: AiScope = AiScope { gm: true, all_creatures: true };
 
+/// `assets/encounters/bench-4v4.ron` prepared under one ruleset.
+fn bench_under(ruleset: &str) -> sim::Prepared {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/encounters/bench-4v4.ron");
+    sim::prepare(&SimConfig::new(&path, Some(ruleset), 1)).expect("the bench encounter loads")
+}
+
 #[test]
 fn a_reset_combat_plays_exactly_as_a_fresh_one_under_every_ruleset() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/encounters/skirmish-4v4.ron");
@@ -48,8 +54,7 @@ fn a_reset_combat_plays_exactly_as_a_fresh_one_under_every_ruleset() {
 
 #[test]
 fn a_combat_with_mods_is_not_reset() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/encounters/bench-4v4.ron");
-    let prep = sim::prepare(&SimConfig::new(&path, Some("homebrew-d20"), 1)).expect("loads");
+    let prep = bench_under("homebrew-d20");
     let rs = &prep.rulesets[0];
     let specs = prep.encounter.specs_for(rs);
     let map = prep.encounter.battle_map();
@@ -62,8 +67,7 @@ fn a_combat_with_mods_is_not_reset() {
 #[test]
 fn combatant_reads_every_component_as_get_does_and_follows_the_world() {
     use skirmish::rules::components::{Cid, Conditions, Health, Side, Stats};
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/encounters/bench-4v4.ron");
-    let prep = sim::prepare(&SimConfig::new(&path, Some("pf2e"), 1)).expect("loads");
+    let prep = bench_under("pf2e");
     let rs = &prep.rulesets[0];
     let specs = prep.encounter.specs_for(rs);
     let mut c = Combat::with_map(rs.clone(), 3, &specs, prep.encounter.battle_map(), &[]).expect("sets up");
