@@ -50,7 +50,7 @@ fn bench(cr: &mut Criterion) {
         };
         let journals: Vec<_> = played.iter().map(|(seed, c)| (*seed, c.journal().to_vec(), c.state_hash())).collect();
         let mut combat = Combat::with_map(rs2.clone(), 1, &specs2, map2.clone(), &[]).expect("sets up");
-        let mut replay = |combat: &mut Combat, seed: u64, journal: &[skirmish::rules::journal::Entry]| {
+        let replay = |combat: &mut Combat, seed: u64, journal: &[skirmish::rules::journal::Entry]| {
             assert!(combat.reset(rs2.clone(), seed, &specs2, map2.clone(), &[]).expect("resets"));
             for e in journal {
                 let _ = combat.apply_entry(e);

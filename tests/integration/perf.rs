@@ -128,7 +128,7 @@ fn random_map(g: &mut Lcg) -> BattleMap {
 /// by enemies, which a mover may not pass.
 fn random_search(g: &mut Lcg) -> Option<(BattleMap, GridPos, Vec<GridPos>)> {
     let m = random_map(g);
-    let mut square = |g: &mut Lcg| GridPos { x: g.next(m.width as u32) as i32, y: g.next(m.height as u32) as i32 };
+    let square = |g: &mut Lcg| GridPos { x: g.next(m.width as u32) as i32, y: g.next(m.height as u32) as i32 };
     let from = square(g);
     let hostile = (0..g.next(4)).map(|_| square(g)).filter(|p| *p != from).collect();
     m.passable(from).then_some((m, from, hostile))
