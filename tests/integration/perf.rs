@@ -2,7 +2,7 @@
 //! reset in its old world plays exactly as a fresh one, and the dense path searches and sight
 //! lines answer as `BattleMap::reachable` and `BattleMap::line_of_sight` do.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use skirmish::ai::{self, AiScope};
@@ -165,60 +165,6 @@ fn reference_costs(
     best
 }
 
-/// `BattleMap::path` as it was written over ordered maps and sets (A*, ties by estimate, depth,
-/// square), before bounded maps had their array version.
-fn reference_path(
-    m: &BattleMap,
-    from: GridPos,
-    to: GridPos,
-    budget: u32,
-    pass: &impl Fn(GridPos) -> bool,
-) -> Option<Vec<GridPos>> {
-    if from == to {
-        return Some(vec![from]);
-    }
-    if !m.passable(to) || !pass(to) || from.distance(to) > budget {
-        return None;
-    }
-    let mut best: BTreeMap<GridPos, u32> = BTreeMap::from([(from, 0)]);
-    let mut came_from: BTreeMap<GridPos, GridPos> = BTreeMap::new();
-    let mut frontier: BTreeSet<(u32, u32, GridPos)> = BTreeSet::from([(from.distance(to), u32::MAX, from)]);
-    let mut done: BTreeSet<GridPos> = BTreeSet::new();
-    while let Some((_, inv, p)) = frontier.pop_first() {
-        let cost = u32::MAX - inv;
-        if p == to {
-            let mut out = vec![to];
-            let mut at = to;
-            while let Some(prev) = came_from.get(&at) {
-                out.push(*prev);
-                at = *prev;
-            }
-            out.reverse();
-            return Some(out);
-        }
-        if !done.insert(p) {
-            continue;
-        }
-        for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)] {
-            let q = GridPos { x: p.x + dx, y: p.y + dy };
-            if !m.passable(q) || !pass(q) {
-                continue;
-            }
-            let c = cost + m.enter_cost(q);
-            let estimate = c + q.distance(to);
-            if estimate > budget || done.contains(&q) || best.get(&q).is_some_and(|b| *b <= c) {
-                continue;
-            }
-            if let Some(old) = best.insert(q, c) {
-                frontier.remove(&(old + q.distance(to), u32::MAX - old, q));
-            }
-            came_from.insert(q, p);
-            frontier.insert((estimate, u32::MAX - c, q));
-        }
-    }
-    None
-}
-
 #[test]
 fn dense_paths_are_the_ordered_search_s_paths_at_the_cheapest_cost() {
     let mut g = Lcg(23);
@@ -232,7 +178,7 @@ fn dense_paths_are_the_ordered_search_s_paths_at_the_cheapest_cost() {
                 let path = m.path(from, to, budget, pass, |_| true);
                 assert_eq!(
                     path,
-                    reference_path(&m, from, to, budget, &pass),
+                    m.path_ordered(from, to, budget, pass, |_| true),
                     "map {m:?} {from:?} to {to:?} budget {budget}"
                 );
                 let cost = costs[(to.y * m.width + to.x) as usize];
