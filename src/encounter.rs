@@ -21,6 +21,7 @@ use crate::rules::setup::{self, CombatantSpec, SetupError};
 #[serde(deny_unknown_fields)]
 pub struct Encounter {
     /// Title shown in menus.
+    #[serde(deserialize_with = "crate::rules::limits::name")]
     pub name: String,
     /// What it is about.
     #[serde(default)]
@@ -45,6 +46,7 @@ pub struct Encounter {
 #[serde(deny_unknown_fields)]
 pub struct SideSpec {
     /// The side's name, as combatants' `side` give it.
+    #[serde(deserialize_with = "crate::rules::limits::name")]
     pub name: String,
     /// Who plays it.
     pub controller: SideController,
@@ -137,8 +139,8 @@ impl Encounter {
         Combat::with_map(ruleset, seed, &specs, map, &[])
     }
 
-    /// Checks that need no ruleset: the map's rows, at least two sides with distinct names, every
-    /// combatant on a known side, on the map and not on a wall.
+    /// Checks that need no ruleset: the map's rows, at least two sides with distinct names, each
+    /// with at least one combatant, every combatant on a known side, on the map and not on a wall.
     pub fn check_structure(&self, file: &str, text: &str) -> Result<(), DataError> {
         let err = |(line, col): (usize, usize), message: String| DataError { file: file.into(), line, col, message };
         if let Err(m) = self.try_battle_map() {
@@ -156,6 +158,27 @@ impl Encounter {
         }
         if self.combatants.is_empty() {
             return Err(err(position(text, None, "combatants"), "combatants: an encounter needs combatants".into()));
+        }
+        let most = crate::rules::limits::MAX_ENCOUNTER_COMBATANTS;
+        if self.combatants.len() > most {
+            return Err(err(
+                position(text, None, "combatants"),
+                format!(
+                    "combatants: {} combatants: an encounter has at most {most} (the AI's round grows with the \
+                     square of the creature count; see docs/performance.md)",
+                    self.combatants.len()
+                ),
+            ));
+        }
+        // A side with nobody on it would "lose" every run in round 0 and make the others "win".
+        if let Some((i, s)) =
+            self.sides.iter().enumerate().find(|(_, s)| !self.combatants.iter().any(|c| c.side == s.name))
+        {
+            let at = position(text, Some("sides"), &format!("\"{}\"", s.name));
+            return Err(err(
+                at,
+                format!("sides[{i}]: side `{}` has no combatants (every side needs at least one)", s.name),
+            ));
         }
         let known: Vec<&str> = self.sides.iter().map(|s| s.name.as_str()).collect();
         for (i, c) in self.combatants.iter().enumerate() {
@@ -279,7 +302,9 @@ pub fn rulesets_dir(near: &Path) -> Option<PathBuf> {
     candidates.into_iter().find(|c| c.is_dir())
 }
 
-/// Every installed ruleset (see [`rulesets_dir`]), in file-name order.
+/// Every installed ruleset (see [`rulesets_dir`]), in file-name order. Each `.ron` file there
+/// must be a regular file really in that folder: a symlink out of it (or one that leads nowhere)
+/// is refused with an error saying so, before it is read, as a broken ruleset file is an error.
 pub fn installed_rulesets(near: &Path) -> Result<Vec<Ruleset>, DataError> {
     let Some(dir) = rulesets_dir(near) else { return Ok(Vec::new()) };
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -288,9 +313,24 @@ pub fn installed_rulesets(near: &Path) -> Result<Vec<Ruleset>, DataError> {
         })
         .unwrap_or_default();
     files.sort();
-    // A symlink out of the folder is not an installed ruleset.
-    files.retain(|f| crate::scenario::inside_its_folder(f).is_some());
-    files.iter().map(|f| Ruleset::load(f)).collect()
+    files
+        .iter()
+        .map(|f| {
+            // The real file is read: a link swapped in after the check changes nothing.
+            let real = crate::scenario::inside_its_folder(f).ok_or_else(|| DataError {
+                file: f.display().to_string(),
+                line: 1,
+                col: 1,
+                message: format!(
+                    "refused: a symlink that leads out of {} (or nowhere); an installed ruleset must be a \
+                     regular file in that folder, and this one is not read",
+                    dir.display()
+                ),
+            })?;
+            let text = read_data_file(&real).map_err(|e| DataError { file: f.display().to_string(), ..e })?;
+            Ruleset::from_ron_str(&f.display().to_string(), &text)
+        })
+        .collect()
 }
 
 /// Whether a file looks like an encounter (its first value is `Encounter(`).

@@ -11,6 +11,7 @@ pub mod game;
 pub mod hud;
 pub mod modding;
 pub mod mods_builtin;
+pub mod outfile;
 pub mod rules;
 pub mod rules_doc;
 pub mod save;

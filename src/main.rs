@@ -98,7 +98,10 @@ fn main() -> ExitCode {
                         None => return usage_error("--replay-out needs a file or folder"),
                     },
                     "--mod" => match it.next() {
-                        Some(m) => mods.push(m.clone()),
+                        Some(m) => match skirmish::modding::data::check_mod_name(m) {
+                            Ok(()) => mods.push(m.clone()),
+                            Err(why) => return usage_error(&format!("--mod: {why}")),
+                        },
                         None => return usage_error("--mod needs a mod name"),
                     },
                     f if f.starts_with("--") => return usage_error(&format!("unknown option {f}")),
@@ -117,7 +120,8 @@ fn main() -> ExitCode {
             }
             let mut ok = true;
             for f in &args[1..] {
-                if Path::new(f).join("mod.ron").is_file() {
+                // A folder is a data mod (one without a mod.ron is told so).
+                if Path::new(f).is_dir() {
                     match skirmish::modding::data::check_mod(Path::new(f)) {
                         Ok(lines) => lines.iter().for_each(|l| say!("{l}")),
                         Err(e) => {
@@ -173,7 +177,11 @@ fn play(args: &[String]) -> ExitCode {
                     "--ai" => o.ai_sides.push(value("a side")?),
                     "--all-ai" => o.all_ai = true,
                     "--now" => o.start_now = true,
-                    "--mod" => o.mods.push(value("a mod name")?),
+                    "--mod" => {
+                        let m = value("a mod name")?;
+                        skirmish::modding::data::check_mod_name(&m).map_err(|why| format!("--mod: {why}"))?;
+                        o.mods.push(m)
+                    }
                     "--open" => {
                         let w = value("a window: saves, simulate, inspector or log")?;
                         if !["saves", "simulate", "inspector", "log"].contains(&w.as_str()) {
@@ -277,7 +285,37 @@ fn run_scenarios(
         eprintln!("skirmish: cannot make the folder {}: {e}", out.display());
         return ExitCode::FAILURE;
     }
-    for f in files {
+    // Where each scenario's replay goes, checked before any scenario runs: never a device, a
+    // FIFO, a folder or a link, never one of the scenario files, never two replays in one file.
+    let replay_paths: Vec<Option<PathBuf>> = files
+        .iter()
+        .map(|f| {
+            replay_out.map(|out| {
+                if files.len() == 1 && !out.is_dir() {
+                    out.to_path_buf()
+                } else {
+                    let stem = f.file_stem().map_or("scenario".into(), |s| s.to_string_lossy().into_owned());
+                    out.join(format!("{stem}.replay.ron"))
+                }
+            })
+        })
+        .collect();
+    let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let outputs: Vec<&Path> = replay_paths.iter().flatten().map(PathBuf::as_path).collect();
+    if let Err(e) = skirmish::outfile::check_targets(&outputs, &inputs) {
+        eprintln!("skirmish: --replay-out: {e}");
+        return ExitCode::FAILURE;
+    }
+    // A file already there is replaced only if it is a save or replay itself: a scenario's
+    // ruleset, encounter or any other data file named by mistake is kept.
+    if let Some(p) = outputs.iter().find(|p| p.is_file() && skirmish::save::read(p).is_err()) {
+        eprintln!(
+            "skirmish: --replay-out: {}: refusing to replace it: it exists and is not a save or replay file",
+            p.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    for (f, replay_path) in files.iter().zip(&replay_paths) {
         let ls = match scenario::load_with_mods(f, mods) {
             Ok(ls) => ls,
             Err(e) => {
@@ -288,14 +326,8 @@ fn run_scenarios(
         };
         let (report, combat) = scenario::run_keeping(&ls, seed);
         say!("{} — {}", f.display(), report.name);
-        if let (Some(out), Some(combat)) = (replay_out, &combat) {
-            let path = if files.len() == 1 && !out.is_dir() {
-                out.to_path_buf()
-            } else {
-                let stem = f.file_stem().map_or("scenario".into(), |s| s.to_string_lossy().into_owned());
-                out.join(format!("{stem}.replay.ron"))
-            };
-            match skirmish::save::export_replay(combat, &report.name, &path) {
+        if let (Some(path), Some(combat)) = (replay_path, &combat) {
+            match skirmish::save::export_replay_beside(combat, &report.name, path, &inputs) {
                 Ok(()) => say!("  replay written to {}", path.display()),
                 Err(e) => {
                     eprintln!("{e}");

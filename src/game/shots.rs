@@ -31,6 +31,14 @@ fn shoot(commands: &mut Commands, options: &PlayOptions, name: &str, exit: bool)
     let Some(dir) = &options.screenshots else { return };
     let _ = std::fs::create_dir_all(dir);
     let path = dir.join(format!("{name}.png"));
+    // Only a new path or a regular file (issue 29): never a device, FIFO, link or folder there.
+    if let Err(why) = crate::outfile::check_target(&path, &[]) {
+        error!("screenshot not taken: {why}");
+        if exit {
+            commands.write_message(AppExit::error());
+        }
+        return;
+    }
     info!("screenshot {}", path.display());
     let mut e = commands.spawn(Screenshot::primary_window());
     e.observe(save_to_disk(path));

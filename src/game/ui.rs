@@ -205,7 +205,7 @@ fn start_screen(
                 form.sides.insert(s.name.clone(), super::battle::side_control(&options, s));
             }
         }
-        // The `--mod` names first, in their order (a path to a mod folder included), then every
+        // The `--mod` names first, in their order (names, never paths: see `load_mods`), then every
         // other installed mod.
         let installed = installed_mods();
         form.mods = options
@@ -604,22 +604,24 @@ fn battle_hud(
 /// Write the combat log as JSON lines under `exports/`, and say where (or why not).
 fn export_log(battle: &Battle, cache: &HudCache) -> String {
     let dir = std::path::Path::new("exports");
+    // Both names are data (a loaded save's `meta.ruleset` is any text): only letters and digits
+    // reach the file name, so it never names a folder.
+    let plain = |s: &str| s.to_lowercase().replace(|ch: char| !ch.is_ascii_alphanumeric(), "-");
     let name = format!(
         "{}-{}-seed{}-{}.jsonl",
-        battle.setup.encounter.name.to_lowercase().replace(|ch: char| !ch.is_ascii_alphanumeric(), "-"),
-        battle.setup.ruleset_name,
+        plain(&battle.setup.encounter.name),
+        plain(&battle.setup.ruleset_name),
         battle.setup.seed,
         battle.combat.log().events.len()
     );
     let path = dir.join(name);
     let text = cache.log.to_jsonl(&battle.combat);
-    let tmp = path.with_extension("jsonl.tmp");
     let r = std::fs::create_dir_all(dir)
-        .and_then(|_| std::fs::write(&tmp, text))
-        .and_then(|_| std::fs::rename(&tmp, &path));
+        .map_err(|e| format!("{}: cannot make the folder: {e}", dir.display()))
+        .and_then(|()| crate::outfile::write_atomic(&path, text.as_bytes(), &[]));
     match r {
         Ok(()) => format!("log written to {}", path.display()),
-        Err(e) => format!("could not write {}: {e}", path.display()),
+        Err(e) => format!("log not written: {e}"),
     }
 }
 

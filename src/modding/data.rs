@@ -14,11 +14,18 @@
 //! while the mod is on (replacing the ruleset's own of the same id). A ruleset with `extends`
 //! is its base (an installed ruleset or one of an earlier mod) plus its additions and
 //! overrides. The same id defined by two mods is a conflict: the later mod in load order wins
-//! and the conflict is reported with both files and positions. Every file is read size-capped
-//! and must really lie inside its mod's folder (no `..`, no symlink out).
+//! and the conflict is reported with both files and positions.
+//!
+//! A mod name is a name, never a path ([`check_mod_name`], the one check for every place a name
+//! comes from). A mod folder is confined before anything in it is read
+//! ([`confine_mod_folder`]): the `mods/` folder really lies in its project, the mod folder
+//! really in `mods/`, and every file (the manifest included) is a regular file really inside the
+//! mod folder, symlinks followed and checked. Every file is read size-capped; the content
+//! folders are read flat (a subfolder is an error, not silently skipped). Merging is one pass
+//! with indexes (n log n), whatever the number of abilities.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -26,8 +33,12 @@ use crate::encounter::Encounter;
 use crate::rules::ruleset::{AbilityDef, ConditionDef, DataError, Ruleset, locate, parse_ron, read_data_file};
 use crate::scenario::inside_its_folder;
 
-/// The most files a mod folder (`rulesets/`, `abilities/`, ...) may hold.
+/// The most entries (files and folders) a mod's content folder (`rulesets/`, `abilities/`, ...)
+/// may hold.
 pub const MAX_FILES_PER_FOLDER: usize = 256;
+
+/// The longest mod name, in bytes.
+pub const MAX_MOD_NAME: usize = 64;
 
 /// `mods/<name>/mod.ron`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,17 +147,154 @@ pub struct DataMods {
 }
 
 fn valid_name(n: &str) -> bool {
-    !n.is_empty() && n.len() <= 64 && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    !n.is_empty() && n.len() <= MAX_MOD_NAME && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
-/// Read the manifest of the mod in `dir`.
+/// Whether `name` is a mod name: 1 to [`MAX_MOD_NAME`] letters, digits, `-` and `_`; never a
+/// path (`..`, `/`, `.`, a NUL...). The one check every mod name goes through, wherever it comes
+/// from (`--mod`, a scenario's `mods:`, a manifest's `name` and `depends_on`): the error says why,
+/// and the caller says where the name came from.
+pub fn check_mod_name(name: &str) -> Result<(), String> {
+    if valid_name(name) {
+        return Ok(());
+    }
+    // The name as written, escaped (a NUL or a newline shows as `\0`, `\n`) and cut short.
+    let mut shown: String = name.chars().take(80).flat_map(char::escape_debug).collect();
+    if name.chars().count() > 80 {
+        shown.push_str("...");
+    }
+    let why = if name.is_empty() {
+        "it is empty".to_string()
+    } else if name.len() > MAX_MOD_NAME {
+        format!("it is longer than {MAX_MOD_NAME} bytes")
+    } else if name.contains(['/', '\\']) || name == "." || name == ".." {
+        "a mod is named, never given as a path".to_string()
+    } else {
+        "it has other characters".to_string()
+    };
+    Err(format!(
+        "`{shown}` is not a mod name ({why}): a mod name is 1 to {MAX_MOD_NAME} letters, digits, `-` and `_`, \
+         the name of a folder in `mods/`"
+    ))
+}
+
+/// `p` made absolute (against the working directory), with `.` and `..` taken out by the names
+/// alone, as a shell's `cd` does: the folders it names, no symlink followed.
+fn logical(p: &Path) -> PathBuf {
+    let abs = if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(p) };
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The `mods/` folder a mod folder `dir` is in: its parent as written (`mods` for `mods/NAME`),
+/// or, when `dir` is written with `.` or `..` or has no parent written, its parent by name.
+fn mods_folder_of(dir: &Path) -> PathBuf {
+    let plain = dir.components().all(|c| matches!(c, Component::Normal(_) | Component::RootDir | Component::Prefix(_)));
+    match dir.parent() {
+        Some(p) if plain && !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => logical(dir).parent().map(Path::to_path_buf).unwrap_or_default(),
+    }
+}
+
+/// Check a data mod folder before anything in it is read, as rulesets are confined: the `mods/`
+/// folder it is in really lies in that folder's parent (the project: a `mods/` linked in from
+/// elsewhere is refused), the mod folder is a folder really inside `mods/` (a mod folder linked in
+/// from outside is refused), and its `mod.ron` is a regular file really inside the mod folder.
+/// Symlinks are followed and checked. Returns the manifest's real path (read that, so a link
+/// swapped in after the check changes nothing). No error names a path outside or quotes a file.
+pub fn confine_mod_folder(dir: &Path) -> Result<PathBuf, DataError> {
+    let err = |file: &Path, message: String| DataError { file: file.display().to_string(), line: 1, col: 1, message };
+    let real = |p: &Path| p.canonicalize().map_err(|e| err(p, format!("cannot read: {e}")));
+    let mods = mods_folder_of(dir);
+    let real_mods = real(&mods)?;
+    if let Some(project) = logical(&mods).parent() {
+        let real_project = real(project)?;
+        if !real_mods.starts_with(&real_project) {
+            return Err(err(
+                &mods,
+                "refused: this mods folder is a link to outside its project folder (a mods folder must \
+                 really lie in the project; nothing in it is read)"
+                    .into(),
+            ));
+        }
+    }
+    if let Err(e) = dir.symlink_metadata() {
+        return Err(err(dir, format!("cannot read: {e}")));
+    }
+    let real_dir = dir.canonicalize().map_err(|_| err(dir, "refused: a symlink that leads nowhere".into()))?;
+    if !real_dir.starts_with(&real_mods) || real_dir == real_mods {
+        return Err(err(
+            dir,
+            format!(
+                "refused: this mod folder is a link to outside {} (a mod folder must really lie in it; nothing \
+                 in it is read)",
+                mods.display()
+            ),
+        ));
+    }
+    if !real_dir.is_dir() {
+        return Err(err(dir, "not a folder: a data mod is a folder with a mod.ron".into()));
+    }
+    let manifest = dir.join("mod.ron");
+    match manifest.symlink_metadata() {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(err(
+                &manifest,
+                format!("{} has no mod.ron (every data mod folder starts with its manifest)", dir.display()),
+            ));
+        }
+        Err(e) => return Err(err(&manifest, format!("cannot read: {e}"))),
+        Ok(_) => {}
+    }
+    let real_manifest =
+        manifest.canonicalize().map_err(|_| err(&manifest, "refused: a symlink that leads nowhere".into()))?;
+    if !real_manifest.starts_with(&real_dir) {
+        return Err(err(
+            &manifest,
+            "refused: a link to outside the mod's folder (every file of a mod must really lie in its folder; it \
+             is not read)"
+                .into(),
+        ));
+    }
+    if !real_manifest.is_file() {
+        return Err(err(&manifest, "refused: not a regular file".into()));
+    }
+    Ok(real_manifest)
+}
+
+/// Read a data file by its real path (checked), naming it as the mod shows it.
+fn read_as(real: &Path, shown: &str) -> Result<String, DataError> {
+    read_data_file(real).map_err(|e| DataError { file: shown.to_string(), ..e })
+}
+
+/// The position of the first `needle` after the first `anchor` in `text` (else of `anchor`, else
+/// 1:1): a `depends_on` entry rather than the same text in `name`.
+fn locate_after(text: &str, anchor: &str, needle: &str) -> (usize, usize) {
+    let from = text.find(anchor).unwrap_or(0);
+    let at = text[from..].find(needle).map(|i| from + i).or_else(|| text.find(anchor));
+    at.map_or((1, 1), |i| crate::rules::ruleset::position(text, i))
+}
+
+/// Read the manifest of the mod in `dir`, after confining the folder ([`confine_mod_folder`]):
+/// its name (a name, the folder's, not a built-in Rust mod's) and its dependencies (names, not
+/// itself).
 pub fn read_manifest(dir: &Path) -> Result<ModManifest, DataError> {
+    let real = confine_mod_folder(dir)?;
     let path = dir.join("mod.ron");
     let file = path.display().to_string();
-    let text = read_data_file(&path)?;
+    let text = read_as(&real, &file)?;
     let m: ModManifest = parse_ron(&file, &text)?;
-    if !valid_name(&m.name) {
-        return Err(DataError::at_text(&file, &text, "name", "name: letters, digits, - and _ only (at most 64)"));
+    if let Err(why) = check_mod_name(&m.name) {
+        return Err(DataError::at_text(&file, &text, "name", format!("name: {why}")));
     }
     let folder = dir.canonicalize().ok().and_then(|d| d.file_name().map(|f| f.to_string_lossy().into_owned()));
     if folder.as_deref() != Some(m.name.as_str()) {
@@ -157,34 +305,121 @@ pub fn read_manifest(dir: &Path) -> Result<ModManifest, DataError> {
             format!("name: `{}` must be the mod folder's name (`{}`)", m.name, folder.unwrap_or_default()),
         ));
     }
-    for d in &m.depends_on {
-        if !valid_name(d) {
-            return Err(DataError::at_text(&file, &text, "depends_on", format!("depends_on: `{d}` is not a mod name")));
+    if super::ModRegistry::builtin().make(&m.name).is_some() {
+        return Err(DataError::at_text(
+            &file,
+            &text,
+            &format!("\"{}\"", m.name),
+            format!(
+                "name: `{0}` is also the name of a built-in Rust mod (src/mods_builtin): `--mod {0}` and `mods: \
+                 [\"{0}\"]` would load the Rust mod `{0}`, never the data mod {1}; rename the data mod (its \
+                 folder and this name)",
+                m.name,
+                dir.display()
+            ),
+        ));
+    }
+    let most = crate::rules::limits::MAX_LIST;
+    if m.depends_on.len() > most {
+        return Err(DataError::at_text(
+            &file,
+            &text,
+            "depends_on",
+            format!("depends_on: {} entries: at most {most}", m.depends_on.len()),
+        ));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, d) in m.depends_on.iter().enumerate() {
+        // Located only for an error: a long list costs its length.
+        let at = |message: String| {
+            let (line, col) = locate_after(&text, "depends_on", &format!("\"{d}\""));
+            DataError { file: file.clone(), line, col, message }
+        };
+        if let Err(why) = check_mod_name(d) {
+            return Err(at(format!("depends_on[{i}]: {why}")));
+        }
+        if *d == m.name {
+            return Err(at(format!("depends_on[{i}]: mod `{d}` depends on itself")));
+        }
+        if !seen.insert(d) {
+            return Err(at(format!("depends_on[{i}]: `{d}` is listed twice")));
         }
     }
     Ok(m)
 }
 
-/// The `.ron` files of `dir/<sub>/`, sorted, each checked to lie really inside that folder.
-fn files_in(dir: &Path, sub: &str) -> Result<Vec<PathBuf>, DataError> {
+/// The first file under `folder` (sorted, a few levels down), to name in an error.
+fn first_file_under(folder: &Path, depth: usize) -> Option<PathBuf> {
+    let mut entries: Vec<PathBuf> =
+        std::fs::read_dir(folder).ok()?.take(MAX_FILES_PER_FOLDER).filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    entries.iter().find(|p| p.symlink_metadata().is_ok_and(|m| !m.is_dir())).cloned().or_else(|| {
+        if depth == 0 {
+            return None;
+        }
+        entries
+            .iter()
+            .filter(|p| p.symlink_metadata().is_ok_and(|m| m.is_dir()))
+            .find_map(|p| first_file_under(p, depth - 1))
+    })
+}
+
+/// Every file of the data mod in `dir` that loading reads, in the order it reads them: `mod.ron`,
+/// then the `.ron` files of `abilities/`, `conditions/`, `rulesets/` and `encounters/`, each as
+/// the mod shows it and by its real path, confined as loading confines them (the simulator
+/// hashes exactly these).
+pub fn mod_files(dir: &Path) -> Result<Vec<(PathBuf, PathBuf)>, DataError> {
+    let mut out = vec![(dir.join("mod.ron"), confine_mod_folder(dir)?)];
+    for sub in ["abilities", "conditions", "rulesets", "encounters"] {
+        out.extend(files_in(dir, sub)?);
+    }
+    Ok(out)
+}
+
+/// The `.ron` files of `dir/<sub>/`, sorted, each with its real path, checked to lie really inside
+/// the mod's folder. The folder is read flat: a subfolder in it is an error naming a file in it
+/// (its files would not be read); other files than `.ron` are left alone. At most
+/// [`MAX_FILES_PER_FOLDER`] entries.
+fn files_in(dir: &Path, sub: &str) -> Result<Vec<(PathBuf, PathBuf)>, DataError> {
     let folder = dir.join(sub);
     let err = |m: String| DataError { file: folder.display().to_string(), line: 1, col: 1, message: m };
-    if !folder.exists() {
-        return Ok(Vec::new());
+    match folder.symlink_metadata() {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(err(format!("cannot read: {e}"))),
+        Ok(_) => {}
     }
     let real_dir = dir.canonicalize().map_err(|e| err(format!("cannot read: {e}")))?;
     let real_folder = folder.canonicalize().map_err(|e| err(format!("cannot read: {e}")))?;
     if !real_folder.starts_with(&real_dir) || !real_folder.is_dir() {
         return Err(err(format!("{sub}: must be a folder inside the mod's folder")));
     }
-    let mut out = Vec::new();
+    let mut entries = Vec::new();
     for entry in std::fs::read_dir(&folder).map_err(|e| err(format!("cannot read: {e}")))? {
         let p = entry.map_err(|e| err(format!("cannot read: {e}")))?.path();
+        if entries.len() >= MAX_FILES_PER_FOLDER {
+            return Err(err(format!("{sub}: more than {MAX_FILES_PER_FOLDER} entries (files and folders)")));
+        }
+        entries.push(p);
+    }
+    entries.sort();
+    let mut out = Vec::new();
+    for p in entries {
+        if p.is_dir() {
+            let linked = p.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+            let named = if linked { None } else { first_file_under(&p, 3) };
+            return Err(DataError {
+                file: named.unwrap_or_else(|| p.clone()).display().to_string(),
+                line: 1,
+                col: 1,
+                message: format!(
+                    "{sub}/ is read flat: the subfolder {} would not be read (move its files up into {sub}/, or \
+                     out of the mod)",
+                    p.display()
+                ),
+            });
+        }
         if p.extension().is_none_or(|x| x != "ron") {
             continue;
-        }
-        if out.len() >= MAX_FILES_PER_FOLDER {
-            return Err(err(format!("{sub}: more than {MAX_FILES_PER_FOLDER} files")));
         }
         let real = inside_its_folder(&p).filter(|r| r.starts_with(&real_dir)).ok_or_else(|| DataError {
             file: p.display().to_string(),
@@ -194,17 +429,93 @@ fn files_in(dir: &Path, sub: &str) -> Result<Vec<PathBuf>, DataError> {
         })?;
         out.push((p, real));
     }
-    out.sort();
-    Ok(out.into_iter().map(|(p, _)| p).collect())
+    Ok(out)
 }
 
-fn origin(module: &str, file: &str, text: &str, id: &str) -> Origin {
-    let (line, col) = locate(text, &format!("\"{id}\"")).unwrap_or((1, 1));
-    Origin { module: module.into(), file: file.into(), line, col }
+/// Where each quoted string first appears in a text, found in one pass: for every `X` without a
+/// `"`, the 1-based (line, column) of the first `"X"`, exactly what `locate(text, "\"X\"")` finds
+/// (an occurrence of `"X"` starts at a quote whose next quote closes `X`), without a search per id.
+struct Quoted<'a> {
+    text: &'a str,
+    first: HashMap<&'a str, (usize, usize)>,
 }
 
-/// Put `value` under `id`: a second definition in the same mod is an error; one from another mod
-/// is a conflict the later mod wins.
+impl<'a> Quoted<'a> {
+    fn new(text: &'a str) -> Self {
+        let quotes: Vec<usize> = text.match_indices('"').map(|(i, _)| i).collect();
+        let mut first = HashMap::new();
+        let (mut line, mut col, mut pos) = (1, 1, 0);
+        for (k, &q) in quotes.iter().enumerate() {
+            for ch in text[pos..q].chars() {
+                if ch == '\n' {
+                    line += 1;
+                    col = 1;
+                } else {
+                    col += 1;
+                }
+            }
+            pos = q;
+            if let Some(&next) = quotes.get(k + 1) {
+                first.entry(&text[q + 1..next]).or_insert((line, col));
+            }
+        }
+        Self { text, first }
+    }
+
+    /// Where `"id"` first appears (1:1 if nowhere), with the mod and file.
+    fn origin(&self, module: &str, file: &str, id: &str) -> Origin {
+        let (line, col) = if id.contains('"') {
+            locate(self.text, &format!("\"{id}\"")).unwrap_or((1, 1))
+        } else {
+            self.first.get(id).copied().unwrap_or((1, 1))
+        };
+        Origin { module: module.into(), file: file.into(), line, col }
+    }
+}
+
+/// Put each of `items` into `list` by id, in order: over the first entry of the same id, else at
+/// the end; `replaced` hears each item that replaced an entry. One pass with an index, not a
+/// search per item.
+fn merge_by_id<'i, T: Clone + 'i>(
+    list: &mut Vec<T>,
+    id: impl Fn(&T) -> &str,
+    items: impl IntoIterator<Item = &'i T>,
+    mut replaced: impl FnMut(&T),
+) {
+    let mut index: HashMap<String, usize> = HashMap::with_capacity(list.len());
+    for (i, x) in list.iter().enumerate() {
+        index.entry(id(x).to_string()).or_insert(i);
+    }
+    for item in items {
+        match index.get(id(item)) {
+            Some(&i) => {
+                list[i] = item.clone();
+                replaced(item);
+            }
+            None => {
+                index.insert(id(item).to_string(), list.len());
+                list.push(item.clone());
+            }
+        }
+    }
+}
+
+/// What a definition of `id` at `at` means when `first` already defines it: a second definition
+/// in the same mod is an error; one from another mod is a conflict the later mod wins.
+fn clash(first: Option<&Origin>, kind: &'static str, id: &str, at: &Origin) -> Result<Option<Conflict>, DataError> {
+    let Some(first) = first else { return Ok(None) };
+    if first.module == at.module {
+        return Err(DataError {
+            file: at.file.clone(),
+            line: at.line,
+            col: at.col,
+            message: format!("{kind} `{id}` is defined twice in mod `{}` (first at {first})", at.module),
+        });
+    }
+    Ok(Some(Conflict { kind, id: id.to_string(), first: first.clone(), second: at.clone() }))
+}
+
+/// Put `value` under `id` ([`clash`] with what is there first).
 fn put<T>(
     map: &mut BTreeMap<String, (T, Origin)>,
     conflicts: &mut Vec<Conflict>,
@@ -213,19 +524,40 @@ fn put<T>(
     value: T,
     at: Origin,
 ) -> Result<(), DataError> {
-    if let Some((_, first)) = map.get(&id) {
-        if first.module == at.module {
-            return Err(DataError {
-                file: at.file.clone(),
-                line: at.line,
-                col: at.col,
-                message: format!("{kind} `{id}` is defined twice in mod `{}` (first at {first})", at.module),
-            });
-        }
-        conflicts.push(Conflict { kind, id: id.clone(), first: first.clone(), second: at.clone() });
+    if let Some(c) = clash(map.get(&id).map(|(_, o)| o), kind, &id, &at)? {
+        conflicts.push(c);
     }
     map.insert(id, (value, at));
     Ok(())
+}
+
+/// A chain of mods, each depending on the next, from `from` back to `to`, if there is one
+/// (`[to, from, ..., to]`: a dependency cycle through `to`).
+fn dependency_cycle(mods: &[DataMod], to: &str, from: &str) -> Option<Vec<String>> {
+    let deps = |n: &str| mods.iter().find(|m| m.manifest.name == n).map(|m| m.manifest.depends_on.clone());
+    let mut came_from: HashMap<String, String> = HashMap::new();
+    let mut queue = std::collections::VecDeque::from([from.to_string()]);
+    let mut seen: HashSet<String> = HashSet::from([from.to_string()]);
+    while let Some(n) = queue.pop_front() {
+        for d in deps(&n).unwrap_or_default() {
+            if d == to {
+                let mut path = vec![n.clone()];
+                while let Some(p) = came_from.get(path.last().expect("not empty")) {
+                    path.push(p.clone());
+                }
+                path.reverse();
+                let mut cycle = vec![to.to_string()];
+                cycle.extend(path);
+                cycle.push(to.to_string());
+                return Some(cycle);
+            }
+            if seen.insert(d.clone()) {
+                came_from.insert(d.clone(), n.clone());
+                queue.push_back(d);
+            }
+        }
+    }
+    None
 }
 
 impl DataMods {
@@ -244,26 +576,30 @@ impl DataMods {
         for (i, m) in mods.iter().enumerate() {
             for dep in &m.manifest.depends_on {
                 let file = m.dir.join("mod.ron").display().to_string();
-                let text = read_data_file(&m.dir.join("mod.ron"))?;
+                // The manifest is read again only to place an error (its folder was confined
+                // when it was first read).
+                let at = |message: String| {
+                    let text = read_data_file(&m.dir.join("mod.ron")).unwrap_or_default();
+                    let (line, col) = locate_after(&text, "depends_on", &format!("\"{dep}\""));
+                    DataError { file: file.clone(), line, col, message }
+                };
                 match mods.iter().position(|o| &o.manifest.name == dep) {
                     None => {
-                        return Err(DataError::at_text(
-                            &file,
-                            &text,
-                            &format!("\"{dep}\""),
-                            format!("depends_on: mod `{dep}` is not loaded (add it with --mod {dep})"),
-                        ));
+                        return Err(at(format!("depends_on: mod `{dep}` is not loaded (add it with --mod {dep})")));
                     }
                     Some(j) if j > i => {
-                        return Err(DataError::at_text(
-                            &file,
-                            &text,
-                            &format!("\"{dep}\""),
-                            format!(
-                                "depends_on: mod `{dep}` must load before `{}` (give it a lower load_order)",
-                                m.manifest.name
-                            ),
-                        ));
+                        if let Some(cycle) = dependency_cycle(&mods, &m.manifest.name, dep) {
+                            let cycle: Vec<String> = cycle.iter().map(|n| format!("`{n}`")).collect();
+                            return Err(at(format!(
+                                "depends_on: mods {} depend on each other (a cycle): no load order can put each \
+                                 after what it depends on; remove one of these dependencies",
+                                cycle.join(" -> ")
+                            )));
+                        }
+                        return Err(at(format!(
+                            "depends_on: mod `{dep}` must load before `{}` (give it a lower load_order)",
+                            m.manifest.name
+                        )));
                     }
                     _ => {}
                 }
@@ -278,46 +614,50 @@ impl DataMods {
 
     fn read_mod(&mut self, m: &DataMod) -> Result<(), DataError> {
         let name = m.manifest.name.as_str();
-        for p in files_in(&m.dir, "abilities")? {
+        for (p, real) in files_in(&m.dir, "abilities")? {
             let file = p.display().to_string();
-            let text = read_data_file(&p)?;
+            let text = read_as(&real, &file)?;
             let list: Vec<AbilityDef> = parse_ron(&file, &text)?;
+            let quoted = Quoted::new(&text);
             for a in list {
-                let at = origin(name, &file, &text, &a.id);
+                let at = quoted.origin(name, &file, &a.id);
                 put(&mut self.abilities, &mut self.conflicts, "ability", a.id.clone(), a, at)?;
             }
         }
-        for p in files_in(&m.dir, "conditions")? {
+        for (p, real) in files_in(&m.dir, "conditions")? {
             let file = p.display().to_string();
-            let text = read_data_file(&p)?;
+            let text = read_as(&real, &file)?;
             let list: Vec<ConditionDef> = parse_ron(&file, &text)?;
+            let quoted = Quoted::new(&text);
             for c in list {
-                let at = origin(name, &file, &text, &c.id);
+                let at = quoted.origin(name, &file, &c.id);
                 put(&mut self.conditions, &mut self.conflicts, "condition", c.id.clone(), c, at)?;
             }
         }
-        for p in files_in(&m.dir, "rulesets")? {
+        for (p, real) in files_in(&m.dir, "rulesets")? {
             let file = p.display().to_string();
-            let text = read_data_file(&p)?;
+            let text = read_as(&real, &file)?;
             let ext: RulesetExtension = parse_ron(&file, &text)?;
             if !valid_name(&ext.name) {
                 return Err(DataError::at_text(&file, &text, "name", "name: letters, digits, - and _ only"));
             }
-            let at = origin(name, &file, &text, &ext.name);
-            let mut plain: BTreeMap<String, (RulesetExtension, Origin)> =
-                self.rulesets.iter().map(|(k, (e, o, _))| (k.clone(), (e.clone(), o.clone()))).collect();
-            put(&mut plain, &mut self.conflicts, "ruleset", ext.name.clone(), ext.clone(), at.clone())?;
+            let at = Quoted::new(&text).origin(name, &file, &ext.name);
+            let first = self.rulesets.get(&ext.name).map(|(_, o, _)| o);
+            if let Some(c) = clash(first, "ruleset", &ext.name, &at)? {
+                self.conflicts.push(c);
+            }
             self.rulesets.insert(ext.name.clone(), (ext, at, text));
         }
-        for p in files_in(&m.dir, "encounters")? {
+        for (p, real) in files_in(&m.dir, "encounters")? {
             let file = p.display().to_string();
-            let text = read_data_file(&p)?;
+            let text = read_as(&real, &file)?;
             let enc = Encounter::from_ron_str(&file, &text)?;
             enc.check_structure(&file, &text)?;
             let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let at = Origin { module: name.into(), file: file.clone(), line: 1, col: 1 };
-            let mut plain: BTreeMap<String, (PathBuf, Origin)> = self.encounters.clone();
-            put(&mut plain, &mut self.conflicts, "encounter", stem.clone(), p.clone(), at.clone())?;
+            if let Some(c) = clash(self.encounters.get(&stem).map(|(_, o)| o), "encounter", &stem, &at)? {
+                self.conflicts.push(c);
+            }
             self.encounters.insert(stem, (p, at));
         }
         Ok(())
@@ -332,58 +672,54 @@ impl DataMods {
     /// then check the result. Returns one line per replaced definition.
     pub fn apply(&self, rs: &mut Ruleset) -> Result<Vec<String>, DataError> {
         let mut notes = Vec::new();
-        for (id, (a, at)) in &self.abilities {
-            match rs.abilities.iter_mut().find(|x| &x.id == id) {
-                Some(x) => {
-                    *x = a.clone();
-                    notes.push(format!("{at}: ability `{id}` replaces ruleset `{}`'s", rs.name));
-                }
-                None => rs.abilities.push(a.clone()),
-            }
-        }
-        for (id, (c, at)) in &self.conditions {
-            match rs.conditions.iter_mut().find(|x| &x.id == id) {
-                Some(x) => {
-                    *x = c.clone();
-                    notes.push(format!("{at}: condition `{id}` replaces ruleset `{}`'s", rs.name));
-                }
-                None => rs.conditions.push(c.clone()),
-            }
-        }
+        let name = rs.name.clone();
+        merge_by_id(
+            &mut rs.abilities,
+            |a| a.id.as_str(),
+            self.abilities.values().map(|(a, _)| a),
+            |a| notes.push(format!("{}: ability `{}` replaces ruleset `{name}`'s", self.abilities[&a.id].1, a.id)),
+        );
+        merge_by_id(
+            &mut rs.conditions,
+            |c| c.id.as_str(),
+            self.conditions.values().map(|(c, _)| c),
+            |c| notes.push(format!("{}: condition `{}` replaces ruleset `{name}`'s", self.conditions[&c.id].1, c.id)),
+        );
         self.check_merged(rs)?;
         Ok(notes)
     }
 
     /// Check a merged ruleset; an error points into the mod file that brought the bad piece when
-    /// it can.
+    /// it can (the files are read only then, each once).
     fn check_merged(&self, rs: &Ruleset) -> Result<(), DataError> {
-        let files: Vec<(String, String)> = self
+        let e = match rs.validate(&format!("ruleset `{}`", rs.name), "") {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
+        // Find the file that names what the error is about.
+        let named = e.message.split('`').nth(1).or_else(|| {
+            let rest = e.message.split_once('[')?.1;
+            rest.split_once(']').map(|(id, _)| id)
+        });
+        let Some(needle) = named.map(|x| format!("\"{x}\"")) else { return Err(e) };
+        let files = self
             .abilities
             .values()
-            .map(|(_, o)| o.file.clone())
-            .chain(self.conditions.values().map(|(_, o)| o.file.clone()))
-            .chain(self.rulesets.values().map(|(_, o, _)| o.file.clone()))
-            .filter_map(|f| read_data_file(Path::new(&f)).ok().map(|t| (f, t)))
-            .collect();
-        match rs.validate(&format!("ruleset `{}`", rs.name), "") {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                // Find the file that names what the error is about.
-                let named = e.message.split('`').nth(1).or_else(|| {
-                    let rest = e.message.split_once('[')?.1;
-                    rest.split_once(']').map(|(id, _)| id)
-                });
-                let needle = named.map(|x| format!("\"{x}\""));
-                for (f, t) in &files {
-                    if let Some(n) = &needle
-                        && let Some((line, col)) = locate(t, n)
-                    {
-                        return Err(DataError { file: f.clone(), line, col, message: e.message });
-                    }
-                }
-                Err(e)
+            .map(|(_, o)| &o.file)
+            .chain(self.conditions.values().map(|(_, o)| &o.file))
+            .chain(self.rulesets.values().map(|(_, o, _)| &o.file));
+        let mut seen = BTreeSet::new();
+        for f in files {
+            if !seen.insert(f) {
+                continue;
+            }
+            if let Ok(t) = read_data_file(Path::new(f))
+                && let Some((line, col)) = locate(&t, &needle)
+            {
+                return Err(DataError { file: f.clone(), line, col, message: e.message });
             }
         }
+        Err(e)
     }
 
     /// The ruleset `name` as a mod defines it (its base with its additions and overrides, plus
@@ -394,54 +730,82 @@ impl DataMods {
         name: &str,
         base: &dyn Fn(&str) -> Result<Ruleset, DataError>,
     ) -> Option<Result<Ruleset, DataError>> {
-        self.rulesets.contains_key(name).then(|| self.build_ruleset(name, base, 0))
+        self.rulesets.contains_key(name).then(|| self.build_ruleset(name, base))
     }
 
+    /// The `extends` chain of the ruleset `name`: `name`, the ruleset it extends, and so on, down
+    /// to the first name no loaded mod defines (the installed base), last. There is no depth cap
+    /// (a chain is at most as long as the mods have rulesets); a cycle is an error that lists it,
+    /// at the `extends` that closes it.
+    pub fn extends_chain(&self, name: &str) -> Result<Vec<String>, DataError> {
+        let mut chain: Vec<String> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut cur = name.to_string();
+        while let Some((key, (ext, at, text))) = self.rulesets.get_key_value(cur.as_str()) {
+            seen.insert(key.as_str());
+            chain.push(key.clone());
+            let next = ext.extends.as_str();
+            let err = |m: String| DataError::at_text(&at.file, text, "extends", m);
+            if next == key {
+                return Err(err(format!("extends: `{next}` extends itself (a cycle)")));
+            }
+            if seen.contains(next) {
+                let from = chain.iter().position(|c| c == next).unwrap_or(0);
+                let mut cycle: Vec<String> = chain[from..].iter().map(|c| format!("`{c}`")).collect();
+                cycle.push(format!("`{next}`"));
+                return Err(err(format!(
+                    "extends: rulesets {} extend each other (a cycle): none of them has a base",
+                    cycle.join(" -> ")
+                )));
+            }
+            cur = next.to_string();
+        }
+        chain.push(cur);
+        Ok(chain)
+    }
+
+    /// Build the ruleset `name` from the bottom of its `extends` chain up: the base with the
+    /// mods' abilities and conditions, then each extension's additions and overrides, the mods'
+    /// again, checked at every step.
     fn build_ruleset(
         &self,
         name: &str,
         base: &dyn Fn(&str) -> Result<Ruleset, DataError>,
-        depth: usize,
     ) -> Result<Ruleset, DataError> {
-        let Some((ext, at, text)) = self.rulesets.get(name) else {
-            let mut rs = base(name)?;
-            self.apply(&mut rs)?;
-            return Ok(rs);
+        let chain = self.extends_chain(name)?;
+        let (base_name, exts) = chain.split_last().expect("the chain ends with its base");
+        let mut rs = match base(base_name) {
+            Ok(rs) => rs,
+            // The lowest extension names a base that does not exist.
+            Err(e) if e.message.starts_with("cannot read") && !exts.is_empty() => {
+                let (_, at, text) = &self.rulesets[&exts[exts.len() - 1]];
+                return Err(DataError::at_text(
+                    &at.file,
+                    text,
+                    &format!("\"{base_name}\""),
+                    format!("extends: no ruleset `{base_name}` ({})", e.message),
+                ));
+            }
+            Err(e) => return Err(e),
         };
-        let err = |needle: &str, m: String| DataError::at_text(&at.file, text, needle, m);
-        if depth > 16 || ext.extends == ext.name {
-            return Err(err("extends", format!("extends: `{}` extends itself (a cycle)", ext.extends)));
-        }
-        let mut rs = self.build_ruleset(&ext.extends, base, depth + 1).map_err(|e| {
-            if e.message.starts_with("cannot read") {
-                err(&format!("\"{}\"", ext.extends), format!("extends: no ruleset `{}` ({})", ext.extends, e.message))
-            } else {
-                e
-            }
-        })?;
-        rs.name = ext.name.clone();
-        for a in &ext.abilities {
-            match rs.abilities.iter_mut().find(|x| x.id == a.id) {
-                Some(x) => *x = a.clone(),
-                None => rs.abilities.push(a.clone()),
-            }
-        }
-        for c in &ext.conditions {
-            match rs.conditions.iter_mut().find(|x| x.id == c.id) {
-                Some(x) => *x = c.clone(),
-                None => rs.conditions.push(c.clone()),
-            }
-        }
-        for b in &ext.basic_abilities {
-            if !rs.basic_abilities.contains(b) {
-                rs.basic_abilities.push(b.clone());
-            }
-        }
-        if let Some(cap) = ext.round_cap {
-            rs.round_cap = cap.clamp(1, crate::rules::limits::MAX_ROUNDS);
-        }
         self.apply(&mut rs)?;
-        rs.validate(&at.file, text)?;
+        for ext_name in exts.iter().rev() {
+            let (ext, at, text) = &self.rulesets[ext_name];
+            rs.name = ext.name.clone();
+            merge_by_id(&mut rs.abilities, |a| a.id.as_str(), &ext.abilities, |_| {});
+            merge_by_id(&mut rs.conditions, |c| c.id.as_str(), &ext.conditions, |_| {});
+            let mut basic: HashSet<String> = rs.basic_abilities.iter().cloned().collect();
+            for b in &ext.basic_abilities {
+                if basic.insert(b.clone()) {
+                    rs.basic_abilities.push(b.clone());
+                }
+            }
+            if let Some(cap) = ext.round_cap {
+                rs.round_cap = cap.clamp(1, crate::rules::limits::MAX_ROUNDS);
+            }
+            self.apply(&mut rs)?;
+            rs.validate(&at.file, text)?;
+        }
         Ok(rs)
     }
 
@@ -473,12 +837,13 @@ pub fn installed_ruleset(name: &str) -> Result<Ruleset, DataError> {
 /// ruleset, and check its encounters against them. One line per finding.
 pub fn check_mod(dir: &Path) -> Result<Vec<String>, DataError> {
     let manifest = read_manifest(dir)?;
-    let parent = dir.parent().unwrap_or(Path::new("."));
+    let parent = mods_folder_of(dir);
     let mut dirs = Vec::new();
     let mut want = manifest.depends_on.clone();
     while let Some(d) = want.pop() {
+        // `d` passed `check_mod_name` in `read_manifest`: a name, never a path.
         let p = parent.join(&d);
-        if dirs.contains(&p) || !p.join("mod.ron").is_file() {
+        if dirs.contains(&p) || p.symlink_metadata().is_err() {
             continue;
         }
         want.extend(read_manifest(&p)?.depends_on);

@@ -112,29 +112,44 @@ impl LoadedMods {
     }
 }
 
-/// Resolve `--mod` names: a Rust mod of `registry` by that name, else a data mod folder
-/// `<mods_dir>/<name>/` (or a path to a mod folder). Data mods are loaded, checked and merged.
+/// Resolve `--mod` names: a Rust mod of `registry` by that name, else the data mod folder
+/// `<mods_dir>/<name>/`. Every name must pass [`data::check_mod_name`] (a name, never a path); a
+/// name that is both a Rust mod and a data mod folder is refused as ambiguous. Data mods are
+/// confined ([`data::confine_mod_folder`]), loaded and merged, and each is checked as
+/// `skirmish check mods/NAME` checks it ([`data::check_mod`]), with the same message.
 pub fn load_mods(registry: &ModRegistry, mods_dir: &Path, names: &[String]) -> Result<LoadedMods, String> {
     let mut out = LoadedMods::default();
     let mut folders = Vec::new();
     for n in names {
+        data::check_mod_name(n)?;
+        let dir = mods_dir.join(n);
+        let has_folder = dir.symlink_metadata().is_ok();
         if let Some(m) = registry.make(n) {
+            if dir.join("mod.ron").symlink_metadata().is_ok() {
+                return Err(format!(
+                    "mod `{n}` is ambiguous: the Rust mod `{n}` and the data mod {} have the same name (the Rust \
+                     mod would load and the data mod never); rename the data mod",
+                    dir.display()
+                ));
+            }
             out.code.0.push(m);
             continue;
         }
-        let p = Path::new(n);
-        let dir = if p.join("mod.ron").is_file() { p.to_path_buf() } else { mods_dir.join(n) };
-        if !dir.join("mod.ron").is_file() {
+        if !has_folder {
             return Err(format!(
-                "no mod `{n}`: not a Rust mod ({}) and no `{}`",
+                "no mod `{n}`: not a Rust mod ({}) and no data mod folder {}",
                 registry.names().join(", "),
-                dir.join("mod.ron").display()
+                dir.display()
             ));
         }
         folders.push(dir);
     }
     if !folders.is_empty() {
         out.data = data::DataMods::load(&folders).map_err(|e| e.to_string())?;
+        // What `check` refuses does not run either.
+        for dir in &folders {
+            data::check_mod(dir).map_err(|e| e.to_string())?;
+        }
     }
     Ok(out)
 }
@@ -153,8 +168,9 @@ pub fn describe_installed(dir: &Path) -> Vec<String> {
         out.push(format!("  {n}"));
     }
     out.push(format!("Data mods in {}:", dir.display()));
+    // Every folder is listed: one without a mod.ron, or linked in from outside, shows why.
     let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("mod.ron").is_file()).collect())
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect())
         .unwrap_or_default();
     dirs.sort();
     for d in dirs {

@@ -182,19 +182,16 @@ pub fn load_combat_data(
     } else {
         match loaded.data.ruleset(ruleset, &super::data::installed_ruleset) {
             Some(r) => {
+                let r = r?;
                 // Watch the installed ruleset at the bottom of the `extends` chain too.
-                let mut base = ruleset;
-                for _ in 0..=16 {
-                    match loaded.data.rulesets.get(base) {
-                        Some((ext, _, _)) => base = ext.extends.as_str(),
-                        None => break,
-                    }
-                }
+                let chain = loaded.data.extends_chain(ruleset)?;
                 let probe = Path::new("mods").join("probe.ron");
-                if let Ok(p) = crate::scenario::resolve_ruleset(&probe, base) {
+                if let Some(base) = chain.last()
+                    && let Ok(p) = crate::scenario::resolve_ruleset(&probe, base)
+                {
                     watched.push(p);
                 }
-                r?
+                r
             }
             None => {
                 let probe = encounter.parent().unwrap_or(Path::new(".")).join("probe.ron");

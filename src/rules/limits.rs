@@ -42,8 +42,13 @@ pub const MAX_ROUNDS: u32 = 10_000;
 pub const MAX_VALUE: i32 = 1_000;
 /// Seconds a round lasts.
 pub const MAX_SECONDS: u32 = 86_400;
-/// Combatants in one fight.
+/// Combatants in one fight (the engine: a scripted scenario, or a fight set up in code).
 pub const MAX_COMBATANTS: usize = 10_000;
+/// Combatants in an encounter, the fights that are played (by the AI in `sim` and in the game,
+/// or by people). The tactical AI prices every creature for each decision, so an AI-played round
+/// grows with the square of the creature count: 500 keeps a round to a few seconds (measured in
+/// `docs/performance.md`, "Many combatants", with `hardening_writers::ai_round_at_many_sizes`).
+pub const MAX_ENCOUNTER_COMBATANTS: usize = 500;
 /// Commands one `AiPlay` step may send.
 pub const MAX_AI_COMMANDS: u32 = 1_000_000;
 /// Items of one kind carried.
@@ -203,6 +208,28 @@ pub fn map_rows<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error
     Ok(v)
 }
 
+/// Why `s`, a name or an id, cannot be one: it holds a control character (a NUL, a tab, a line
+/// break, an escape; `None`: it is fine). Every name and id a data file gives (a combatant's
+/// name and side, an ability's or condition's id, a ruleset's, encounter's, side's or scenario's
+/// name, a save's names) is checked with this, through [`name`].
+pub fn name_problem(s: &str) -> Option<String> {
+    let (i, c) = s.chars().enumerate().find(|(_, c)| c.is_control())?;
+    Some(format!(
+        "{s:?} holds the control character U+{:04X} (character {}): a name or id cannot hold control characters",
+        u32::from(c),
+        i + 1
+    ))
+}
+
+/// A name or id: no control characters ([`name_problem`]).
+pub fn name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    match name_problem(&s) {
+        Some(why) => Err(D::Error::custom(why)),
+        None => Ok(s),
+    }
+}
+
 /// Entries in a list of names (abilities in a loadout, sides of an encounter).
 pub const MAX_LIST: usize = 1_000;
 
@@ -292,6 +319,17 @@ mod tests {
         assert!(de(&map(101, "{}"), |d| speeds_by_ruleset(d)).unwrap_err().contains("101 entries"));
         assert!(de(&map(1, &map(101, "1")), |d| speeds_by_ruleset(d)).unwrap_err().contains("k0: 101 entries"));
         assert!(de(&map(1, &map(1, "101")), |d| speeds_by_ruleset(d)).unwrap_err().contains("k0.k0: 101"));
+    }
+
+    #[test]
+    fn names_refuse_control_characters() {
+        assert_eq!(de("\"Goblin chief\"", |d| name(d)), Ok("Goblin chief".to_string()));
+        assert_eq!(de("\"Ülfr\"", |d| name(d)), Ok("Ülfr".to_string()));
+        for bad in ["\"Gob\u{0}lin\"", "\"a\\tb\"", "\"line\\n\"", "\"\u{7f}\"", "\"x\u{85}\""] {
+            let e = de(bad, |d| name(d)).unwrap_err();
+            assert!(e.contains("cannot hold control characters"), "{bad}: {e}");
+        }
+        assert!(name_problem("Gob\0lin").unwrap().contains("U+0000 (character 4)"));
     }
 
     #[test]

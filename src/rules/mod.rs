@@ -12,6 +12,7 @@ pub mod command;
 pub mod components;
 pub mod dice;
 pub mod driver;
+pub mod files;
 pub mod journal;
 pub mod limits;
 pub mod log;

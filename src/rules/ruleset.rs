@@ -53,13 +53,94 @@ impl DataError {
     }
 }
 
-/// The 1-based line and column of the first occurrence of `needle` in `text`.
+/// The 1-based line and column of the first occurrence of `needle` in `text` ([`position`]).
 pub fn locate(text: &str, needle: &str) -> Option<(usize, usize)> {
-    let at = text.find(needle)?;
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    Some((line, col))
+    text.find(needle).map(|at| position(text, at))
+}
+
+/// The 1-based line and column of byte `at` of `text`, as an editor shows them: a line ends at
+/// `\n`, `\r\n` or a lone `\r`; a column counts characters; a leading byte-order mark is not
+/// counted. (`at` is clamped to the text and to a character boundary.)
+pub fn position(text: &str, at: usize) -> (usize, usize) {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let bytes = text.as_bytes();
+    let mut line = 1;
+    let mut start = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8().min(at) } else { 0 };
+    for (i, b) in bytes[..at].iter().enumerate() {
+        let ends = match b {
+            b'\n' => true,
+            // A `\r` ends a line unless a `\n` follows (then the `\n` ends it).
+            b'\r' => bytes.get(i + 1) != Some(&b'\n'),
+            _ => false,
+        };
+        if ends {
+            line += 1;
+            start = i + 1;
+        }
+    }
+    (line, text[start..at].chars().count() + 1)
+}
+
+/// Data text as the parser reads it: without a leading byte-order mark, and with every lone
+/// `\r` (old Mac line ends) made a `\n`. Both keep every position an editor shows ([`position`]);
+/// a `\r\n` is left as it is. Borrowed when there is nothing to change (LF or CRLF files).
+pub fn normalize_text(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lone_cr =
+        |t: &str| t.as_bytes().iter().enumerate().any(|(i, b)| *b == b'\r' && t.as_bytes().get(i + 1) != Some(&b'\n'));
+    if !lone_cr(text) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if c == '\r' && bytes.get(i + 1) != Some(&b'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Decode the bytes of a data file (or a save) as text, for `file`: UTF-8, a leading byte-order
+/// mark skipped, lone `\r` line ends read as `\n` ([`normalize_text`]). Text that is not UTF-8 is
+/// an error at the line and column of its first bad byte.
+pub fn decode_text(file: &str, bytes: Vec<u8>) -> Result<String, DataError> {
+    let err = |(line, col): (usize, usize), message: String| DataError { file: file.to_string(), line, col, message };
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return Err(err(
+            (1, 1),
+            "not UTF-8: the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8".into(),
+        ));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let changed = match normalize_text(&text) {
+                std::borrow::Cow::Owned(t) => Some(t),
+                std::borrow::Cow::Borrowed(t) if t.len() != text.len() => Some(t.to_string()),
+                std::borrow::Cow::Borrowed(_) => None,
+            };
+            Ok(changed.unwrap_or(text))
+        }
+        Err(e) => {
+            let bytes = e.as_bytes();
+            let at = e.utf8_error().valid_up_to();
+            // The part before the bad byte is valid UTF-8: count lines and columns in it.
+            let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+            Err(err(
+                position(before, at),
+                format!(
+                    "not UTF-8: byte 0x{:02x} (byte {} of the file) is not UTF-8 text; save the file as UTF-8",
+                    bytes[at],
+                    at + 1
+                ),
+            ))
+        }
+    }
 }
 
 /// The most bytes a data file may have (4 MiB).
@@ -67,26 +148,13 @@ pub const MAX_DATA_BYTES: u64 = 4 << 20;
 
 /// Read a data file; an unreadable file is a `file:1:1` error. Only regular files are read (a
 /// FIFO or a device such as `/dev/zero` is refused before it is opened), and at most
-/// [`MAX_DATA_BYTES`] of them.
+/// [`MAX_DATA_BYTES`] of them. The text is decoded by [`decode_text`] (UTF-8; a byte-order mark
+/// skipped; any line ends).
 pub fn read_data_file(path: &Path) -> Result<String, DataError> {
-    use std::io::Read;
     let err = |message: String| DataError { file: path.display().to_string(), line: 1, col: 1, message };
-    let meta = std::fs::metadata(path).map_err(|e| err(format!("cannot read: {e}")))?;
-    if !meta.is_file() {
-        return Err(err("cannot read: not a regular file".into()));
-    }
-    let too_big = || err(format!("cannot read: larger than the {MAX_DATA_BYTES} bytes a data file may have"));
-    if meta.len() > MAX_DATA_BYTES {
-        return Err(too_big());
-    }
-    let f = std::fs::File::open(path).map_err(|e| err(format!("cannot read: {e}")))?;
-    let mut bytes = Vec::new();
-    // The file may have grown since: read no more than the cap allows.
-    f.take(MAX_DATA_BYTES + 1).read_to_end(&mut bytes).map_err(|e| err(format!("cannot read: {e}")))?;
-    if bytes.len() as u64 > MAX_DATA_BYTES {
-        return Err(too_big());
-    }
-    String::from_utf8(bytes).map_err(|e| err(format!("cannot read: not UTF-8 text ({e})")))
+    let bytes =
+        super::files::read_capped(path, MAX_DATA_BYTES, "a data file").map_err(|m| err(format!("cannot read: {m}")))?;
+    decode_text(&path.display().to_string(), bytes)
 }
 
 /// Resolve `rel`, a path written in a data file, against `base`, keeping it inside one of
@@ -115,7 +183,9 @@ pub fn parse_ron<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result
         err.message = format!("{path}: {}", err.message);
         err
     };
-    let mut de = ron::Deserializer::from_str_with_options(text, &opts).map_err(|e| with_path(e, "(top level)"))?;
+    // A byte-order mark and lone `\r` line ends read as an editor shows them (positions too).
+    let text = normalize_text(text);
+    let mut de = ron::Deserializer::from_str_with_options(&text, &opts).map_err(|e| with_path(e, "(top level)"))?;
     let mut track = serde_path_to_error::Track::new();
     let result = T::deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
     match result {
@@ -136,6 +206,7 @@ pub fn parse_ron<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result
 #[serde(deny_unknown_fields)]
 pub struct Ruleset {
     /// Name shown in logs and the HUD.
+    #[serde(deserialize_with = "super::limits::name")]
     pub name: String,
     /// Strategy 1: how turns are scheduled (docs/rulesets.md).
     pub turn_model: TurnModel,
@@ -571,9 +642,10 @@ impl Default for SaveRule {
 #[serde(deny_unknown_fields)]
 pub struct AbilityDef {
     /// Stable id used by data and commands.
+    #[serde(deserialize_with = "super::limits::name")]
     pub id: String,
     /// Display name.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::limits::name")]
     pub name: String,
     /// Action cost (HB-08); 0 is a bonus action (HB-34).
     #[serde(deserialize_with = "super::limits::slots")]
@@ -860,6 +932,7 @@ pub enum AttackKind {
 #[serde(deny_unknown_fields)]
 pub struct ConditionDef {
     /// Stable id.
+    #[serde(deserialize_with = "super::limits::name")]
     pub id: String,
     /// A negative status effect (G-HB-13).
     #[serde(default)]

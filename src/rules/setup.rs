@@ -18,8 +18,10 @@ use super::timeline::Timeline;
 #[serde(deny_unknown_fields)]
 pub struct CombatantSpec {
     /// Unique name, used by commands and expectations.
+    #[serde(deserialize_with = "super::limits::name")]
     pub name: String,
     /// Side; creatures on different sides are enemies.
+    #[serde(deserialize_with = "super::limits::name")]
     pub side: String,
     /// Stats such as DEX and STR.
     #[serde(default, deserialize_with = "super::limits::stats")]

@@ -17,7 +17,6 @@ pub mod cli;
 pub mod undo;
 
 use std::fmt;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -31,8 +30,9 @@ use crate::rules::setup::CombatantSpec;
 use crate::rules::state::{EngineStatus, Pending};
 
 /// The save format's version. A file with a higher version is refused as too new; a lower one
-/// is migrated when it loads ([`parse`]).
-pub const FORMAT_VERSION: u32 = 1;
+/// is migrated when it loads ([`parse`]). Version 2 added `state.journal_hash` (issue 29): a
+/// version 1 file has none, and loads as it always did.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// A checkpoint (the state hash) is stored after every this many journal entries.
 pub const CHECKPOINT_EVERY: usize = 16;
@@ -123,9 +123,11 @@ pub struct SaveFile {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SaveMeta {
-    /// The encounter's name.
+    /// The encounter's name (the same as `encounter.name`).
+    #[serde(deserialize_with = "crate::rules::limits::name")]
     pub encounter: String,
-    /// The ruleset's name.
+    /// The ruleset's name (the same as the ruleset's).
+    #[serde(deserialize_with = "crate::rules::limits::name")]
     pub ruleset: String,
     /// The round when saved.
     pub round: u32,
@@ -145,6 +147,7 @@ pub enum RulesetSource {
     /// ([`ruleset_hash`], with the encounter's round cap) is this one.
     Installed {
         /// The ruleset's `name`.
+        #[serde(deserialize_with = "crate::rules::limits::name")]
         name: String,
         /// Its content hash.
         hash: Hash64,
@@ -168,6 +171,7 @@ impl PartialEq for RulesetSource {
 #[serde(deny_unknown_fields)]
 pub struct EncounterSetup {
     /// The encounter's (or scenario's) name.
+    #[serde(deserialize_with = "crate::rules::limits::name")]
     pub name: String,
     /// The map as rows (`.` open, `#` blocked, `~` difficult); empty = the open plane.
     #[serde(default, deserialize_with = "crate::rules::limits::map_rows")]
@@ -180,8 +184,10 @@ pub struct EncounterSetup {
     pub combatants: Vec<CombatantSpec>,
 }
 
-/// The state hash after a number of journal entries.
+/// The state hash after a number of journal entries: the `i`-th (from 0) is the one after
+/// `(i + 1) * CHECKPOINT_EVERY` entries, as [`SaveFile::capture`] stores them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     /// Journal entries applied.
     pub after: usize,
@@ -199,6 +205,11 @@ pub struct Snapshot {
     pub log_hash: Hash64,
     /// Events in the log.
     pub log_len: usize,
+    /// A hash of the journal ([`journal_hash`]): who issued each command and what each rejected
+    /// command was, which no state shows. Files written before it existed lack it; `replay
+    /// --verify` then says it did not check those.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal_hash: Option<Hash64>,
     /// Round and segment (segment 0 in a fixed cycle).
     pub clock: (u32, u32),
     /// What the engine waits for.
@@ -231,6 +242,7 @@ impl Snapshot {
             hash: Hash64(c.state_hash()),
             log_hash: log_hash(c),
             log_len: c.log().events.len(),
+            journal_hash: Some(journal_hash(c.journal())),
             clock: c.clock(),
             status: c.status(),
             pending: c.world.resource::<Pending>().0.as_ref().map(|p| p.kind.name().to_string()),
@@ -248,27 +260,66 @@ impl Snapshot {
         }
     }
 
-    /// The first field in which `other` differs, in words (`None`: the summaries agree).
+    /// The first field in which `other` (the replay) differs from `self` (the file), in words
+    /// and named by its path in the file (`state.combatants[1].hp`); `None`: every field agrees.
+    /// The readable fields come first, the hashes last. A `journal_hash` the file does not have
+    /// is not compared.
     pub fn first_difference(&self, other: &Snapshot) -> Option<String> {
+        fn differ(field: &str, saved: impl fmt::Debug, now: impl fmt::Debug) -> Option<String> {
+            Some(format!("state.{field}: the file says {saved:?}, the replay gives {now:?}"))
+        }
         if self.clock != other.clock {
-            return Some(format!("clock: saved {:?}, now {:?}", self.clock, other.clock));
+            return differ("clock", self.clock, other.clock);
         }
         if self.status != other.status {
-            return Some(format!("status: saved {:?}, now {:?}", self.status, other.status));
+            return differ("status", &self.status, &other.status);
         }
         if self.pending != other.pending {
-            return Some(format!("pending: saved {:?}, now {:?}", self.pending, other.pending));
+            return differ("pending", &self.pending, &other.pending);
         }
         for (i, (a, b)) in self.combatants.iter().zip(&other.combatants).enumerate() {
-            if a != b {
-                return Some(format!("combatants[{i}] ({}): saved {a:?}, now {b:?}", a.name));
+            let field = |f: &str| format!("combatants[{i}].{f} ({})", b.name);
+            if a.name != b.name {
+                return differ(&field("name"), &a.name, &b.name);
+            }
+            if a.hp != b.hp {
+                return differ(&field("hp"), a.hp, b.hp);
+            }
+            if a.at != b.at {
+                return differ(&field("at"), a.at, b.at);
+            }
+            if a.conditions != b.conditions {
+                return differ(&field("conditions"), &a.conditions, &b.conditions);
             }
         }
         if self.combatants.len() != other.combatants.len() {
-            return Some(format!("combatants: saved {}, now {}", self.combatants.len(), other.combatants.len()));
+            return Some(format!(
+                "state.combatants: the file lists {}, the replay has {}",
+                self.combatants.len(),
+                other.combatants.len()
+            ));
         }
         if self.log_len != other.log_len {
-            return Some(format!("log: saved {} events, now {}", self.log_len, other.log_len));
+            return differ("log_len", self.log_len, other.log_len);
+        }
+        if self.hash != other.hash {
+            return Some(format!("state.hash: the file says {}, the replay gives {}", self.hash, other.hash));
+        }
+        if self.log_hash != other.log_hash {
+            return Some(format!(
+                "state.log_hash: the file says {}, the replay gives {}: the log's events differ (added, renamed or \
+                 changed)",
+                self.log_hash, other.log_hash
+            ));
+        }
+        if let Some(saved) = self.journal_hash
+            && Some(saved) != other.journal_hash
+        {
+            let now = other.journal_hash.map_or("none".to_string(), |h| h.to_string());
+            return Some(format!(
+                "state.journal_hash: the file says {saved}, its journal hashes to {now}: a journal entry was \
+                 edited (a command's issuer `by`, or a command that changes nothing)"
+            ));
         }
         None
     }
@@ -285,12 +336,29 @@ pub fn log_hash(c: &Combat) -> Hash64 {
     Hash64(h.0)
 }
 
+/// A hash of journal entries (the RON text of each, one a line): FNV-1a, 64 bits.
+pub fn journal_hash(entries: &[Entry]) -> Hash64 {
+    use std::fmt::Write;
+    let mut h = Fnv::new();
+    for e in entries {
+        let _ = h.write_str(&ron::to_string(e).unwrap_or_default());
+        let _ = h.write_str("\n");
+    }
+    Hash64(h.0)
+}
+
 /// The content hash of a ruleset: FNV-1a over its RON text as serialized (so formatting and
 /// comments in its file do not count).
 pub fn ruleset_hash(rs: &Ruleset) -> Hash64 {
+    text_hash(&ron::to_string(rs).unwrap_or_default())
+}
+
+/// The content hash of a text: FNV-1a, 64 bits, as [`ruleset_hash`] uses (the simulator keys a
+/// batch's inputs on it).
+pub fn text_hash(text: &str) -> Hash64 {
     use std::fmt::Write;
     let mut h = Fnv::new();
-    let _ = h.write_str(&ron::to_string(rs).unwrap_or_default());
+    let _ = h.write_str(text);
     Hash64(h.0)
 }
 
@@ -358,7 +426,8 @@ impl std::error::Error for SaveError {}
 pub struct Divergence {
     /// The journal entry (1-based) at or before which it diverged; 0 = at set-up.
     pub entry: usize,
-    /// The last entry after which the state still agreed with a checkpoint (0 = set-up).
+    /// The last entry after which the state still agreed with a checkpoint (0 = set-up); `entry`
+    /// itself when the state agreed there and only a field recorded about it differs.
     pub agreed_after: usize,
     /// What differs.
     pub what: String,
@@ -368,7 +437,10 @@ impl fmt::Display for Divergence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.entry == 0 {
             write!(f, "at set-up: {}", self.what)
-        } else if self.agreed_after + 1 >= self.entry {
+        } else if self.agreed_after >= self.entry {
+            // The state agreed there: what differs is a field the file recorded about it.
+            write!(f, "after command {}: {}", self.entry, self.what)
+        } else if self.agreed_after + 1 == self.entry {
             write!(f, "diverges at command {}: {}", self.entry, self.what)
         } else {
             write!(
@@ -583,20 +655,42 @@ impl SaveFile {
             .map_err(|e| SaveError::Invalid { file: file.to_string(), message: format!("encounter.combatants: {e}") })
     }
 
-    /// Replay the journal from the start. With `verify`, every checkpoint, every command's
-    /// outcome and the final state are compared with the file, and the first disagreement is
-    /// returned (the replay still runs to the end, to show what happened). `each` sees the combat
-    /// after set-up (0) and after every entry (1-based entry number).
+    /// Replay the journal from the start. With `verify`, everything the file records about the
+    /// fight is compared with the replay, and the first disagreement is returned (the replay still
+    /// runs to the end, to show what happened): `meta.encounter` and `meta.ruleset` against the
+    /// set-up, every command's outcome, every checkpoint, then every field of the final
+    /// [`Snapshot`] and `meta.round`. A checkpoint that cannot be checked (out of range, repeated,
+    /// out of order, more than the journal has room for) is an [`SaveError::Invalid`] error
+    /// before anything is replayed ([`SaveFile::check_checkpoints`]). `each` sees the combat after
+    /// set-up (0) and after every entry (1-based entry number).
     pub fn replay(
         &self,
         file: &str,
         verify: bool,
+        each: impl FnMut(usize, &Combat),
+    ) -> Result<(Combat, Option<Divergence>), SaveError> {
+        self.replay_checking(file, verify, verify, each)
+    }
+
+    /// As [`SaveFile::replay`]; with `verify`, `state.log_hash` is compared only when `check_log`
+    /// (loading leaves it out: the log is rebuilt by the replay, and a save whose events have
+    /// been reworded since it was written still loads; `replay --verify` reports it).
+    fn replay_checking(
+        &self,
+        file: &str,
+        verify: bool,
+        check_log: bool,
         mut each: impl FnMut(usize, &Combat),
     ) -> Result<(Combat, Option<Divergence>), SaveError> {
+        if verify {
+            self.check_checkpoints(file)?;
+        }
         let mut c = self.start(file)?;
         let mut first: Option<Divergence> = None;
+        if verify {
+            first = self.meta_difference().map(|what| Divergence { entry: 0, agreed_after: 0, what });
+        }
         let mut agreed = 0;
-        let mut checkpoints = self.checkpoints.iter().peekable();
         each(0, &c);
         for (i, e) in self.journal.iter().enumerate() {
             let n = i + 1;
@@ -612,12 +706,14 @@ impl SaveFile {
                 };
                 first = Some(Divergence { entry: n, agreed_after: agreed, what });
             }
-            while checkpoints.peek().is_some_and(|k| k.after < n) {
-                checkpoints.next();
-            }
-            if let Some(k) = checkpoints.peek().filter(|k| k.after == n) {
+            // The k-th checkpoint is the one after (k + 1) * CHECKPOINT_EVERY entries (verified
+            // above; without `verify` one elsewhere is only not used).
+            let k = (n / CHECKPOINT_EVERY).wrapping_sub(1);
+            if n % CHECKPOINT_EVERY == 0
+                && let Some(point) = self.checkpoints.get(k).filter(|p| p.after == n)
+            {
                 let now = Hash64(c.state_hash());
-                if now == k.hash {
+                if now == point.hash {
                     if first.is_none() {
                         agreed = n;
                     }
@@ -625,25 +721,105 @@ impl SaveFile {
                     first = Some(Divergence {
                         entry: n,
                         agreed_after: agreed,
-                        what: format!("state hash {now} after command {n}, checkpoint says {}", k.hash),
+                        what: format!("state hash {now} after command {n}, checkpoints[{k}] says {}", point.hash),
                     });
                 }
             }
             each(n, &c);
         }
         if verify && first.is_none() {
-            let now = Snapshot::of(&c);
-            if now.hash != self.state.hash {
-                let what = self.state.first_difference(&now).unwrap_or_default();
-                let sep = if what.is_empty() { "" } else { "; " };
+            let mut now = Snapshot::of(&c);
+            if !check_log {
+                now.log_hash = self.state.log_hash;
+            }
+            let n = self.journal.len();
+            if let Some(what) = self.state.first_difference(&now) {
+                first = Some(if now.hash == self.state.hash {
+                    // The state agrees: the file's summary of it was edited.
+                    Divergence { entry: n, agreed_after: n, what: format!("{what} (the state hash agrees)") }
+                } else {
+                    Divergence { entry: n, agreed_after: agreed, what: format!("the final state differs: {what}") }
+                });
+            } else if self.meta.round != now.clock.0 {
                 first = Some(Divergence {
-                    entry: self.journal.len(),
-                    agreed_after: agreed,
-                    what: format!("final state hash {}, the save says {}{sep}{what}", now.hash, self.state.hash),
+                    entry: n,
+                    agreed_after: n,
+                    what: format!(
+                        "meta.round: the file says {}, the replay ends in round {}",
+                        self.meta.round, now.clock.0
+                    ),
                 });
             }
         }
         Ok((c, first))
+    }
+
+    /// Whether every checkpoint can be checked: the `i`-th (from 0) must be the one after
+    /// `(i + 1) * CHECKPOINT_EVERY` entries, where [`SaveFile::capture`] puts it, so they rise,
+    /// lie inside the journal and are at most `journal.len() / CHECKPOINT_EVERY` (a file may
+    /// have fewer: the last ones left out, which `replay --verify` names). The error names the
+    /// first checkpoint that cannot be checked, and why.
+    pub fn check_checkpoints(&self, file: &str) -> Result<(), SaveError> {
+        let invalid = |message: String| SaveError::Invalid { file: file.to_string(), message };
+        let entries = self.journal.len();
+        let room = entries / CHECKPOINT_EVERY;
+        // Stops at the first one that cannot be checked: at most `room + 1` are looked at, so a
+        // list repeated 300,000 times is refused at once.
+        for (i, point) in self.checkpoints.iter().enumerate() {
+            let want = (i + 1) * CHECKPOINT_EVERY;
+            let after = point.after;
+            if i >= room {
+                return Err(invalid(format!(
+                    "checkpoints[{i}]: a journal of {entries} entries has room for {room} checkpoints (one after \
+                     every {CHECKPOINT_EVERY} entries), and the file lists {}",
+                    self.checkpoints.len()
+                )));
+            }
+            if after == want {
+                continue;
+            }
+            let before = i.checked_sub(1).map(|j| (j, self.checkpoints[j].after));
+            let later = self.checkpoints[i + 1..].iter().position(|p| p.after == want).map(|j| i + 1 + j);
+            let why = match (before, later) {
+                _ if after == 0 || after > entries => {
+                    format!("after {after} is outside the journal (entries 1..={entries})")
+                }
+                (Some((j, prev)), _) if after == prev => format!("after {after} repeats checkpoints[{j}]"),
+                (Some((j, prev)), _) if after < prev => {
+                    format!("after {after} comes before checkpoints[{j}] (after {prev}): out of order")
+                }
+                (_, Some(j)) => format!("after {after}: out of order (checkpoints[{j}] is the one after {want})"),
+                _ if after % CHECKPOINT_EVERY != 0 => {
+                    format!("after {after} is not where a checkpoint goes (after every {CHECKPOINT_EVERY} entries)")
+                }
+                _ => format!("after {after}, but the checkpoint after {want} is missing before it"),
+            };
+            return Err(invalid(format!(
+                "checkpoints[{i}]: {why}; checkpoints[{i}] must be the one after {want} entries, so it cannot be \
+                 checked"
+            )));
+        }
+        Ok(())
+    }
+
+    /// How `meta` disagrees with the set-up it describes (`None`: it agrees): its ruleset name
+    /// with the ruleset's, its encounter name with `encounter.name`. (`meta.round` is compared
+    /// with the replayed state at the end; `saved_at` and `label` are free.)
+    fn meta_difference(&self) -> Option<String> {
+        let ruleset = match &self.ruleset {
+            RulesetSource::Embedded(rs) => &rs.name,
+            RulesetSource::Installed { name, .. } => name,
+        };
+        if self.meta.ruleset != *ruleset {
+            return Some(format!("meta.ruleset: the file says {:?}, its ruleset is {ruleset:?}", self.meta.ruleset));
+        }
+        if self.meta.encounter != self.encounter.name {
+            return Some(format!(
+                "meta.encounter: the file says {:?}, its encounter is {:?}",
+                self.meta.encounter, self.encounter.name
+            ));
+        }
+        None
     }
 }
 
@@ -659,11 +835,18 @@ mod erased {
     }
 }
 
-/// The first lines of a save, enough to read its version and its list entry.
+/// A save's version alone, every other field skipped unread: whatever a newer version wrote
+/// there, its version still reads.
+#[derive(Deserialize)]
+#[serde(rename = "Save")]
+struct VersionOnly {
+    version: Option<u32>,
+}
+
+/// A save's list entry, the rest skipped.
 #[derive(Deserialize)]
 #[serde(rename = "Save")]
 struct Header {
-    version: Option<u32>,
     meta: Option<SaveMeta>,
 }
 
@@ -672,45 +855,66 @@ fn corrupt_at(file: &str, text: &str, needle: &str, message: String) -> SaveErro
     SaveError::Corrupt(DataError { file: file.to_string(), line, col, message })
 }
 
-/// Read the version first: a newer file is refused as too new (its fields may not parse here).
-fn check_version(file: &str, text: &str) -> Result<Header, SaveError> {
-    let header: Header = parse_ron(file, text).map_err(SaveError::Corrupt)?;
-    match header.version {
-        None => Err(corrupt_at(file, text, "Save", "version: missing (not a save file?)".into())),
-        Some(v) if v > FORMAT_VERSION => {
-            Err(SaveError::TooNew { file: file.to_string(), version: v, supported: FORMAT_VERSION })
+/// The number after the first `version:` of the text, if there is one (for a file too damaged,
+/// or too new, to parse even leniently).
+fn version_in_text(text: &str) -> Option<u32> {
+    let rest = text[text.find("version")? + "version".len()..].trim_start();
+    let rest = rest.strip_prefix(':')?.trim_start();
+    let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    rest[..digits].parse().ok()
+}
+
+/// Read the version first, leniently (every other field skipped unread): a newer file is refused
+/// as too new, whatever else it holds (unknown fields, fields changed inside `meta`, even syntax
+/// this version cannot parse).
+fn check_version(file: &str, text: &str) -> Result<(), SaveError> {
+    let too_new = |version: u32| SaveError::TooNew { file: file.to_string(), version, supported: FORMAT_VERSION };
+    let version = match parse_ron::<VersionOnly>(file, text) {
+        Ok(v) => v.version,
+        Err(e) => {
+            return Err(match version_in_text(text) {
+                Some(v) if v > FORMAT_VERSION => too_new(v),
+                _ => SaveError::Corrupt(e),
+            });
         }
+    };
+    match version {
+        None => Err(corrupt_at(file, text, "Save", "version: missing (not a save file?)".into())),
+        Some(v) if v > FORMAT_VERSION => Err(too_new(v)),
         Some(0) => Err(corrupt_at(file, text, "version", "version: 0 is not a save format version".into())),
-        Some(_) => Ok(header),
+        Some(_) => Ok(()),
     }
 }
 
 /// Parse save text (`file` names it in errors): the version is checked first, then the whole
-/// file; older versions are migrated to [`FORMAT_VERSION`] here (version 1 is the first, so
-/// there is nothing to migrate yet). Errors are `file:line:col: field: message`.
+/// file; older versions are migrated to [`FORMAT_VERSION`] here (version 1 differs only in having
+/// no `state.journal_hash`, which is optional, so it needs no step). Errors are
+/// `file:line:col: field: message`.
 pub fn parse(file: &str, text: &str) -> Result<SaveFile, SaveError> {
     check_version(file, text)?;
     let save: SaveFile = parse_ron(file, text).map_err(SaveError::Corrupt)?;
+    // Every version 2 writer stores the journal hash: a file without it was edited to hide an
+    // edit of its journal's issuers or rejected commands.
+    if save.version >= 2 && save.state.journal_hash.is_none() {
+        return Err(corrupt_at(
+            file,
+            text,
+            "state",
+            format!("state.journal_hash: missing (every version {} save has it)", save.version),
+        ));
+    }
     // Migrations from older versions go here, oldest first: `if save.version == 1 { ... }`.
     Ok(save)
 }
 
 /// Read a file of at most [`MAX_SAVE_BYTES`] (regular files only).
 fn read_save_file(path: &Path) -> Result<String, SaveError> {
-    use std::io::Read;
     let file = path.display().to_string();
-    let io = |message: String| SaveError::Io { file: file.clone(), message };
-    let meta = std::fs::metadata(path).map_err(|e| io(format!("cannot read: {e}")))?;
-    if !meta.is_file() {
-        return Err(io("cannot read: not a regular file".into()));
-    }
-    let f = std::fs::File::open(path).map_err(|e| io(format!("cannot read: {e}")))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_SAVE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| io(format!("cannot read: {e}")))?;
-    if bytes.len() as u64 > MAX_SAVE_BYTES {
-        return Err(io(format!("cannot read: larger than the {MAX_SAVE_BYTES} bytes a save may have")));
-    }
-    String::from_utf8(bytes).map_err(|e| io(format!("cannot read: not UTF-8 text ({e})")))
+    let bytes = crate::rules::files::read_capped(path, MAX_SAVE_BYTES, "a save")
+        .map_err(|m| SaveError::Io { file: file.clone(), message: format!("cannot read: {m}") })?;
+    // Decoded as every data file is: UTF-8 (a bad byte named by line and column), a byte-order
+    // mark skipped, any line ends.
+    crate::rules::ruleset::decode_text(&file, bytes).map_err(SaveError::Corrupt)
 }
 
 /// Read a save file without restoring it.
@@ -719,10 +923,13 @@ pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
     parse(&path.display().to_string(), &text)
 }
 
-/// Load a save: read it, replay its journal and check the result against its checkpoints and
-/// state hash. The combat comes back exactly as saved; any disagreement is
-/// [`SaveError::Mismatched`]. Nothing here panics, and nothing of a game already running is
-/// touched: on an error, keep playing the current combat.
+/// Load a save: read it, replay its journal and check the result as `replay --verify` does
+/// ([`SaveFile::replay`]: checkpoints, outcomes, every field of the state, the journal hash,
+/// `meta`), except the log hash (the log is rebuilt by the replay, so a save whose events were
+/// reworded since still loads). The combat comes back exactly as saved; any disagreement is
+/// [`SaveError::Mismatched`], a checkpoint that cannot be checked [`SaveError::Invalid`].
+/// Nothing here panics, and nothing of a game already running is touched: on an error, keep
+/// playing the current combat.
 pub fn load(path: &Path) -> Result<Loaded, SaveError> {
     let save = read(path)?;
     restore(save, &path.display().to_string())
@@ -730,7 +937,7 @@ pub fn load(path: &Path) -> Result<Loaded, SaveError> {
 
 /// Restore a parsed save (see [`load`]).
 pub fn restore(save: SaveFile, file: &str) -> Result<Loaded, SaveError> {
-    let (combat, divergence) = save.replay(file, true, |_, _| {})?;
+    let (combat, divergence) = save.replay_checking(file, true, false, |_, _| {})?;
     if let Some(divergence) = divergence {
         return Err(SaveError::Mismatched { file: file.to_string(), divergence });
     }
@@ -747,46 +954,33 @@ pub enum WriteStop {
 }
 
 /// Write a save atomically: a temp file in the same folder, fsync, rename over `path`, fsync the
-/// folder. A crash at any point leaves either the old file or the new one, never a mix.
+/// folder. A crash at any point leaves either the old file or the new one, never a mix. Only a new
+/// path or an existing regular file is written: a device, FIFO, socket, folder or link at `path`
+/// is refused ([`crate::outfile::check_target`]).
 pub fn write_atomic(path: &Path, save: &SaveFile) -> Result<(), SaveError> {
     write_atomic_with(path, save.to_ron().as_bytes(), WriteStop::Complete)
 }
 
 /// As [`write_atomic`], for any bytes, stopping where `stop` says (a test hook).
 pub fn write_atomic_with(path: &Path, bytes: &[u8], stop: WriteStop) -> Result<(), SaveError> {
-    let file = path.display().to_string();
-    let io = |what: &str, e: std::io::Error| SaveError::Io { file: file.clone(), message: format!("{what}: {e}") };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
+    write_checked(path, bytes, stop, &[])
+}
+
+/// As [`write_atomic_with`], also refusing a `path` that is one of `inputs`.
+fn write_checked(path: &Path, bytes: &[u8], stop: WriteStop, inputs: &[&Path]) -> Result<(), SaveError> {
+    use crate::outfile;
+    let io = |message: String| SaveError::Io { file: path.display().to_string(), message };
+    // The outfile messages start with the path; a SaveError names the file itself.
+    let strip = |m: String| {
+        let prefix = format!("{}: ", path.display());
+        io(m.strip_prefix(&prefix).map(str::to_string).unwrap_or(m))
     };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "save".into());
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = dir.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .map_err(|e| io("cannot create a temp file", e))?;
-    let written = f.write_all(bytes).and_then(|()| f.sync_all());
-    drop(f);
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io("cannot write", e));
-    }
+    outfile::check_target(path, inputs).map_err(strip)?;
+    let tmp = outfile::write_temp(path, bytes).map_err(strip)?;
     if stop == WriteStop::BeforeRename {
         return Ok(());
     }
-    if let Err(e) = std::fs::rename(&tmp, path) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io("cannot replace the save", e));
-    }
-    #[cfg(unix)]
-    {
-        std::fs::File::open(&dir).and_then(|d| d.sync_all()).map_err(|e| io("cannot sync the folder", e))?;
-    }
-    Ok(())
+    outfile::commit(&tmp, path, inputs).map_err(strip)
 }
 
 /// One file in a save folder, for a save list.
@@ -812,7 +1006,9 @@ pub fn list(dir: &Path) -> Vec<Listed> {
         .map(|path| {
             let file = path.display().to_string();
             let meta = read_save_file(&path).and_then(|text| {
-                check_version(&file, &text)?
+                check_version(&file, &text)?;
+                parse_ron::<Header>(&file, &text)
+                    .map_err(SaveError::Corrupt)?
                     .meta
                     .ok_or_else(|| corrupt_at(&file, &text, "Save", "meta: missing".into()))
             });
@@ -829,9 +1025,15 @@ pub fn list(dir: &Path) -> Vec<Listed> {
 /// Export a combat's replay (for the scenario runner and the simulator): capture it and write it
 /// atomically to `path`. `name` names the fight.
 pub fn export_replay(combat: &Combat, name: &str, path: &Path) -> Result<(), SaveError> {
+    export_replay_beside(combat, name, path, &[])
+}
+
+/// As [`export_replay`], refusing a `path` that is one of `inputs` (the files the combat was
+/// loaded from).
+pub fn export_replay_beside(combat: &Combat, name: &str, path: &Path, inputs: &[&Path]) -> Result<(), SaveError> {
     let mut save = SaveFile::capture(combat, name)?;
     save.meta.label = "replay".into();
-    write_atomic(path, &save)
+    write_checked(path, save.to_ron().as_bytes(), WriteStop::Complete, inputs)
 }
 
 /// A combat rebuilt from `combat`'s own set-up with only the first `entries` of its journal

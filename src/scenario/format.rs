@@ -15,6 +15,7 @@ use crate::rules::setup::CombatantSpec;
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Title shown by the runner.
+    #[serde(deserialize_with = "crate::rules::limits::name")]
     pub name: String,
     /// What it shows.
     #[serde(default)]

@@ -120,6 +120,20 @@ pub fn load_str(path: &Path, text: &str) -> Result<LoadedScenario, DataError> {
 pub fn load_str_with_mods(path: &Path, text: &str, extra: &[String]) -> Result<LoadedScenario, DataError> {
     let file = path.display().to_string();
     let mut scenario: Scenario = parse_ron(&file, text)?;
+    // Mod names are names, never paths: the file's own at their place, `--mod`'s as the option.
+    for (i, m) in scenario.mods.iter().enumerate() {
+        if let Err(why) = crate::modding::data::check_mod_name(m) {
+            let (line, col) = crate::rules::ruleset::locate(text, &format!("\"{m}\""))
+                .or_else(|| crate::rules::ruleset::locate(text, "mods"))
+                .unwrap_or((1, 1));
+            return Err(DataError { file, line, col, message: format!("mods[{i}]: {why}") });
+        }
+    }
+    for m in extra {
+        if let Err(why) = crate::modding::data::check_mod_name(m) {
+            return Err(DataError { file, line: 1, col: 1, message: format!("--mod: {why}") });
+        }
+    }
     for m in extra {
         if !scenario.mods.contains(m) {
             scenario.mods.push(m.clone());
@@ -866,7 +880,11 @@ pub fn is_ruleset_file(text: &str) -> bool {
 /// Check a data file (ruleset, encounter or scenario, told apart by content) without running
 /// anything. An encounter is checked against every installed ruleset.
 pub fn check_file(path: &Path) -> Result<String, DataError> {
-    // A file of a data mod is checked with its whole mod (its rulesets extend others).
+    // A folder is a data mod (one without a mod.ron is told so); a file of a data mod is checked
+    // with its whole mod (its rulesets extend others).
+    if path.is_dir() {
+        return crate::modding::data::check_mod(path).map(|lines| lines.join("\n"));
+    }
     if let Some(dir) = path.ancestors().skip(1).take(3).find(|d| d.join("mod.ron").is_file()) {
         return crate::modding::data::check_mod(dir).map(|lines| lines.join("\n"));
     }

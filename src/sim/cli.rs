@@ -21,7 +21,8 @@ pub const USAGE: &str = "usage:
   --mod NAME             (any mode, repeatable) load a mod: a Rust mod (regeneration, riposte) or
                          a data mod folder under mods/ (see docs/modding.md)
   skirmish sim merge [--out DIR] SHARD_DIR...
-                         merge shard outputs exactly (counts and histograms)
+                         merge shard outputs exactly (counts and histograms), after checking
+                         each shard's summary.json and runs.csv (see the README)
   skirmish sim --bench [ENCOUNTER] [--ruleset ID|all] [--runs N] [--jobs J]
                          encounters per second per ruleset (default: assets/encounters/bench-4v4.ron,
                          2000 runs, one thread; the median of 5 timings)";
@@ -156,14 +157,15 @@ pub fn main(args: &[String]) -> ExitCode {
         {
             return fail(format!("--replay-run {k}: the batch has runs 0..{n}"));
         }
-        return replay(&cfg, k);
+        // Without --runs, the batch is just big enough to hold run k.
+        return replay(&SimConfig { runs: o.runs.unwrap_or(k.saturating_add(1)), ..cfg }, k);
     }
     let prep = match super::prepare(&cfg) {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
     if let Some(dir) = &o.out
-        && let Err(e) = output::check_writable(dir)
+        && let Err(e) = output::check_outputs(dir, &[cfg.encounter.as_path()])
     {
         return fail(e);
     }
@@ -199,7 +201,7 @@ pub fn main(args: &[String]) -> ExitCode {
                 ("report.svg", plot::report_svg(&batch.summary)?.into_bytes()),
             ])
         })();
-        if let Err(e) = files.and_then(|f| output::write_atomic(dir, &f)) {
+        if let Err(e) = files.and_then(|f| output::write_outputs(dir, &f, &[cfg.encounter.as_path()])) {
             return fail(e);
         }
         say(&format!("wrote {0}/summary.json, {0}/runs.csv, {0}/report.svg\n", dir.display()));
@@ -209,7 +211,19 @@ pub fn main(args: &[String]) -> ExitCode {
 
 /// `--replay-run k`: run k's full combat log under each chosen ruleset.
 fn replay(cfg: &SimConfig, k: u64) -> ExitCode {
-    let cfg = SimConfig { runs: cfg.runs.max(k.saturating_add(1)), ..cfg.clone() };
+    // Run k is in a batch of at least k + 1 runs: say so about `--replay-run`, not about a
+    // `--runs` the command line may not have.
+    if k >= super::MAX_RUNS {
+        return fail(format!(
+            "--replay-run {k}: run numbers go up to {} (a batch has at most {} runs)",
+            super::MAX_RUNS - 1,
+            super::MAX_RUNS
+        ));
+    }
+    if cfg.seed.checked_add(k + 1).is_none() {
+        return fail(format!("--replay-run {k} with --seed {}: the run's seed does not fit in 64 bits", cfg.seed));
+    }
+    let cfg = SimConfig { runs: cfg.runs.max(k + 1), ..cfg.clone() };
     let prep = match super::prepare(&cfg) {
         Ok(p) => p,
         Err(e) => return fail(e),
@@ -263,30 +277,27 @@ fn merge_main(args: &[String]) -> ExitCode {
     }
 }
 
-/// Merge the outputs in `dirs` (each with `summary.json` and `runs.csv`); write the merged
-/// outputs to `out` if given. Returns the merged table.
+/// Merge the outputs in `dirs` (each with `summary.json` and `runs.csv`, each read and checked:
+/// [`super::merge_shards`]); write the merged outputs to `out` if given. Returns the merged table.
 pub fn merge_dirs(dirs: &[PathBuf], out: Option<&Path>) -> Result<String, SimError> {
+    // The shards' own files are inputs: `--out` naming one of the shards is refused before
+    // anything is read or written.
+    let inputs: Vec<PathBuf> = dirs.iter().flat_map(|d| ["summary.json", "runs.csv"].map(|f| d.join(f))).collect();
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     if let Some(o) = out {
-        output::check_writable(o)?;
+        output::check_outputs(o, &inputs)?;
     }
-    let parts = dirs.iter().map(|d| super::read_summary(&d.join("summary.json"))).collect::<Result<Vec<_>, _>>()?;
-    let merged = super::merge(&parts)?;
+    // Every shard is read (regular files, bounded) and checked, rows against tallies, before
+    // anything is merged.
+    let shards = dirs.iter().map(|d| super::ShardText::read(d)).collect::<Result<Vec<_>, _>>()?;
+    let (merged, csv) = super::merge_shards(&shards)?;
     if let Some(o) = out {
-        let csvs = dirs
-            .iter()
-            .map(|d| {
-                let p = d.join("runs.csv");
-                std::fs::read_to_string(&p)
-                    .map(|t| (p.clone(), t))
-                    .map_err(|e| SimError::Io(format!("{}: cannot read: {e}", p.display())))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
         let files = vec![
             ("summary.json", output::summary_json(&merged)?),
-            ("runs.csv", output::merge_csv(&merged, &csvs)?),
+            ("runs.csv", csv),
             ("report.svg", plot::report_svg(&merged)?.into_bytes()),
         ];
-        output::write_atomic(o, &files)?;
+        output::write_outputs(o, &files, &inputs)?;
     }
     Ok(output::table(&merged))
 }

@@ -8,6 +8,11 @@
 //! ([`stats::Tally`]); everything else in it is derived from those, so shards (`--shard i/n`)
 //! merged with [`merge`] give exactly the unsharded summary.
 //!
+//! A summary also holds the content hashes of the batch's inputs ([`Inputs`]: the encounter,
+//! each ruleset as played, each data mod's files), and [`merge`] refuses shards whose inputs
+//! differ, or that are not consistent in themselves ([`check`]: tallies against runs, the
+//! histogram, the range; `sim merge` also checks every `runs.csv` row against the tallies).
+//!
 //! The game can call [`run_batch`] on a background thread:
 //!
 //! ```no_run
@@ -18,12 +23,14 @@
 //! println!("{:?} {:?}", r.derived.sides[0].win, r.tally.rounds_histogram);
 //! ```
 
+pub mod check;
 pub mod cli;
 pub mod output;
 pub mod plot;
 pub mod run;
 pub mod stats;
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -34,14 +41,28 @@ use serde::{Deserialize, Serialize};
 
 use crate::encounter::{Encounter, installed_rulesets};
 use crate::rules::ruleset::{DataError, Ruleset, read_data_file};
+use crate::save::{Hash64, ruleset_hash, text_hash};
 use stats::{Rate, RunRecord, Tally, wilson};
 
-/// The version of `summary.json`'s layout.
-pub const FORMAT: u32 = 1;
+/// The version of `summary.json`'s layout (2: with the inputs' content hashes, `inputs`).
+pub const FORMAT: u32 = 2;
 /// Commands the AI may send in one run before the run counts as unfinished.
 pub const MAX_COMMANDS: usize = 100_000;
 /// Most runs one batch may ask for.
 pub const MAX_RUNS: u64 = 1_000_000_000;
+/// Most worker threads a batch starts per core: more would only wait for a core
+/// ([`worker_threads`]).
+pub const JOBS_PER_CORE: usize = 2;
+
+/// The worker threads a batch of `runs` runs starts when `requested` are asked for (0 = one per
+/// core): never more than the runs, nor than [`JOBS_PER_CORE`] per core. The results are the same
+/// whatever the number.
+pub fn worker_threads(requested: usize, runs: u64) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let wanted = if requested == 0 { cores } else { requested };
+    let runs = usize::try_from(runs).unwrap_or(usize::MAX).max(1);
+    wanted.min(cores.saturating_mul(JOBS_PER_CORE)).min(runs)
+}
 
 /// What to simulate.
 #[derive(Debug, Clone)]
@@ -54,7 +75,7 @@ pub struct SimConfig {
     pub runs: u64,
     /// Run k uses seed `seed + k`.
     pub seed: u64,
-    /// Worker threads; 0 = one per core.
+    /// Worker threads; 0 = one per core. Capped by [`worker_threads`].
     pub jobs: usize,
     /// The round cap (overrides the encounter's `max_rounds` and the ruleset's `round_cap`).
     pub max_rounds: Option<u32>,
@@ -162,10 +183,15 @@ pub struct Prepared {
     pub dice: Vec<i32>,
     /// The Rust mods installed in every combat.
     pub mods: crate::rules::modding::ModList,
+    /// The content hash of the encounter as parsed (see [`Inputs::encounter`]).
+    pub encounter_hash: Hash64,
+    /// The content hash of each data mod's files, by name (see [`Inputs::mods`]).
+    pub mod_hashes: BTreeMap<String, Hash64>,
 }
 
 /// A combatant as summaries name it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CombatantInfo {
     /// Its name.
     pub name: String,
@@ -182,10 +208,17 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     if cfg.runs > MAX_RUNS {
         return Err(SimError::Config(format!("--runs {} is more than the {MAX_RUNS} a batch may have", cfg.runs)));
     }
-    if let Some((i, n)) = cfg.shard
-        && (n == 0 || i >= n)
-    {
-        return Err(SimError::Config(format!("--shard {i}/{n}: needs i/n with n >= 1 and 0 <= i < n")));
+    if let Some((i, n)) = cfg.shard {
+        if n == 0 || i >= n {
+            return Err(SimError::Config(format!("--shard {i}/{n}: needs i/n with n >= 1 and 0 <= i < n")));
+        }
+        // With more shards than runs some shards have no run at all.
+        if n > cfg.runs {
+            return Err(SimError::Config(format!(
+                "--shard {i}/{n}: {n} shards of {} runs leave shards with no runs; use at most {} shards",
+                cfg.runs, cfg.runs
+            )));
+        }
     }
     if let Some(r) = cfg.max_rounds
         && !(1..=crate::rules::limits::MAX_ROUNDS).contains(&r)
@@ -205,12 +238,20 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     let text = read_data_file(path)?;
     let file = path.display().to_string();
     let mut encounter = Encounter::from_ron_str(&file, &text)?;
+    // The encounter as parsed: formatting and comments in its file do not count.
+    let encounter_hash = text_hash(&ron::to_string(&encounter).unwrap_or_default());
     let loaded = crate::modding::load_mods(
         &crate::modding::ModRegistry::builtin(),
         &crate::modding::mods_dir_near(path),
         &cfg.mods,
     )
     .map_err(|m| SimError::Config(format!("--mod: {m}")))?;
+    let mod_hashes = loaded
+        .data
+        .mods
+        .iter()
+        .map(|m| Ok((m.manifest.name.clone(), mod_files_hash(&m.dir)?)))
+        .collect::<Result<BTreeMap<_, _>, SimError>>()?;
     let mut installed = installed_rulesets(path)?;
     for rs in &mut installed {
         loaded.data.apply(rs)?;
@@ -242,11 +283,35 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     let sides = encounter.sides.iter().map(|s| s.name.clone()).collect();
     let combatants =
         encounter.combatants.iter().map(|c| CombatantInfo { name: c.name.clone(), side: c.side.clone() }).collect();
-    Ok(Prepared { encounter, file_name, rulesets, sides, combatants, dice: cfg.dice.clone(), mods: loaded.code })
+    Ok(Prepared {
+        encounter,
+        file_name,
+        rulesets,
+        sides,
+        combatants,
+        dice: cfg.dice.clone(),
+        mods: loaded.code,
+        encounter_hash,
+        mod_hashes,
+    })
+}
+
+/// The content hash of a data mod's files: every file loading reads
+/// ([`crate::modding::data::mod_files`]), each with its path in the mod, in that order.
+fn mod_files_hash(dir: &Path) -> Result<Hash64, SimError> {
+    let mut all = String::new();
+    for (shown, real) in crate::modding::data::mod_files(dir)? {
+        let text = read_data_file(&real)?;
+        let rel = shown.strip_prefix(dir).unwrap_or(&shown);
+        all.push_str(&format!("{}\n{}\n", rel.display(), text.len()));
+        all.push_str(&text);
+    }
+    Ok(text_hash(&all))
 }
 
 /// A batch's summary: exact tallies per ruleset, and what they show. This is `summary.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Summary {
     /// Layout version ([`FORMAT`]).
     pub format: u32,
@@ -271,10 +336,28 @@ pub struct Summary {
     /// The mods every run had (`--mod`), in load order; absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mods: Vec<String>,
+    /// The content hashes of what the runs were made from: shards merge only when these agree.
+    pub inputs: Inputs,
+}
+
+/// The content hashes of a batch's inputs (FNV-1a, as saves use: [`crate::save::ruleset_hash`]).
+/// A batch is keyed on these, not on the names of its files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Inputs {
+    /// The encounter as parsed (its RON text as serialized, so comments and layout do not count).
+    pub encounter: Hash64,
+    /// Each ruleset as played (with the data mods' abilities and conditions), by name.
+    pub rulesets: BTreeMap<String, Hash64>,
+    /// Each data mod's files (`mod.ron` and the `.ron` files of its folders), by name; absent when
+    /// none. Rust mods are part of the program and named in `mods`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub mods: BTreeMap<String, Hash64>,
 }
 
 /// One ruleset's tally and what it shows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RulesetSummary {
     /// The ruleset's name.
     pub ruleset: String,
@@ -286,6 +369,7 @@ pub struct RulesetSummary {
 
 /// Statistics derived from a [`Tally`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Derived {
     /// Per side, in the encounter's order.
     pub sides: Vec<SideDerived>,
@@ -305,6 +389,7 @@ pub struct Derived {
 
 /// One side's win rate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SideDerived {
     /// The side.
     pub side: String,
@@ -316,6 +401,7 @@ pub struct SideDerived {
 
 /// One combatant's averages.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CombatantDerived {
     /// Its name.
     pub name: String,
@@ -376,9 +462,10 @@ impl Summary {
         }
     }
 
-    /// Runs counted (the runs in `covered`).
+    /// Runs counted (the runs in `covered`; a range backwards counts none, and the count stops
+    /// at `u64::MAX`: [`check`] refuses such summaries).
     pub fn runs_counted(&self) -> u64 {
-        self.covered.iter().map(|[a, b]| b - a).sum()
+        self.covered.iter().fold(0u64, |n, [a, b]| n.saturating_add(b.saturating_sub(*a)))
     }
 }
 
@@ -407,10 +494,11 @@ pub fn run_batch_records(cfg: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Re
 /// As [`run_batch_records`], for an encounter already prepared.
 pub fn run_prepared(cfg: &SimConfig, prep: &Prepared, progress: &(dyn Fn(u64) + Sync)) -> Result<Batch, SimError> {
     let range = cfg.run_range();
+    let jobs = worker_threads(cfg.jobs, range.end - range.start);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.jobs)
+        .num_threads(jobs)
         .build()
-        .map_err(|e| SimError::Config(format!("cannot start {} worker threads: {e}", cfg.jobs)))?;
+        .map_err(|e| SimError::Config(format!("cannot start {jobs} worker threads: {e}")))?;
     let done = AtomicU64::new(0);
     let cancelled = || cfg.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
     let mut records = Vec::with_capacity(prep.rulesets.len());
@@ -437,7 +525,7 @@ pub fn run_prepared(cfg: &SimConfig, prep: &Prepared, progress: &(dyn Fn(u64) + 
         let recs = recs?;
         let mut tally = Tally::new(prep.sides.len(), prep.combatants.len());
         for r in &recs {
-            tally.add(r);
+            tally.add(r).map_err(|m| SimError::Setup(format!("runs under `{}`: {m}", rs.name)))?;
         }
         summaries.push(RulesetSummary {
             ruleset: rs.name.clone(),
@@ -459,37 +547,42 @@ pub fn run_prepared(cfg: &SimConfig, prep: &Prepared, progress: &(dyn Fn(u64) + 
         combatants: prep.combatants.clone(),
         rulesets: summaries,
         mods: cfg.mods.clone(),
+        inputs: Inputs {
+            encounter: prep.encounter_hash,
+            rulesets: prep.rulesets.iter().map(|r| (r.name.clone(), ruleset_hash(r))).collect(),
+            mods: prep.mod_hashes.clone(),
+        },
     };
     Ok(Batch { summary, records })
 }
 
-/// Merge shard summaries: the same encounter, seed, N, round cap, sides, combatants and
-/// rulesets, and runs that do not overlap. Tallies add; `derived` is recomputed.
+/// Merge shard summaries: the same encounter, seed, N, round cap, sides, combatants, rulesets,
+/// mods and inputs' content hashes, and runs that do not overlap. Each part is checked first
+/// ([`check::summary`]); tallies add with checked arithmetic; `derived` is recomputed. Errors
+/// name the part by its position (`part 2`); [`merge_named`] names them.
 pub fn merge(parts: &[Summary]) -> Result<Summary, SimError> {
-    let Some(first) = parts.first() else {
+    let named: Vec<(String, &Summary)> =
+        parts.iter().enumerate().map(|(i, p)| (format!("part {}", i + 1), p)).collect();
+    merge_named(&named)
+}
+
+/// As [`merge`], each part with the name errors give it (its file).
+pub fn merge_named(parts: &[(String, &Summary)]) -> Result<Summary, SimError> {
+    let Some((first_name, first)) = parts.first() else {
         return Err(SimError::Merge("nothing to merge".into()));
     };
-    let mut out = first.clone();
-    for (i, p) in parts.iter().enumerate().skip(1) {
-        let same = p.format == first.format
-            && p.encounter == first.encounter
-            && p.file == first.file
-            && p.seed == first.seed
-            && p.runs == first.runs
-            && p.max_rounds == first.max_rounds
-            && p.sides == first.sides
-            && p.combatants == first.combatants
-            && p.mods == first.mods
-            && p.rulesets.iter().map(|r| &r.ruleset).eq(first.rulesets.iter().map(|r| &r.ruleset));
-        if !same {
-            return Err(SimError::Merge(format!(
-                "part {} is not of the same batch as part 1 (encounter, file, seed, runs, max rounds, mods, sides, \
-                 combatants and rulesets must all match)",
-                i + 1
-            )));
+    for (name, p) in parts {
+        check::summary(p).map_err(|e| SimError::Merge(format!("{name}: {e}")))?;
+    }
+    let mut out = (*first).clone();
+    for (name, p) in parts.iter().skip(1) {
+        if let Some(what) = check::same_batch(first, p) {
+            return Err(SimError::Merge(format!("{name} is not of the same batch as {first_name}: {what}")));
         }
-        for (a, b) in out.rulesets.iter_mut().zip(&p.rulesets) {
-            a.tally.merge(&b.tally);
+        for (ri, (a, b)) in out.rulesets.iter_mut().zip(&p.rulesets).enumerate() {
+            a.tally.merge(&b.tally).map_err(|m| {
+                SimError::Merge(format!("{name}: rulesets[{ri}].tally.{m} when added to the parts before it"))
+            })?;
         }
         out.covered.extend_from_slice(&p.covered);
     }
@@ -506,21 +599,89 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, SimError> {
     }
     out.covered = merged;
     out.rederive();
+    // Sums of consistent parts are consistent; checked all the same before anything is shown.
+    check::summary(&out).map_err(|e| SimError::Merge(format!("the merged summary: {e}")))?;
     Ok(out)
 }
 
-/// Read a `summary.json`, checking its layout version, and recompute what is derived.
+/// One shard's outputs as read: its folder, and the text of its `summary.json` and `runs.csv`.
+#[derive(Debug, Clone)]
+pub struct ShardText {
+    /// The shard's folder.
+    pub dir: PathBuf,
+    /// `summary.json`.
+    pub summary: String,
+    /// `runs.csv`.
+    pub runs_csv: String,
+}
+
+impl ShardText {
+    /// Read the outputs in `dir`: regular files only, of bounded size ([`check::read_capped`]).
+    pub fn read(dir: &Path) -> Result<ShardText, SimError> {
+        Ok(ShardText {
+            dir: dir.to_path_buf(),
+            summary: check::read_capped(&dir.join("summary.json"), check::MAX_SUMMARY_BYTES)?,
+            runs_csv: check::read_capped(&dir.join("runs.csv"), check::MAX_CSV_BYTES)?,
+        })
+    }
+}
+
+/// Merge shards' outputs: each `summary.json` is parsed and checked ([`parse_summary`]), each
+/// `runs.csv` checked against it ([`check::runs_csv`]), then the summaries merged ([`merge_named`])
+/// and the rows ([`output::merge_csv`]). Returns the merged summary and `runs.csv`.
+pub fn merge_shards(shards: &[ShardText]) -> Result<(Summary, Vec<u8>), SimError> {
+    let mut parts = Vec::with_capacity(shards.len());
+    for sh in shards {
+        let file = sh.dir.join("summary.json").display().to_string();
+        let s = parse_summary(&file, &sh.summary)?;
+        check::runs_csv(&sh.dir.join("runs.csv").display().to_string(), &sh.runs_csv, &s)?;
+        parts.push((file, s));
+    }
+    let named: Vec<(String, &Summary)> = parts.iter().map(|(f, s)| (f.clone(), s)).collect();
+    let merged = merge_named(&named)?;
+    let csvs: Vec<(PathBuf, &str)> = shards.iter().map(|sh| (sh.dir.join("runs.csv"), sh.runs_csv.as_str())).collect();
+    let csv = output::merge_csv(&merged, &csvs)?;
+    Ok((merged, csv))
+}
+
+/// Read a `summary.json` (a regular file of at most [`check::MAX_SUMMARY_BYTES`]), checking its
+/// layout version, its fields (an unknown one is an error) and its consistency
+/// ([`check::summary_text`]), and recompute what is derived.
 pub fn read_summary(path: &Path) -> Result<Summary, SimError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| SimError::Io(format!("{}: cannot read: {e}", path.display())))?;
-    let de = &mut serde_json::Deserializer::from_str(&text);
+    let text = check::read_capped(path, check::MAX_SUMMARY_BYTES)?;
+    parse_summary(&path.display().to_string(), &text)
+}
+
+/// As [`read_summary`], from text already read from `file`.
+pub fn parse_summary(file: &str, text: &str) -> Result<Summary, SimError> {
+    let at =
+        |e: &serde_json::Error, what: String| SimError::Merge(format!("{file}:{}:{}: {what}", e.line(), e.column()));
+    // The version first: a file from a newer build reads as newer, whatever else is in it.
+    #[derive(Deserialize)]
+    struct Head {
+        format: Option<serde_json::Value>,
+    }
+    let head: Head = serde_json::from_str(text).map_err(|e| at(&e, e.to_string()))?;
+    match head.format {
+        Some(serde_json::Value::Number(n)) if n.as_u64() == Some(u64::from(FORMAT)) => {}
+        Some(serde_json::Value::Number(n)) if n.as_u64().is_some_and(|v| v > u64::from(FORMAT)) => {
+            return Err(SimError::Merge(format!(
+                "{file}: format {n} is newer than this build reads ({FORMAT}): merge it with a newer skirmish"
+            )));
+        }
+        Some(v) => {
+            return Err(SimError::Merge(format!(
+                "{file}: format {v}: this build reads format {FORMAT} (remake the shard with this build)"
+            )));
+        }
+        None => return Err(SimError::Merge(format!("{file}: format: missing (this build reads format {FORMAT})"))),
+    }
+    let de = &mut serde_json::Deserializer::from_str(text);
     let mut s: Summary = serde_path_to_error::deserialize(de).map_err(|e| {
         let inner = e.inner();
-        SimError::Merge(format!("{}:{}:{}: {}: {}", path.display(), inner.line(), inner.column(), e.path(), inner))
+        SimError::Merge(format!("{file}:{}:{}: {}: {}", inner.line(), inner.column(), e.path(), inner))
     })?;
-    if s.format != FORMAT {
-        return Err(SimError::Merge(format!("{}: format {} (this build reads {FORMAT})", path.display(), s.format)));
-    }
+    check::summary_text(file, text, &s)?;
     s.rederive();
     Ok(s)
 }

@@ -2,7 +2,6 @@
 //! atomically (a temporary file in the same folder, then a rename).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::stats::{Rate, RunRecord};
@@ -62,8 +61,9 @@ pub fn runs_csv(s: &Summary, records: &[Vec<RunRecord>]) -> Vec<u8> {
 }
 
 /// Merge the rows of shards' `runs.csv` files: the same header, rows ordered by ruleset (in the
-/// summary's order) and run.
-pub fn merge_csv(s: &Summary, parts: &[(PathBuf, String)]) -> Result<Vec<u8>, SimError> {
+/// summary's order) and run. Each file should have passed [`super::check::runs_csv`]; a row in
+/// two files is refused all the same.
+pub fn merge_csv(s: &Summary, parts: &[(PathBuf, &str)]) -> Result<Vec<u8>, SimError> {
     let header = csv_header(s);
     let mut rows: Vec<(usize, u64, &str)> = Vec::new();
     for (path, text) in parts {
@@ -73,9 +73,9 @@ pub fn merge_csv(s: &Summary, parts: &[(PathBuf, String)]) -> Result<Vec<u8>, Si
         }
         for (n, line) in lines.enumerate() {
             let bad = || SimError::Merge(format!("{}:{}:1: not a run row", path.display(), n + 2));
-            let mut f = line.splitn(3, ',');
-            let (Some(rs), Some(run)) = (f.next(), f.next()) else { return Err(bad()) };
-            let ri = s.rulesets.iter().position(|r| csv_field(&r.ruleset) == rs).ok_or_else(bad)?;
+            let fields = super::check::split_csv(line, 2).ok_or_else(bad)?;
+            let (Some((_, rs)), Some((_, run))) = (fields.first(), fields.get(1)) else { return Err(bad()) };
+            let ri = s.rulesets.iter().position(|r| &r.ruleset == rs).ok_or_else(bad)?;
             rows.push((ri, run.parse().map_err(|_| bad())?, line));
         }
     }
@@ -180,42 +180,59 @@ pub fn table(s: &Summary) -> String {
     out
 }
 
+/// The files the simulator writes into `--out`.
+pub const OUTPUT_FILES: [&str; 3] = ["summary.json", "runs.csv", "report.svg"];
+
 /// Check that `dir` can take the outputs: create it if needed and write (then remove) a probe
 /// file, before any run starts.
 pub fn check_writable(dir: &Path) -> Result<(), SimError> {
+    check_outputs(dir, &[])
+}
+
+/// As [`check_writable`], and each of [`OUTPUT_FILES`] in `dir` is new or a regular file that is
+/// none of `inputs` ([`crate::outfile::check_target`]).
+pub fn check_outputs(dir: &Path, inputs: &[&Path]) -> Result<(), SimError> {
     let err = |e: std::io::Error| SimError::Io(format!("--out {}: cannot write there: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(err)?;
-    let probe = dir.join(format!(".skirmish-sim-probe-{}", std::process::id()));
-    std::fs::File::create(&probe).and_then(|mut f| f.write_all(b"probe")).map_err(err)?;
+    for name in OUTPUT_FILES {
+        crate::outfile::check_target(&dir.join(name), inputs).map_err(|m| SimError::Io(format!("--out: {m}")))?;
+    }
+    // The probe is a new file of its own (never one already there, whatever it is).
+    let probe = crate::outfile::write_temp(&dir.join("probe"), b"probe")
+        .map_err(|m| SimError::Io(format!("--out {}: cannot write there: {m}", dir.display())))?;
     std::fs::remove_file(&probe).map_err(err)
 }
 
 /// Write files into `dir` atomically: each to a temporary file in `dir` first; only when every
 /// one is written are they renamed into place. On an error the temporary files are removed and
-/// no output file is touched.
+/// no output file is touched. Only new paths and existing regular files are written
+/// ([`crate::outfile::check_target`]).
 pub fn write_atomic(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<(), SimError> {
+    write_outputs(dir, files, &[])
+}
+
+/// As [`write_atomic`], also refusing an output that is one of `inputs`.
+pub fn write_outputs(dir: &Path, files: &[(&str, Vec<u8>)], inputs: &[&Path]) -> Result<(), SimError> {
+    use crate::outfile;
     let err = |p: &Path, e: std::io::Error| SimError::Io(format!("{}: cannot write: {e}", p.display()));
     std::fs::create_dir_all(dir).map_err(|e| err(dir, e))?;
-    let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let targets: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
+    // Anything but a regular file in a file's place would stop a rename half-way or be
+    // destroyed by it: refuse before writing any.
+    let refs: Vec<&Path> = targets.iter().map(PathBuf::as_path).collect();
+    outfile::check_targets(&refs, inputs).map_err(SimError::Io)?;
+    let mut temps: Vec<PathBuf> = Vec::new();
     let result = (|| {
-        for (name, bytes) in files {
-            let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-            let target = dir.join(name);
-            temps.push((tmp.clone(), target));
-            let mut f = std::fs::File::create(&tmp).map_err(|e| err(&tmp, e))?;
-            f.write_all(bytes).and_then(|()| f.sync_all()).map_err(|e| err(&tmp, e))?;
+        for ((_, bytes), target) in files.iter().zip(&targets) {
+            temps.push(outfile::write_temp(target, bytes).map_err(SimError::Io)?);
         }
-        // A folder in a file's place would stop a rename half-way: refuse before renaming any.
-        if let Some((_, t)) = temps.iter().find(|(_, t)| t.is_dir()) {
-            return Err(SimError::Io(format!("{}: cannot write: a folder is in the way", t.display())));
-        }
-        for (tmp, target) in &temps {
-            std::fs::rename(tmp, target).map_err(|e| err(target, e))?;
+        for (tmp, target) in temps.iter().zip(&targets) {
+            outfile::commit(tmp, target, inputs).map_err(SimError::Io)?;
         }
         Ok(())
     })();
     if result.is_err() {
-        for (tmp, _) in &temps {
+        for tmp in &temps {
             let _ = std::fs::remove_file(tmp);
         }
     }

@@ -38,6 +38,7 @@ impl Outcome {
 
 /// What one combatant did in one run. Every field is a count or a sum of log events.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CombatantCounts {
     /// Damage it dealt: `Damaged` events while its ability resolved (see [`RunRecord::from_log`]).
     pub damage_dealt: u64,
@@ -71,20 +72,55 @@ pub struct CombatantCounts {
 }
 
 impl CombatantCounts {
-    fn add(&mut self, o: &CombatantCounts) {
-        self.damage_dealt += o.damage_dealt;
-        self.damage_taken += o.damage_taken;
-        self.downs += o.downs;
-        self.deaths += o.deaths;
-        self.actions_spent += o.actions_spent;
-        self.actions_forfeited += o.actions_forfeited;
-        self.reactions_taken += o.reactions_taken;
-        self.reactions_provoked += o.reactions_provoked;
-        self.openings_taken += o.openings_taken;
-        self.openings_provoked += o.openings_provoked;
-        self.aoo_taken += o.aoo_taken;
-        self.aoo_provoked += o.aoo_provoked;
+    /// Every count by its field name, in declaration order.
+    pub fn fields(&self) -> [(&'static str, u64); 12] {
+        [
+            ("damage_dealt", self.damage_dealt),
+            ("damage_taken", self.damage_taken),
+            ("downs", self.downs),
+            ("deaths", self.deaths),
+            ("actions_spent", self.actions_spent),
+            ("actions_forfeited", self.actions_forfeited),
+            ("reactions_taken", self.reactions_taken),
+            ("reactions_provoked", self.reactions_provoked),
+            ("openings_taken", self.openings_taken),
+            ("openings_provoked", self.openings_provoked),
+            ("aoo_taken", self.aoo_taken),
+            ("aoo_provoked", self.aoo_provoked),
+        ]
     }
+
+    fn fields_mut(&mut self) -> [&mut u64; 12] {
+        [
+            &mut self.damage_dealt,
+            &mut self.damage_taken,
+            &mut self.downs,
+            &mut self.deaths,
+            &mut self.actions_spent,
+            &mut self.actions_forfeited,
+            &mut self.reactions_taken,
+            &mut self.reactions_provoked,
+            &mut self.openings_taken,
+            &mut self.openings_provoked,
+            &mut self.aoo_taken,
+            &mut self.aoo_provoked,
+        ]
+    }
+
+    /// Add another's counts; on an overflow, the name of the field (and nothing is changed).
+    fn add(&mut self, o: &CombatantCounts) -> Result<(), &'static str> {
+        let mut sum = *self;
+        for (a, (name, b)) in sum.fields_mut().into_iter().zip(o.fields()) {
+            *a = a.checked_add(b).ok_or(name)?;
+        }
+        *self = sum;
+        Ok(())
+    }
+}
+
+/// `a + b`, or an error naming `field` when the sum does not fit in a u64.
+fn sum(a: u64, b: u64, field: impl FnOnce() -> String) -> Result<u64, String> {
+    a.checked_add(b).ok_or_else(|| format!("{}: {a} + {b} does not fit in 64 bits", field()))
 }
 
 /// One run: its outcome, how many rounds it took, and what every combatant did.
@@ -259,6 +295,7 @@ pub fn typed_weight(ruleset: &crate::rules::ruleset::Ruleset, ability: &str) -> 
 /// Exact integer aggregates of many runs under one ruleset. Tallies add up (see
 /// [`Tally::merge`]): shards merged give the same tally as one batch.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Tally {
     /// Runs counted.
     pub runs: u64,
@@ -286,57 +323,64 @@ impl Tally {
         Tally { wins: vec![0; sides], combatants: vec![CombatantCounts::default(); n], ..Default::default() }
     }
 
-    /// Count one run.
-    pub fn add(&mut self, r: &RunRecord) {
-        self.runs += 1;
+    /// Count one run. On an overflow (which real runs cannot reach) the error names the field,
+    /// and the tally is left part-counted: the caller abandons it.
+    pub fn add(&mut self, r: &RunRecord) -> Result<(), String> {
+        self.runs = sum(self.runs, 1, || "runs".into())?;
         match r.outcome {
             Outcome::Win(s) => {
                 if let Some(w) = self.wins.get_mut(s as usize) {
-                    *w += 1;
+                    *w = sum(*w, 1, || format!("wins[{s}]"))?;
                 }
             }
-            Outcome::RoundCap => self.draws_round_cap += 1,
-            Outcome::OtherDraw => self.draws_other += 1,
-            Outcome::Unfinished => self.unfinished += 1,
+            Outcome::RoundCap => self.draws_round_cap = sum(self.draws_round_cap, 1, || "draws_round_cap".into())?,
+            Outcome::OtherDraw => self.draws_other = sum(self.draws_other, 1, || "draws_other".into())?,
+            Outcome::Unfinished => self.unfinished = sum(self.unfinished, 1, || "unfinished".into())?,
         }
-        self.rounds_sum += u64::from(r.rounds);
+        self.rounds_sum = sum(self.rounds_sum, u64::from(r.rounds), || "rounds_sum".into())?;
         let k = r.rounds as usize;
         if self.rounds_histogram.len() <= k {
             self.rounds_histogram.resize(k + 1, 0);
         }
-        self.rounds_histogram[k] += 1;
-        self.commands += r.commands;
-        for (t, c) in self.combatants.iter_mut().zip(&r.combatants) {
-            t.add(c);
+        self.rounds_histogram[k] = sum(self.rounds_histogram[k], 1, || format!("rounds_histogram[{k}]"))?;
+        self.commands = sum(self.commands, r.commands, || "commands".into())?;
+        for (i, (a, c)) in self.combatants.iter_mut().zip(&r.combatants).enumerate() {
+            a.add(c).map_err(|f| format!("combatants[{i}].{f}: the sum does not fit in 64 bits"))?;
         }
+        Ok(())
     }
 
-    /// Add another tally of the same encounter and ruleset.
-    pub fn merge(&mut self, o: &Tally) {
-        self.runs += o.runs;
-        if self.wins.len() < o.wins.len() {
-            self.wins.resize(o.wins.len(), 0);
+    /// Add another tally of the same encounter and ruleset, with checked arithmetic: on an
+    /// overflow the error names the field (`combatants[2].damage_dealt: ...`) and the tally is
+    /// unchanged.
+    pub fn merge(&mut self, o: &Tally) -> Result<(), String> {
+        let mut t = self.clone();
+        t.runs = sum(t.runs, o.runs, || "runs".into())?;
+        if t.wins.len() < o.wins.len() {
+            t.wins.resize(o.wins.len(), 0);
         }
-        for (a, b) in self.wins.iter_mut().zip(&o.wins) {
-            *a += b;
+        for (i, (a, b)) in t.wins.iter_mut().zip(&o.wins).enumerate() {
+            *a = sum(*a, *b, || format!("wins[{i}]"))?;
         }
-        self.draws_round_cap += o.draws_round_cap;
-        self.draws_other += o.draws_other;
-        self.unfinished += o.unfinished;
-        self.rounds_sum += o.rounds_sum;
-        if self.rounds_histogram.len() < o.rounds_histogram.len() {
-            self.rounds_histogram.resize(o.rounds_histogram.len(), 0);
+        t.draws_round_cap = sum(t.draws_round_cap, o.draws_round_cap, || "draws_round_cap".into())?;
+        t.draws_other = sum(t.draws_other, o.draws_other, || "draws_other".into())?;
+        t.unfinished = sum(t.unfinished, o.unfinished, || "unfinished".into())?;
+        t.rounds_sum = sum(t.rounds_sum, o.rounds_sum, || "rounds_sum".into())?;
+        if t.rounds_histogram.len() < o.rounds_histogram.len() {
+            t.rounds_histogram.resize(o.rounds_histogram.len(), 0);
         }
-        for (a, b) in self.rounds_histogram.iter_mut().zip(&o.rounds_histogram) {
-            *a += b;
+        for (i, (a, b)) in t.rounds_histogram.iter_mut().zip(&o.rounds_histogram).enumerate() {
+            *a = sum(*a, *b, || format!("rounds_histogram[{i}]"))?;
         }
-        self.commands += o.commands;
-        if self.combatants.len() < o.combatants.len() {
-            self.combatants.resize(o.combatants.len(), CombatantCounts::default());
+        t.commands = sum(t.commands, o.commands, || "commands".into())?;
+        if t.combatants.len() < o.combatants.len() {
+            t.combatants.resize(o.combatants.len(), CombatantCounts::default());
         }
-        for (a, b) in self.combatants.iter_mut().zip(&o.combatants) {
-            a.add(b);
+        for (i, (a, b)) in t.combatants.iter_mut().zip(&o.combatants).enumerate() {
+            a.add(b).map_err(|f| format!("combatants[{i}].{f}: the sum does not fit in 64 bits"))?;
         }
+        *self = t;
+        Ok(())
     }
 
     /// The nearest-rank p-th percentile of the rounds (p in percent, 0 < p <= 100): the smallest
@@ -345,10 +389,10 @@ impl Tally {
         if self.runs == 0 {
             return None;
         }
-        let rank = (p * self.runs).div_ceil(100).max(1);
-        let mut seen = 0;
+        let rank = (u128::from(p) * u128::from(self.runs)).div_ceil(100).max(1);
+        let mut seen = 0u128;
         for (r, &n) in self.rounds_histogram.iter().enumerate() {
-            seen += n;
+            seen += u128::from(n);
             if seen >= rank {
                 return Some(r as u32);
             }
@@ -364,6 +408,7 @@ impl Tally {
 
 /// A proportion with its 95% Wilson score interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rate {
     /// successes / trials.
     pub rate: f64,
@@ -408,7 +453,7 @@ mod tests {
     fn percentiles_use_nearest_rank() {
         let mut t = Tally::new(2, 0);
         for r in [1u32, 2, 2, 3, 10] {
-            t.add(&RunRecord { run: 0, outcome: Outcome::Win(0), rounds: r, commands: 0, combatants: vec![] });
+            t.add(&RunRecord { run: 0, outcome: Outcome::Win(0), rounds: r, commands: 0, combatants: vec![] }).unwrap();
         }
         assert_eq!(t.rounds_percentile(50), Some(2));
         assert_eq!(t.rounds_percentile(5), Some(1));

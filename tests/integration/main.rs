@@ -12,6 +12,10 @@
 //! - `fuzz`: proptest command sequences against random encounters, every ruleset.
 //! - `hardening`: termination, load-time limits, confined and bounded file reads, rejected nonsense
 //!   commands, the CLI on a closed pipe.
+//! - `hardening_writers`, `hardening_mods`, `hardening_sim`, `hardening_saves`: hardening round two
+//!   (issue 29): writers that refuse devices and their own inputs, mod names that are names and
+//!   confined mod folders, `sim merge` that checks its shards, `replay --verify` that checks what it
+//!   says, and limits that hold in time.
 //! - `mutate`: thousands of mutated rulesets and scenarios, each rejected with a position and a
 //!   field path or run to the end.
 //! - `grid`: the battle map in the rules: terrain costs, walls, occupied squares, line of sight,
@@ -49,6 +53,10 @@ mod golden;
 mod grid;
 mod gx_rules;
 mod hardening;
+mod hardening_mods;
+mod hardening_saves;
+mod hardening_sim;
+mod hardening_writers;
 mod hb_rules;
 mod hud;
 mod language;

@@ -28,14 +28,14 @@ fn ruleset(name: &str) -> Ruleset {
 const RULESETS: [&str; 4] = ["homebrew-d20", "pf1e", "pf2e", "segments"];
 
 /// A fresh temporary folder under the target dir.
-fn temp_dir(name: &str) -> PathBuf {
+pub(crate) fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("skirmish-modding-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("temp dir");
     d
 }
 
-fn write(p: &Path, text: &str) {
+pub(crate) fn write(p: &Path, text: &str) {
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(p, text).unwrap();
 }
@@ -541,7 +541,7 @@ impl EffectText for skirmish::rules::ruleset::AbilityDef {
     }
 }
 
-fn manifest(name: &str, order: i32, deps: &[&str]) -> String {
+pub(crate) fn manifest(name: &str, order: i32, deps: &[&str]) -> String {
     let deps: Vec<String> = deps.iter().map(|d| format!("\"{d}\"")).collect();
     format!(
         "ModManifest(name: \"{name}\", version: \"1.0.0\", depends_on: [{}], load_order: {order})\n",
@@ -661,7 +661,8 @@ fn hot_reload_takes_effect_at_the_next_combat_start_and_keeps_good_data_on_error
     let enc = d.join("duel.ron");
     write(&enc, &DUEL.replace("HP", "12"));
     write(&d.join("mods/gashes/mod.ron"), &manifest("gashes", 0, &[]));
-    write(&d.join("mods/gashes/abilities/a.ron"), GASH_A);
+    // With a recovery, so the mod also fits the segments ruleset (`check` asks that of it).
+    write(&d.join("mods/gashes/abilities/a.ron"), &GASH_A.replace("effect:", "recovery: 1, effect:"));
     let (e2, m2) = (enc.clone(), d.join("mods"));
     let mut hot = HotData::new(move || load_combat_data(&e2, "homebrew-d20", &["gashes".into()], &m2)).expect("loads");
     let start = |hot: &mut HotData<skirmish::modding::watch::CombatData>| {
@@ -686,7 +687,10 @@ fn hot_reload_takes_effect_at_the_next_combat_start_and_keeps_good_data_on_error
     assert_eq!(c.get::<Health>(c.cid("P").unwrap()).unwrap().hp, 25);
 
     // A mod file edited: the ability changes at the next start.
-    write(&d.join("mods/gashes/abilities/a.ron"), &GASH_A.replace("\"Gash\"", "\"Deep Gash\""));
+    write(
+        &d.join("mods/gashes/abilities/a.ron"),
+        &GASH_A.replace("\"Gash\"", "\"Deep Gash\"").replace("effect:", "recovery: 1, effect:"),
+    );
     bump(&d.join("mods/gashes/abilities/a.ron"));
     assert!(hot.poll());
     assert_eq!(hot.for_next_combat().ruleset.ability("gash").unwrap().name, "Deep Gash");

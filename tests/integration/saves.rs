@@ -566,10 +566,10 @@ fn a_small_save_truncated_at_every_byte_gives_clean_errors() {
 fn corrupt_mismatched_too_new_and_foreign_files_are_named_errors() {
     let (s, text) = small_save();
     // Too new.
-    let newer = text.replacen("version: 1,", "version: 2,", 1);
+    let newer = text.replacen("version: 2,", "version: 3,", 1);
     assert_eq!(
         save::parse("n.ron", &newer).unwrap_err(),
-        SaveError::TooNew { file: "n.ron".into(), version: 2, supported: save::FORMAT_VERSION }
+        SaveError::TooNew { file: "n.ron".into(), version: 3, supported: save::FORMAT_VERSION }
     );
     // A newer file with fields this version does not know is still "too new", not corrupt.
     let newer = newer.replacen("seed:", "weather: Rain,\n    seed:", 1);
