@@ -913,6 +913,12 @@ impl CombatEvent {
     }
 }
 
+/// The version of the events' written form (their RON text, which a save's log hash covers).
+/// Raise it whenever a [`CombatEvent`] gains, loses or renames a field or a variant: a save
+/// records the number it was written with, and `replay --verify` compares the log hash only
+/// between equal numbers (an older save's state is still verified; its log is "not comparable").
+pub const LOG_FORMAT: u32 = 1;
+
 /// The combat log: every event, in order. Serialize it to compare runs byte for byte.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CombatLog {

@@ -205,6 +205,11 @@ pub struct Snapshot {
     pub log_hash: Hash64,
     /// Events in the log.
     pub log_len: usize,
+    /// The event format the log hash was taken in ([`crate::rules::log::LOG_FORMAT`]); 0 in
+    /// files written before formats were numbered. The log hash is compared only when it is this
+    /// build's.
+    #[serde(default)]
+    pub log_format: u32,
     /// A hash of the journal ([`journal_hash`]): who issued each command and what each rejected
     /// command was, which no state shows. Files written before it existed lack it; `replay
     /// --verify` then says it did not check those.
@@ -242,6 +247,7 @@ impl Snapshot {
             hash: Hash64(c.state_hash()),
             log_hash: log_hash(c),
             log_len: c.log().events.len(),
+            log_format: crate::rules::log::LOG_FORMAT,
             journal_hash: Some(journal_hash(c.journal())),
             clock: c.clock(),
             status: c.status(),
@@ -672,6 +678,12 @@ impl SaveFile {
         self.replay_checking(file, verify, verify, each)
     }
 
+    /// Whether the file's log hash was taken in this build's event format
+    /// ([`crate::rules::log::LOG_FORMAT`]), so that a replay's can be compared with it.
+    pub fn log_comparable(&self) -> bool {
+        self.state.log_format == crate::rules::log::LOG_FORMAT
+    }
+
     /// As [`SaveFile::replay`]; with `verify`, `state.log_hash` is compared only when `check_log`
     /// (loading leaves it out: the log is rebuilt by the replay, and a save whose events have
     /// been reworded since it was written still loads; `replay --verify` reports it).
@@ -729,7 +741,10 @@ impl SaveFile {
         }
         if verify && first.is_none() {
             let mut now = Snapshot::of(&c);
-            if !check_log {
+            // The event format is the file's own record, not state; a log hash taken in another
+            // format cannot be compared (the replay's events are written in this build's).
+            now.log_format = self.state.log_format;
+            if !check_log || !self.log_comparable() {
                 now.log_hash = self.state.log_hash;
             }
             let n = self.journal.len();
