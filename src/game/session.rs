@@ -119,7 +119,7 @@ impl Session {
 /// turned into `-`; never empty, never a path.
 pub fn file_name_for(name: &str) -> String {
     let mut s: String =
-        name.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
+        name.trim().chars().map(|c| if crate::rules::limits::plain_name_char(c) { c } else { '-' }).collect();
     s.truncate(64);
     let s = s.trim_matches('-').to_string();
     let s = if s.is_empty() { "save".to_string() } else { s };

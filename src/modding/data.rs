@@ -147,7 +147,7 @@ pub struct DataMods {
 }
 
 fn valid_name(n: &str) -> bool {
-    !n.is_empty() && n.len() <= MAX_MOD_NAME && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    !n.is_empty() && n.len() <= MAX_MOD_NAME && n.chars().all(crate::rules::limits::plain_name_char)
 }
 
 /// Whether `name` is a mod name: 1 to [`MAX_MOD_NAME`] letters, digits, `-` and `_`; never a

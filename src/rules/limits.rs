@@ -230,6 +230,13 @@ pub fn name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     }
 }
 
+/// A character of a plain name, one that is also a file or folder name and never a path: an
+/// ASCII letter or digit, `-` or `_` (a mod's name, an installed asset named without `.ron`, a
+/// save's file name).
+pub fn plain_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '_'
+}
+
 /// Entries in a list of names (abilities in a loadout, sides of an encounter).
 pub const MAX_LIST: usize = 1_000;
 

@@ -77,7 +77,7 @@ fn resolve_asset(scenario_file: &Path, name: &str, folder: &str, what: &str) -> 
     if name.ends_with(".ron") {
         return resolve_inside(dir, name, &data_roots(scenario_file));
     }
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+    if name.is_empty() || !name.chars().all(crate::rules::limits::plain_name_char) {
         return Err(format!("`{name}` is neither a {what} name (letters, digits, - and _) nor a .ron path"));
     }
     let file = format!("{name}.ron");
