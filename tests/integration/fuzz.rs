@@ -2,6 +2,11 @@
 //! every ruleset. Invariants: nothing panics; a rejected command leaves the state hash unchanged;
 //! hit points, actions and the clock stay within their bounds; the combat ends within its cap.
 //!
+//! The action bounds are each ruleset's own budget (see [`action_ceiling`]), not a generous
+//! constant: the slowed -77 bug (3 + 77 = 80 actions) sat exactly on the old bound of 80. The test
+//! also counts the cases whose set-up succeeded and fails if fewer than half did, so that a change
+//! making every set-up fail cannot pass by testing nothing.
+//!
 //! CI runs 2,000 cases. The long mode is `PROPTEST_CASES=1000000 cargo test --release fuzz`.
 
 use std::collections::BTreeMap;
@@ -11,8 +16,7 @@ use skirmish::ai::{self, AiScope};
 use skirmish::rules::command::{ActIntent, ActionLoss, Choice, Command, Decider, DefenseMethod, GmInput, OpeningUse};
 use skirmish::rules::components::*;
 use skirmish::rules::driver::Combat;
-use skirmish::rules::limits::MAX_ACTIONS;
-use skirmish::rules::ruleset::{HitKind, Ruleset};
+use skirmish::rules::ruleset::{ActionBudget, HitKind, Ruleset};
 use skirmish::rules::setup::CombatantSpec;
 use skirmish::rules::state::{EngineStatus, Pending};
 
@@ -163,13 +167,35 @@ fn command(c: &Combat, raw: &Raw) -> Command {
     }
 }
 
+/// What a ruleset's budget allows at most: (regular actions in the pool, restricted bonus actions,
+/// all actions available at once). A per-round or per-turn pool holds its `actions`; a pf2e regain
+/// adds at most every condition's `regain_bonus` (quickened: +1, P2-12), and a condition's value
+/// only ever takes actions away (G-P2-07); one timed action per turn is one; typed slots are a
+/// standard, a move and a swift action (G-P1-01), with no pool.
+fn action_ceiling(rs: &Ruleset) -> (u8, u8, u8) {
+    let bonus: u8 = rs.conditions.iter().map(|d| d.regain_bonus).sum();
+    match rs.budget {
+        ActionBudget::PerRoundPool { actions } => (actions, 0, actions),
+        ActionBudget::OneTimedActionPerTurn => (1, 0, 1),
+        ActionBudget::PerTurnPool { actions, .. } => (actions, bonus, actions + bonus),
+        ActionBudget::TypedSlots { standard, moves, swift } => (0, 0, standard + moves + swift),
+    }
+}
+
 fn check_bounds(c: &Combat) -> Result<(), TestCaseError> {
+    let (regular, restricted, all) = action_ceiling(c.ruleset());
     for i in 0..c.len() as u32 {
         let h = c.get::<Health>(Cid(i)).unwrap();
         prop_assert!(h.hp <= h.max, "hp {} over max {}", h.hp, h.max);
         let p = c.get::<ActionPool>(Cid(i)).unwrap();
-        prop_assert!(p.available() <= 4 * MAX_ACTIONS, "{p:?}");
-        prop_assert!(p.spent <= p.max.saturating_add(MAX_ACTIONS), "{p:?}");
+        prop_assert!(p.max <= regular, "{} regular actions, the budget allows {regular}: {p:?}", p.max);
+        prop_assert!(
+            p.restricted_left <= restricted,
+            "{} bonus actions, at most {restricted}: {p:?}",
+            p.restricted_left
+        );
+        prop_assert!(p.available() <= all, "{} actions available, the budget allows {all}: {p:?}", p.available());
+        prop_assert!(p.spent <= p.max, "spent {} of {}: {p:?}", p.spent, p.max);
     }
     prop_assert!(c.turn().round <= CAP, "round {} past the cap", c.turn().round);
     Ok(())
@@ -179,24 +205,37 @@ fn cases() -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000)
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
-
-    #[test]
-    fn fuzzed_commands_keep_every_invariant(
-        r in 0usize..4,
-        seed in any::<u64>(),
-        sheets in prop::collection::vec(
-            (any::<bool>(), (0i8..6, 0i8..6), 0u8..30, -2i8..5, -2i8..5,
-             prop::collection::vec(any::<u8>(), 0..4), prop::option::weighted(0.15, any::<u8>())),
-            2..6),
-        raws in prop::collection::vec((any::<u8>(), any::<u8>(), any::<u8>(), any::<u8>(), (any::<i8>(), any::<i8>())), 0..40),
-    ) {
+#[test]
+fn fuzzed_commands_keep_every_invariant() {
+    let cases = cases();
+    let config = ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() };
+    let strategy = (
+        0usize..4,
+        any::<u64>(),
+        prop::collection::vec(
+            (
+                any::<bool>(),
+                (0i8..6, 0i8..6),
+                0u8..30,
+                -2i8..5,
+                -2i8..5,
+                prop::collection::vec(any::<u8>(), 0..4),
+                prop::option::weighted(0.15, any::<u8>()),
+            ),
+            2..6,
+        ),
+        prop::collection::vec((any::<u8>(), any::<u8>(), any::<u8>(), any::<u8>(), (any::<i8>(), any::<i8>())), 0..40),
+    );
+    // Cases whose set-up succeeded: only those test anything.
+    let ran = std::sync::atomic::AtomicU32::new(0);
+    let mut runner = proptest::test_runner::TestRunner::new(config);
+    let result = runner.run(&strategy, |(r, seed, sheets, raws)| {
         let rs = rulesets()[r].clone();
         let Ok(mut c) = Combat::new(rs, seed, &specs(&rulesets()[r], &sheets)) else {
             // Two creatures on one square, or one that starts down: refused at set-up.
             return Ok(());
         };
+        ran.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         check_bounds(&c)?;
         for raw in &raws {
             let cmd = command(&c, raw);
@@ -211,7 +250,20 @@ proptest! {
         let st = c.status();
         prop_assert!(
             matches!(st, EngineStatus::Ended | EngineStatus::AwaitingReturn),
-            "not over after the AI played on: {:?} in round {}", st, c.turn().round
+            "not over after the AI played on: {:?} in round {}",
+            st,
+            c.turn().round
         );
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
     }
+    // About seven in eight set-ups succeed (measured: 1,728 to 1,751 of 2,000; the rest put two
+    // creatures on one square of 36, or start one with a condition that refuses it). Fewer than
+    // half means the set-ups broke; half also holds at small case counts (ten cases: one run in
+    // a thousand would fall short).
+    let ran = ran.into_inner();
+    eprintln!("fuzz: {ran} of {cases} set-ups succeeded");
+    assert!(ran * 2 >= cases, "only {ran} of {cases} fuzzed set-ups succeeded: the cases tested almost nothing");
 }

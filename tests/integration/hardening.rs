@@ -222,9 +222,11 @@ fn syntax_errors_name_the_field_path() {
     assert!(e.message.starts_with("steps[0]"), "{e}");
     let rs = ruleset_text("pf1e");
     let bad = rs.replacen("melee_reach: 1,", "melee_reach: 1", 1);
-    if let Err(e) = Ruleset::from_ron_str("bad.ron", &bad) {
-        assert!(e.message.starts_with("engagement"), "{e}");
-    }
+    assert_ne!(bad, rs, "pf1e.ron no longer has `melee_reach: 1,` to take the comma from");
+    let Err(e) = Ruleset::from_ron_str("bad.ron", &bad) else {
+        panic!("a missing comma after `melee_reach: 1` in pf1e.ron was accepted");
+    };
+    assert!(e.message.starts_with("engagement"), "{e}");
 }
 
 #[test]
