@@ -47,7 +47,8 @@ pub const MAX_COMBATANTS: usize = 10_000;
 /// Combatants in an encounter, the fights that are played (by the AI in `sim` and in the game,
 /// or by people). The tactical AI prices every creature for each decision, so an AI-played round
 /// grows with the square of the creature count: 500 keeps a round to a few seconds (measured in
-/// `docs/performance.md`, "Many combatants", with `hardening_writers::ai_round_at_many_sizes`).
+/// `docs/performance.md`, "Many combatants", with `sim --bench` on
+/// `tests/fixtures/encounters/crowd-500.ron`).
 pub const MAX_ENCOUNTER_COMBATANTS: usize = 500;
 /// Commands one `AiPlay` step may send.
 pub const MAX_AI_COMMANDS: u32 = 1_000_000;
