@@ -21,23 +21,13 @@ use serde_json::Value;
 use skirmish::encounter::Encounter;
 use skirmish::sim::{self, ShardText, SimConfig, SimError, Summary, cli, output, stats::Tally};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bench_4v4() -> PathBuf {
-    root().join("assets/encounters/bench-4v4.ron")
-}
+use crate::sim::{bench_4v4, root, sim};
 
 fn temp(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("skirmish-hsim-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skirmish")).arg("sim").args(args).output().unwrap()
 }
 
 fn assert_clean_failure(out: &Output, needles: &[&str]) {

@@ -9,11 +9,11 @@ use skirmish::ai::{self, Brain};
 use skirmish::encounter::Encounter;
 use skirmish::sim::{self, SimConfig, SimError, output, stats::Outcome};
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn bench_4v4() -> PathBuf {
+pub(crate) fn bench_4v4() -> PathBuf {
     root().join("assets/encounters/bench-4v4.ron")
 }
 
@@ -24,7 +24,7 @@ fn temp(tag: &str) -> PathBuf {
     d
 }
 
-fn sim(args: &[&str]) -> Output {
+pub(crate) fn sim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skirmish")).arg("sim").args(args).output().unwrap()
 }
 
