@@ -453,9 +453,8 @@ pub(crate) fn split_csv(line: &str, most: usize) -> Option<Vec<(usize, String)>>
             chars.next();
             used += 1;
             loop {
-                let c = chars.next()?;
                 used += 1;
-                match c {
+                match chars.next()? {
                     '"' if chars.peek() == Some(&'"') => {
                         chars.next();
                         used += 1;
@@ -465,35 +464,19 @@ pub(crate) fn split_csv(line: &str, most: usize) -> Option<Vec<(usize, String)>>
                     c => field.push(c),
                 }
             }
-            match chars.next() {
-                None => {
-                    out.push((col, field));
-                    return Some(out);
-                }
-                Some(',') => {
-                    used += 1;
-                    out.push((col, field));
-                }
-                Some(_) => return None,
-            }
         } else {
-            loop {
-                match chars.next() {
-                    None => {
-                        out.push((col, field));
-                        return Some(out);
-                    }
-                    Some(',') => {
-                        used += 1;
-                        out.push((col, field));
-                        break;
-                    }
-                    Some(c) => {
-                        used += 1;
-                        field.push(c);
-                    }
-                }
+            while let Some(c) = chars.next_if(|c| *c != ',') {
+                used += 1;
+                field.push(c);
             }
+        }
+        out.push((col, field));
+        // After a field: the line's end, or a comma and the next field (text after a closing
+        // quote is no CSV).
+        match chars.next() {
+            None => return Some(out),
+            Some(',') => used += 1,
+            Some(_) => return None,
         }
         if out.len() > most {
             return Some(out);

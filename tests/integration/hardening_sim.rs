@@ -21,7 +21,7 @@ use serde_json::Value;
 use skirmish::encounter::Encounter;
 use skirmish::sim::{self, ShardText, SimConfig, SimError, Summary, cli, output, stats::Tally};
 
-use crate::sim::{bench_4v4, root, sim};
+use crate::sim::{DUEL, bench_4v4, root, sim};
 
 fn temp(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("skirmish-hsim-{tag}-{}", std::process::id()));
@@ -414,17 +414,6 @@ fn sim_jobs_are_capped_at_the_runs_and_the_cores() {
     let cfg = SimConfig { jobs: usize::MAX, ..SimConfig::new(bench_4v4(), Some("homebrew-d20"), 2) };
     assert_eq!(sim::run_batch(&cfg, &|_| {}).unwrap().rulesets[0].tally.runs, 2);
 }
-
-const DUEL: &str = r#"Encounter(
-    name: "Duel",
-    map: ["....", "...."],
-    sides: [(name: "a", controller: Ai), (name: "b", controller: Ai)],
-    combatants: [
-        (name: "Hero", side: "a", hp: 10, at: (0, 0), stats: {"INIT": 0, "MELEE": 0, "STR": 0, "AC": 10}, abilities: []),
-        (name: "Dummy", side: "b", hp: 1, at: (1, 0), stats: {"INIT": 0, "MELEE": 0, "STR": 0, "AC": 10}, abilities: []),
-    ],
-)
-"#;
 
 #[test]
 fn sim_an_encounter_side_with_nobody_is_refused_at_load() {

@@ -30,7 +30,7 @@ pub(crate) fn sim(args: &[&str]) -> Output {
 
 /// A duel under pf1e: the Hero (initiative die 20) hits the 1-hp Dummy (die 1) with its first
 /// attack (die 15 against AC 10) for 5 damage (die 5) in round 1.
-const DUEL: &str = r#"Encounter(
+pub(crate) const DUEL: &str = r#"Encounter(
     name: "Duel",
     map: ["....", "...."],
     sides: [(name: "a", controller: Ai), (name: "b", controller: Ai)],
