@@ -9,6 +9,11 @@
 //!   budget under every turn model.
 //! - [`Brain::Basic`] ([`basic`]), the first AI, kept unchanged so the tactical one can be
 //!   measured against it ([`play_sides`]).
+//! - [`Brain::Fast`], the simulator's fast tier (issue 22): the tactical AI, except that after an
+//!   accepted single-target attack it repeats that attack while its target still stands, instead
+//!   of planning the turn again. A tier may be used for statistics only once `skirmish sim
+//!   --compare-ai tactical,fast` shows it reproduces the tactical AI's; this candidate does not
+//!   (3 of 60 cells fail, see docs/performance.md), so `sim` refuses `--ai fast`.
 //!
 //! Both are pure functions of the combat state: no randomness of their own, ordered iteration,
 //! ties broken by ids.
@@ -16,7 +21,7 @@
 pub mod basic;
 pub mod tactical;
 
-use crate::rules::command::{Choice, Command, Decider};
+use crate::rules::command::{ActIntent, Choice, Command, Decider};
 use crate::rules::components::{Cid, Controller, Side};
 use crate::rules::driver::Combat;
 use crate::rules::state::{DecisionKind, EngineStatus, Pending};
@@ -31,13 +36,47 @@ pub struct AiScope {
 }
 
 /// Which AI plays a creature.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Brain {
     /// The first AI: nearest-target melee or shot, else walk closer ([`basic`]).
     Basic,
     /// The tactical AI ([`tactical`]).
     #[default]
     Tactical,
+    /// The tactical AI that repeats an accepted single-target attack while its target stands
+    /// (the simulator's fast tier, `--ai fast`).
+    Fast,
+}
+
+impl Brain {
+    /// Every brain, in the order the command line lists them.
+    pub const ALL: [Brain; 3] = [Brain::Tactical, Brain::Fast, Brain::Basic];
+
+    /// The brain's name on the command line and in `summary.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Brain::Basic => "basic",
+            Brain::Tactical => "tactical",
+            Brain::Fast => "fast",
+        }
+    }
+
+    /// The brain with this name.
+    pub fn from_name(name: &str) -> Option<Brain> {
+        Brain::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// Whether the tactical planner chooses this brain's turns (the fast tier plans with it too).
+    fn plans_tactically(self) -> bool {
+        matches!(self, Brain::Tactical | Brain::Fast)
+    }
+}
+
+impl std::fmt::Display for Brain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// What [`play_by`] and [`play_sides`] did.
@@ -72,18 +111,18 @@ pub fn next_command_by(combat: &Combat, scope: AiScope, brain_of: impl Fn(Cid) -
     match combat.status() {
         EngineStatus::AwaitingCommand(c) if plays(c) => Some(match brain_of(c) {
             Brain::Basic => basic::turn_command(combat, c),
-            Brain::Tactical => tactical::turn_command(combat, c),
+            Brain::Tactical | Brain::Fast => tactical::turn_command(combat, c),
         }),
         EngineStatus::AwaitingDecision(Decider::Creature(c)) if plays(c) => {
             let choice = match brain_of(c) {
                 Brain::Basic => basic::decision(combat, c)?,
-                Brain::Tactical => tactical::decision(combat, c)?,
+                Brain::Tactical | Brain::Fast => tactical::decision(combat, c)?,
             };
             Some(Command::Decide { by: Decider::Creature(c), choice })
         }
         EngineStatus::AwaitingDecision(Decider::Gm) if scope.gm => gm_command(combat),
         EngineStatus::AwaitingReturn => {
-            tactical::return_command(combat, |c| plays(c) && brain_of(c) == Brain::Tactical)
+            tactical::return_command(combat, |c| plays(c) && brain_of(c).plans_tactically())
         }
         _ => None,
     }
@@ -130,27 +169,39 @@ pub fn play_sides(
 /// the same state is tried (tactical creatures only), then the turn is ended.
 pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_of: impl Fn(Cid) -> Brain) -> PlayStats {
     let mut stats = PlayStats::default();
+    // The fast tier's memory: the single-target attack a creature last had accepted, in which
+    // turn (see [`repeat_attack`]).
+    let mut last_attack: Option<(TurnKey, ActIntent)> = None;
     while stats.sent < max_commands {
         let cmd = match combat.status() {
             // The tactical AI's turn: the first of its candidates the engine would take (a dry
             // run, so no rejected command costs a schedule run).
             EngineStatus::AwaitingCommand(c)
-                if brain_of(c) == Brain::Tactical
+                if brain_of(c).plans_tactically()
                     && (scope.all_creatures || combat.controller(c) == Controller::Ai) =>
             {
-                let mut pick = None;
-                for cand in tactical::turn_candidates(combat, c) {
-                    let ok = match &cand {
-                        Command::Act(i) => combat.check_act(i).is_ok(),
-                        _ => true,
-                    };
-                    if ok {
-                        pick = Some(cand);
-                        break;
+                let again = match (&last_attack, brain_of(c)) {
+                    (Some((key, intent)), Brain::Fast) => repeat_attack(combat, c, *key, intent),
+                    _ => None,
+                };
+                match again {
+                    Some(cmd) => Some(cmd),
+                    None => {
+                        let mut pick = None;
+                        for cand in tactical::turn_candidates(combat, c) {
+                            let ok = match &cand {
+                                Command::Act(i) => combat.check_act(i).is_ok(),
+                                _ => true,
+                            };
+                            if ok {
+                                pick = Some(cand);
+                                break;
+                            }
+                            stats.declined += 1;
+                        }
+                        pick
                     }
-                    stats.declined += 1;
                 }
-                pick
             }
             _ => next_command_by(combat, scope, &brain_of),
         };
@@ -160,16 +211,19 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
         stats.sent += 1;
         // The AI's own commands (undo in the game goes back over them to a person's).
         let by = crate::rules::journal::Issuer::Ai;
+        let key = turn_key(combat);
         if combat.submit_as(cmd.clone(), by).is_ok() {
+            remember_attack(combat, &cmd, key, &brain_of, &mut last_attack);
             continue;
         }
         stats.rejected += 1;
-        let tactical = cmd.actor().is_some_and(|c| brain_of(c) == Brain::Tactical);
+        let tactical = cmd.actor().is_some_and(|c| brain_of(c).plans_tactically());
         stats.rejected_tactical += usize::from(tactical);
         if tactical
             && let Some(fallback) = basic::next_command(combat, scope).filter(|f| *f != cmd)
-            && combat.submit_as(fallback, by).is_ok()
+            && combat.submit_as(fallback.clone(), by).is_ok()
         {
+            remember_attack(combat, &fallback, key, &brain_of, &mut last_attack);
             continue;
         }
         match cmd {
@@ -181,6 +235,54 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
             }
             _ => break,
         }
+        last_attack = None;
     }
     stats
+}
+
+/// Which turn a command was sent in: the creature whose turn it is, the round and the segment.
+type TurnKey = (Option<Cid>, u32, u32);
+
+fn turn_key(combat: &Combat) -> TurnKey {
+    let (round, segment) = combat.clock();
+    (combat.turn().active, round, segment)
+}
+
+/// After an accepted command: the fast tier remembers a single-target attack of one of its
+/// creatures; any other command of a creature's own (not a decision such as a defence, which
+/// answers inside the attacker's turn) forgets it.
+fn remember_attack(
+    combat: &Combat,
+    cmd: &Command,
+    key: TurnKey,
+    brain_of: &impl Fn(Cid) -> Brain,
+    last: &mut Option<(TurnKey, ActIntent)>,
+) {
+    match cmd {
+        Command::Decide { .. } => {}
+        Command::Act(i)
+            if brain_of(i.actor) == Brain::Fast
+                && i.targets.len() == 1
+                && i.to.is_none()
+                && key.0 == Some(i.actor)
+                && combat
+                    .ruleset()
+                    .ability(&i.ability)
+                    .is_some_and(|d| matches!(d.effect, crate::rules::ruleset::Effect::Attack { .. })) =>
+        {
+            *last = Some((key, i.clone()));
+        }
+        _ => *last = None,
+    }
+}
+
+/// The fast tier's shortcut: in the same turn as an accepted single-target attack, the same
+/// attack again while its target still stands and the engine would take it (a dry run).
+fn repeat_attack(combat: &mut Combat, who: Cid, key: TurnKey, intent: &ActIntent) -> Option<Command> {
+    if intent.actor != who || turn_key(combat) != key {
+        return None;
+    }
+    let target = *intent.targets.first()?;
+    let stands = combat.get::<crate::rules::components::Health>(target).is_some_and(|h| h.hp > 0);
+    (stands && combat.check_act(intent).is_ok()).then(|| Command::Act(intent.clone()))
 }

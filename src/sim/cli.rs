@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use super::{SimConfig, SimError, output, plot};
+use crate::ai::Brain;
 
 /// The usage text of `skirmish sim`.
 pub const USAGE: &str = "usage:
@@ -25,7 +26,21 @@ pub const USAGE: &str = "usage:
                          each shard's summary.json and runs.csv (see the README)
   skirmish sim --bench [ENCOUNTER] [--ruleset ID|all] [--runs N] [--jobs J]
                          encounters per second per ruleset (default: assets/encounters/bench-4v4.ron,
-                         2000 runs, one thread; the median of 5 timings)";
+                         2000 runs, one thread; the median of 5 timings)
+  --ai tactical|basic    (any mode) the AI on every side: the tactical AI (the default and the
+                         reference) or the basic AI; summary.json records it
+  skirmish sim --compare-ai A,B [ENCOUNTER...] [--ruleset ID|all] [--runs N] [--seed S] [--jobs J]
+                         (A, B: tactical, basic, or fast, the candidate fast tier)
+                         whether tier B reproduces tier A's statistics on each encounter (default:
+                         every shipped one) under each ruleset: win rates within 3 points, draws
+                         within 2, mean rounds within 0.3, B against A 45-55%, each by two
+                         one-sided tests at 95% (default 2000 runs); exits 1 if a cell fails";
+
+/// Why `--ai fast` is refused: the candidate fast tier does not reproduce the tactical AI's
+/// statistics (issue 22), and a tier that fails the check is not a tier.
+const FAST_REFUSED: &str = "--ai fast: the fast tier is a candidate that fails the equivalence check \
+(docs/performance.md), so its statistics are not the tactical AI's; measure it with \
+--compare-ai tactical,fast";
 
 /// Parsed `skirmish sim` options.
 #[derive(Debug, Default)]
@@ -42,6 +57,17 @@ struct Options {
     dice: Vec<i32>,
     bench: bool,
     mods: Vec<String>,
+    ai: Brain,
+    compare: Option<(Brain, Brain)>,
+    /// Encounters past the first (`--compare-ai` only).
+    more: Vec<PathBuf>,
+}
+
+fn parse_brain(flag: &str, v: &str) -> Result<Brain, String> {
+    Brain::from_name(v).ok_or_else(|| {
+        let names: Vec<&str> = Brain::ALL.iter().map(|b| b.name()).collect();
+        format!("{flag} `{v}`: no such AI (one of {})", names.join(", "))
+    })
 }
 
 fn parse_shard(v: &str) -> Result<(u64, u64), String> {
@@ -83,14 +109,31 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             "--bench" => o.bench = true,
             "--mod" => o.mods.push(value("a mod name")?),
-            f if f.starts_with("--") => return Err(format!("unknown option {f}")),
-            f => {
-                if o.encounter.is_some() {
-                    return Err(format!("one encounter at a time (got a second: {f})"));
+            "--ai" => {
+                o.ai = parse_brain("--ai", &value("an AI: tactical or basic")?)?;
+                if o.ai == Brain::Fast {
+                    return Err(FAST_REFUSED.into());
                 }
-                o.encounter = Some(PathBuf::from(f));
             }
+            "--compare-ai" => {
+                let v = value("two AIs, e.g. tactical,fast")?;
+                let (a, b) = v
+                    .split_once(',')
+                    .ok_or_else(|| format!("--compare-ai `{v}`: needs two AIs, e.g. tactical,fast"))?;
+                o.compare = Some((parse_brain("--compare-ai", a.trim())?, parse_brain("--compare-ai", b.trim())?));
+            }
+            f if f.starts_with("--") => return Err(format!("unknown option {f}")),
+            f => match o.encounter {
+                Some(_) => o.more.push(PathBuf::from(f)),
+                None => o.encounter = Some(PathBuf::from(f)),
+            },
         }
+    }
+    if let (Some(f), None) = (o.more.first(), o.compare) {
+        return Err(format!("one encounter at a time (got a second: {})", f.display()));
+    }
+    if o.compare.is_some() && (o.bench || o.replay.is_some() || o.out.is_some() || o.shard.is_some()) {
+        return Err("--compare-ai goes without --bench, --replay-run, --out and --shard".into());
     }
     if o.runs == Some(0) {
         return Err("--runs must be at least 1".into());
@@ -136,6 +179,9 @@ pub fn main(args: &[String]) -> ExitCode {
     if o.bench {
         return bench(&o);
     }
+    if let Some(tiers) = o.compare {
+        return compare(&o, tiers);
+    }
     let Some(encounter) = o.encounter.clone() else {
         return usage_error("name an encounter file");
     };
@@ -150,6 +196,7 @@ pub fn main(args: &[String]) -> ExitCode {
         dice: o.dice.clone(),
         cancel: None,
         mods: o.mods.clone(),
+        ai: o.ai,
     };
     if let Some(k) = o.replay {
         if let Some(n) = o.runs
@@ -230,11 +277,13 @@ fn replay(cfg: &SimConfig, k: u64) -> ExitCode {
     };
     for (ri, rs) in prep.rulesets.iter().enumerate() {
         let seed = cfg.seed + k;
-        let (log, rec) = match super::run::replay(&prep, ri, k, seed) {
+        let (log, rec) = match super::run::replay_with(&prep, ri, k, seed, cfg.ai) {
             Ok(x) => x,
             Err(e) => return fail(e),
         };
-        let mut text = format!("== {} under {}: run {k}, seed {seed}\n", prep.encounter.name, rs.name);
+        // (The tactical AI, the default, is not named: its logs read as they always have.)
+        let by = if cfg.ai == Brain::Tactical { String::new() } else { format!(", AI {}", cfg.ai) };
+        let mut text = format!("== {} under {}: run {k}, seed {seed}{by}\n", prep.encounter.name, rs.name);
         for e in &log.events {
             text.push_str(&log.describe(e));
             text.push('\n');
@@ -308,6 +357,55 @@ fn bench_encounter() -> PathBuf {
     if rel.is_file() { rel.to_path_buf() } else { Path::new(env!("CARGO_MANIFEST_DIR")).join(rel) }
 }
 
+/// The shipped encounters, `assets/encounters/*.ron` here or in the crate, in name order.
+fn shipped_encounters() -> Vec<PathBuf> {
+    let dir = bench_encounter().parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut all: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect()
+        })
+        .unwrap_or_default();
+    all.sort();
+    all
+}
+
+/// `--compare-ai A,B`: the equivalence table; exits 1 when a cell fails.
+fn compare(o: &Options, tiers: (Brain, Brain)) -> ExitCode {
+    let encounters = match &o.encounter {
+        Some(first) => std::iter::once(first.clone()).chain(o.more.iter().cloned()).collect(),
+        None => shipped_encounters(),
+    };
+    if encounters.is_empty() {
+        return fail("no encounter to compare on (name one, or run from the project folder)");
+    }
+    let base = SimConfig {
+        encounter: PathBuf::new(),
+        ruleset: o.ruleset.clone(),
+        runs: o.runs.unwrap_or(2000),
+        seed: o.seed,
+        jobs: o.jobs.unwrap_or(0),
+        max_rounds: o.max_rounds,
+        shard: None,
+        dice: o.dice.clone(),
+        cancel: None,
+        mods: o.mods.clone(),
+        ai: Brain::Tactical,
+    };
+    let cfg = super::compare::CompareConfig { encounters, base, tiers, margins: super::compare::MARGINS };
+    let quiet = !std::io::stderr().is_terminal();
+    match super::compare::compare(&cfg, &|what| {
+        if !quiet {
+            eprintln!("{what}");
+        }
+    }) {
+        Ok(c) => {
+            say(&super::compare::table(&c));
+            if c.passes() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+        }
+        Err(e) => fail(e),
+    }
+}
+
 /// `--bench`: encounters per second per ruleset, the median of 5 timed batches.
 fn bench(o: &Options) -> ExitCode {
     let cfg = SimConfig {
@@ -321,6 +419,7 @@ fn bench(o: &Options) -> ExitCode {
         dice: o.dice.clone(),
         cancel: None,
         mods: o.mods.clone(),
+        ai: o.ai,
     };
     let prep = match super::prepare(&cfg) {
         Ok(p) => p,

@@ -25,6 +25,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod compare;
 pub mod output;
 pub mod plot;
 pub mod run;
@@ -39,6 +40,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::ai::Brain;
 use crate::encounter::{Encounter, installed_rulesets};
 use crate::rules::ruleset::{DataError, Ruleset, read_data_file};
 use crate::save::{Hash64, ruleset_hash, text_hash};
@@ -89,6 +91,8 @@ pub struct SimConfig {
     /// Mods by name (`--mod`): Rust mods run in every combat; data mods add their abilities and
     /// conditions to every ruleset (see `skirmish::modding`).
     pub mods: Vec<String>,
+    /// The AI that plays every side (`--ai`): the tactical AI unless a faster tier is asked for.
+    pub ai: Brain,
 }
 
 impl SimConfig {
@@ -105,6 +109,7 @@ impl SimConfig {
             dice: Vec::new(),
             cancel: None,
             mods: Vec::new(),
+            ai: Brain::Tactical,
         }
     }
 
@@ -309,6 +314,10 @@ fn mod_files_hash(dir: &Path) -> Result<Hash64, SimError> {
     Ok(text_hash(&all))
 }
 
+fn is_tactical(b: &Brain) -> bool {
+    *b == Brain::Tactical
+}
+
 /// A batch's summary: exact tallies per ruleset, and what they show. This is `summary.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -325,6 +334,10 @@ pub struct Summary {
     pub runs: u64,
     /// The round cap given on the command line, if any.
     pub max_rounds: Option<u32>,
+    /// The AI that played every side, when not the tactical AI (`--ai fast`); absent: tactical
+    /// (as in every summary written before the fast tier existed).
+    #[serde(default, skip_serializing_if = "is_tactical")]
+    pub ai: Brain,
     /// The runs counted here, as half-open ranges [from, to), merged and sorted.
     pub covered: Vec<[u64; 2]>,
     /// The sides, in the encounter's order.
@@ -509,7 +522,7 @@ pub fn run_prepared(cfg: &SimConfig, prep: &Prepared, progress: &(dyn Fn(u64) + 
                 .clone()
                 .into_par_iter()
                 .map_init(
-                    || run::Runner::new(prep, ri),
+                    || run::Runner::new(prep, ri).map(|r| r.with_ai(cfg.ai)),
                     |runner, k| {
                         if cancelled() {
                             return Err(SimError::Cancelled);
@@ -542,6 +555,7 @@ pub fn run_prepared(cfg: &SimConfig, prep: &Prepared, progress: &(dyn Fn(u64) + 
         seed: cfg.seed,
         runs: cfg.runs,
         max_rounds: cfg.max_rounds,
+        ai: cfg.ai,
         covered,
         sides: prep.sides.clone(),
         combatants: prep.combatants.clone(),

@@ -170,6 +170,9 @@ pub fn table(s: &Summary) -> String {
         s.seed,
         s.seed
     );
+    if s.ai != crate::ai::Brain::Tactical {
+        let _ = writeln!(out, "played by the {} AI on every side (not the tactical AI, the reference)", s.ai);
+    }
     for (label, cells) in &rows {
         let _ = write!(out, "{label:<w0$}");
         for (c, w) in cells.iter().zip(&widths) {

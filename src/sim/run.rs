@@ -1,4 +1,5 @@
-//! Playing one run: the encounter under a ruleset, the tactical AI on every side.
+//! Playing one run: the encounter under a ruleset, one AI tier on every side (the tactical AI
+//! unless another is asked for), or two tiers against each other.
 
 use crate::ai::{self, AiScope, Brain};
 use crate::rules::driver::Combat;
@@ -25,6 +26,8 @@ pub struct Runner<'a> {
     dying: bool,
     /// The last run's combat, whose world and schedule the next run reuses.
     spare: Option<Combat>,
+    /// The AI on every side.
+    ai: Brain,
 }
 
 impl<'a> Runner<'a> {
@@ -38,11 +41,23 @@ impl<'a> Runner<'a> {
         let map = prep.encounter.try_battle_map().map_err(|m| format!("{}: map: {m}", prep.file_name))?;
         let specs = prep.encounter.specs_for(&ruleset);
         let dying = ruleset.at_zero_hp.is_some();
-        Ok(Runner { prep, ruleset, specs, map, dice: &prep.dice, dying, spare: None })
+        Ok(Runner { prep, ruleset, specs, map, dice: &prep.dice, dying, spare: None, ai: Brain::Tactical })
+    }
+
+    /// The same runner with `ai` playing every side.
+    pub fn with_ai(self, ai: Brain) -> Runner<'a> {
+        Runner { ai, ..self }
     }
 
     /// Play run `k` with `seed` to its end and read its statistics.
     pub fn run(&mut self, k: u64, seed: u64) -> Result<RunRecord, String> {
+        let ai = self.ai;
+        self.run_sides(k, seed, &[ai])
+    }
+
+    /// As [`Runner::run`], side `i` (in the encounter's order) played by `brains[i]` (the last
+    /// brain for sides past the end): how two tiers meet head to head.
+    pub fn run_sides(&mut self, k: u64, seed: u64, brains: &[Brain]) -> Result<RunRecord, String> {
         // The world and schedule of the last run are reset rather than built again
         // (`Combat::reset`: the same combat as a fresh one).
         let mut combat = match self.spare.take() {
@@ -54,7 +69,17 @@ impl<'a> Runner<'a> {
             }
             None => self.fresh(seed)?,
         };
-        let stats = ai::play_by(&mut combat, SCOPE, MAX_COMMANDS, |_| Brain::Tactical);
+        let stats = match brains {
+            [one] => ai::play_by(&mut combat, SCOPE, MAX_COMMANDS, |_| *one),
+            _ => {
+                let sides = &self.prep.sides;
+                let last = brains.last().copied().unwrap_or_default();
+                ai::play_sides(&mut combat, SCOPE, MAX_COMMANDS, |side| {
+                    let i = sides.iter().position(|s| s == side).unwrap_or(usize::MAX);
+                    brains.get(i).copied().unwrap_or(last)
+                })
+            }
+        };
         let rec = self.record(k, &combat, stats.sent as u64);
         self.spare = Some(combat);
         Ok(rec)
@@ -77,7 +102,8 @@ impl<'a> Runner<'a> {
     /// Play one run with `seed` and return the combat, with its full log, and the commands sent.
     pub fn play(&mut self, seed: u64) -> Result<(Combat, u64), String> {
         let mut combat = self.fresh(seed)?;
-        let stats = ai::play_by(&mut combat, SCOPE, MAX_COMMANDS, |_| Brain::Tactical);
+        let ai = self.ai;
+        let stats = ai::play_by(&mut combat, SCOPE, MAX_COMMANDS, |_| ai);
         Ok((combat, stats.sent as u64))
     }
 
@@ -101,7 +127,12 @@ impl<'a> Runner<'a> {
 /// Play run `k` with `seed` (a batch's seed + k) of `prep` under the ruleset at index `ri` and
 /// return its full combat log and record (for `--replay-run`).
 pub fn replay(prep: &Prepared, ri: usize, k: u64, seed: u64) -> Result<(CombatLog, RunRecord), String> {
-    let mut r = Runner::new(prep, ri)?;
+    replay_with(prep, ri, k, seed, Brain::Tactical)
+}
+
+/// As [`replay`], with `ai` on every side.
+pub fn replay_with(prep: &Prepared, ri: usize, k: u64, seed: u64, ai: Brain) -> Result<(CombatLog, RunRecord), String> {
+    let mut r = Runner::new(prep, ri)?.with_ai(ai);
     let (combat, commands) = r.play(seed)?;
     let rec = r.record(k, &combat, commands);
     Ok((combat.log().clone(), rec))

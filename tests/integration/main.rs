@@ -36,11 +36,14 @@
 //! - `sim`: the simulator: statistics with forced dice, `--jobs` and shards give identical output,
 //!   replays, bad input.
 //! - `modding`: the modding surface, the example mods, data mods and hot reload (issue 14).
+//! - `compare_ai`: the AI tiers (`--ai`, recorded in `summary.json`) and the equivalence check
+//!   `sim --compare-ai`, which passes a tier against itself and fails one that plays differently.
 //! - `perf`: the simulator's fast paths (a reset combat, dense path searches) match the plain ones.
 
 mod ai_strength;
 mod ai_tactics;
 mod common;
+mod compare_ai;
 mod data_errors;
 mod determinism;
 mod docs;

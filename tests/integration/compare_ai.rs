@@ -1,0 +1,94 @@
+//! The AI tiers (issue 22): `--ai` on every side, recorded in `summary.json`, and the
+//! equivalence check `sim --compare-ai A,B`, which must tell a tier that plays differently from
+//! one that plays the same.
+
+use skirmish::ai::Brain;
+use skirmish::sim::compare::{self, CompareConfig, Margins};
+use skirmish::sim::{self, SimConfig};
+
+use super::sim::{bench_4v4, sim};
+
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Margins wide enough for a small sample to pass when the tiers play alike.
+const WIDE: Margins = Margins { win: 0.5, draws: 0.5, rounds: 5.0, head_to_head: 0.4 };
+
+fn check(tiers: (Brain, Brain), runs: u64) -> compare::Comparison {
+    let cfg = CompareConfig {
+        encounters: vec![bench_4v4()],
+        base: SimConfig { jobs: 2, ..SimConfig::new(bench_4v4(), Some("homebrew-d20"), runs) },
+        tiers,
+        margins: WIDE,
+    };
+    compare::compare(&cfg, &|_| {}).unwrap()
+}
+
+#[test]
+fn the_check_passes_a_tier_against_itself_and_fails_one_that_plays_differently() {
+    // The same tier on the same seeds: every value equal, every cell within even a small margin.
+    let same = check((Brain::Tactical, Brain::Tactical), 30);
+    let cells = &same.rows[0].cells;
+    let names: Vec<&str> = cells.iter().map(|c| c.what.as_str()).collect();
+    assert_eq!(names, ["blue wins", "red wins", "draws", "rounds mean", "head to head"]);
+    for c in cells.iter().filter(|c| c.what != "head to head") {
+        assert_eq!(c.a, c.b, "{c:?}");
+    }
+    assert!(same.passes(), "{}", compare::table(&same));
+    // The basic AI draws most 4v4 fights under homebrew-d20 (the tactical AI none): the draws
+    // cell fails even by half the runs, and the whole check with it.
+    let other = check((Brain::Tactical, Brain::Basic), 30);
+    let draws = other.rows[0].cells.iter().find(|c| c.what == "draws").unwrap();
+    assert!(draws.b > 0.5 && draws.a < 0.1 && !draws.pass, "{draws:?}");
+    assert!(!other.passes());
+    let table = compare::table(&other);
+    assert!(table.contains("FAIL") && table.contains("basic does not reproduce tactical's statistics"), "{table}");
+}
+
+#[test]
+fn compare_ai_prints_every_cell_and_exits_by_the_verdict() {
+    let enc = bench_4v4();
+    let o = sim(&["--compare-ai", "tactical,fast", enc.to_str().unwrap(), "--ruleset", "pf2e", "--runs", "24"]);
+    let out = stdout(&o);
+    for cell in ["blue wins", "red wins", "draws", "rounds mean", "head to head"] {
+        assert!(out.lines().any(|l| l.contains("pf2e") && l.contains(cell)), "no {cell} row:\n{out}");
+    }
+    // 24 runs cannot show equivalence within three points: the check says so and fails.
+    assert!(out.contains("FAIL") && out.contains("fast does not reproduce"), "{out}");
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    // Bad tiers and options are refused before anything is played.
+    for (args, says) in [
+        (vec!["--compare-ai", "tactical"], "needs two AIs"),
+        (vec!["--compare-ai", "tactical,slow"], "`slow`: no such AI (one of tactical, fast, basic)"),
+        (vec!["--compare-ai", "tactical,fast", "--out", "x"], "--compare-ai goes without"),
+        (vec!["--ai", "clever", enc.to_str().unwrap()], "--ai `clever`: no such AI"),
+        // The candidate fast tier fails the full check: it plays only under --compare-ai.
+        (vec!["--ai", "fast", enc.to_str().unwrap()], "--ai fast: the fast tier is a candidate that fails"),
+    ] {
+        let o = sim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn summary_json_records_a_tier_other_than_tactical_and_merge_keeps_tiers_apart() {
+    let base = SimConfig { seed: 5, ..SimConfig::new(bench_4v4(), Some("pf1e"), 4) };
+    let tactical = sim::run_batch(&SimConfig { shard: Some((0, 2)), ..base.clone() }, &|_| {}).unwrap();
+    let basic = sim::run_batch(&SimConfig { shard: Some((1, 2)), ai: Brain::Basic, ..base.clone() }, &|_| {}).unwrap();
+    let json = |s| String::from_utf8(sim::output::summary_json(s).unwrap()).unwrap();
+    // The tactical AI is the default: its summaries read as before the tiers existed.
+    assert!(!json(&tactical).contains("\"ai\""), "{}", json(&tactical));
+    assert!(json(&basic).contains("\"ai\": \"basic\""), "{}", json(&basic));
+    assert_eq!(sim::parse_summary("s.json", &json(&basic)).unwrap().ai, Brain::Basic);
+    // Halves of one batch played by different AIs are not one batch.
+    let e = sim::merge(&[tactical.clone(), basic]).unwrap_err().to_string();
+    assert!(e.contains("ai: Basic, not Tactical"), "{e}");
+    let other_half = sim::run_batch(&SimConfig { shard: Some((1, 2)), ..base }, &|_| {}).unwrap();
+    sim::merge(&[tactical, other_half]).unwrap();
+}
