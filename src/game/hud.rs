@@ -229,23 +229,15 @@ fn slot(ui: &mut egui::Ui, open: bool, word: &str) {
     });
 }
 
-fn side_colour(side: &str) -> Color32 {
-    // Stable per side: a hash of its name picks one of a few distinct hues.
-    let h = side.bytes().fold(5381u32, |h, b| h.wrapping_mul(33) ^ u32::from(b));
-    const HUES: [Color32; 6] = [
-        Color32::from_rgb(96, 150, 236),
-        Color32::from_rgb(226, 96, 84),
-        Color32::from_rgb(120, 200, 110),
-        Color32::from_rgb(200, 130, 230),
-        Color32::from_rgb(240, 170, 70),
-        Color32::from_rgb(90, 200, 200),
-    ];
-    HUES[(h % 6) as usize]
+/// A side's colour in the HUD: the same as its tokens' on the board ([`crate::hud::side_rgb`]).
+fn side_colour(index: usize) -> Color32 {
+    let [r, g, b] = crate::hud::side_rgb(index);
+    Color32::from_rgb(r, g, b)
 }
 
 fn row_widget(ui: &mut egui::Ui, r: &TrackerRow, counts: bool, st: &mut HudUi, out: &mut Vec<HudAction>) {
     ui.horizontal(|ui| {
-        dot(ui, side_colour(&r.side));
+        dot(ui, side_colour(r.side_index));
         let mut name = RichText::new(&r.name);
         if r.current {
             name = name.strong().color(GOLD);
@@ -395,7 +387,7 @@ fn pips(ui: &mut egui::Ui, label: &str, have: u8, of: u8, colour: Color32) {
 
 fn card(ui: &mut egui::Ui, c: &Card, st: &mut HudUi, out: &mut Vec<HudAction>) {
     ui.horizontal(|ui| {
-        dot(ui, side_colour(&c.side));
+        dot(ui, side_colour(c.side_index));
         ui.label(RichText::new(&c.name).strong().size(17.0));
         ui.label(RichText::new(&c.side).small().color(DIM));
         if st.focus.is_some() && ui.small_button("×").on_hover_text("Back to the creature acting").clicked() {
@@ -644,4 +636,50 @@ pub fn ability_bar(ui: &mut egui::Ui, cache: &HudCache, chosen: Option<&str>, st
         ui.label(RichText::new(format!("What if: {w}")).color(GOLD));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use bevy::color::ColorToPacked;
+
+    use crate::encounter::{Encounter, installed_rulesets};
+    use crate::rules::components::{Cid, Side};
+
+    /// Playtest fault 6 (issue 23): the heroes' tokens were blue and their dots in the turn
+    /// tracker red. Every creature's dot in the tracker and on its card has its token's colour,
+    /// and the sides' colours differ, in every shipped encounter under every ruleset.
+    #[test]
+    fn a_creatures_dot_in_the_hud_has_its_tokens_colour() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let rulesets = installed_rulesets(root).unwrap();
+        for file in ["skirmish-4v4.ron", "bench-4v4.ron", "ambush-3v3.ron"] {
+            let enc = Encounter::load(&root.join("assets/encounters").join(file)).unwrap();
+            for rs in &rulesets {
+                let mut combat = enc.start(rs.clone(), 1).unwrap();
+                let token = |combat: &crate::rules::driver::Combat, who: Cid| {
+                    let side = combat.get::<Side>(who).unwrap().0.clone();
+                    super::super::view::side_color(crate::hud::side_index(combat, &side)).to_srgba().to_u8_array()
+                };
+                let ahead = 2 * combat.len();
+                let rows = crate::hud::tracker(&mut combat, ahead, None).order;
+                assert!(!rows.is_empty(), "{file} {}", rs.name);
+                let mut by_side: Vec<(String, [u8; 4])> = Vec::new();
+                for r in &rows {
+                    let dot = super::side_colour(r.side_index).to_array();
+                    assert_eq!(dot, token(&combat, r.who), "{file} {}: {} ({})", rs.name, r.name, r.side);
+                    let card = crate::hud::card(&mut combat, r.who);
+                    assert_eq!(super::side_colour(card.side_index).to_array(), dot, "{file}: {}'s card", r.name);
+                    if !by_side.iter().any(|(s, _)| *s == r.side) {
+                        by_side.push((r.side.clone(), dot));
+                    }
+                }
+                let mut colours: Vec<[u8; 4]> = by_side.iter().map(|(_, c)| *c).collect();
+                colours.sort();
+                colours.dedup();
+                assert_eq!(colours.len(), enc.sides.len(), "{file} {}: {by_side:?}", rs.name);
+            }
+        }
+    }
 }

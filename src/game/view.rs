@@ -116,11 +116,11 @@ fn spawn_camera(mut commands: Commands) {
     commands.init_resource::<CameraState>();
 }
 
-/// Side colours: the first side blue, the second red, then others.
+/// Side colours: the first side blue, the second red, then others; the HUD's dots take theirs
+/// from the same table ([`crate::hud::side_rgb`]).
 pub fn side_color(index: usize) -> Color {
-    const C: [(f32, f32, f32); 4] = [(0.25, 0.55, 0.95), (0.88, 0.30, 0.28), (0.35, 0.78, 0.40), (0.85, 0.70, 0.25)];
-    let (r, g, b) = C[index % C.len()];
-    Color::srgb(r, g, b)
+    let [r, g, b] = crate::hud::side_rgb(index);
+    Color::srgb_u8(r, g, b)
 }
 
 /// The board's bounds in squares: the map's, or around the combatants on an open map.
@@ -193,7 +193,6 @@ fn spawn_board(
             ));
         }
     }
-    let sides: Vec<String> = battle.setup.sides.keys().cloned().collect();
     // Within a square, top to bottom: condition badges, the token, its HP bar, its name.
     let circle = meshes.add(Circle::new(CELL * 0.28));
     let ring = meshes.add(Annulus::new(CELL * 0.31, CELL * 0.37));
@@ -202,7 +201,7 @@ fn spawn_board(
     for i in 0..battle.combat.len() as u32 {
         let who = Cid(i);
         let side = battle.combat.get::<Side>(who).map(|s| s.0.clone()).unwrap_or_default();
-        let idx = sides.iter().position(|s| *s == side).unwrap_or(i as usize);
+        let idx = crate::hud::side_index(&battle.combat, &side);
         let name = battle.combat.name(who);
         let fill = materials.add(side_color(idx));
         commands

@@ -46,6 +46,8 @@ pub struct TrackerRow {
     pub name: String,
     /// Its side.
     pub side: String,
+    /// Its side's place in the encounter ([`side_index`]): its colour ([`side_rgb`]).
+    pub side_index: usize,
     /// Round of this turn (0: the surprise round).
     pub round: u32,
     /// Segment of this turn (0 in a fixed cycle).
@@ -134,6 +136,34 @@ pub struct Tracker {
     pub held: Vec<HeldCast>,
 }
 
+/// A side's place among the sides, in the order their first creature appears in the combat (the
+/// encounter's order of combatants); past the end for a side nobody is on. Side i has colour
+/// [`side_rgb`]`(i)` on the board and in the HUD alike.
+pub fn side_index(combat: &Combat, side: &str) -> usize {
+    let mut seen: Vec<&str> = Vec::new();
+    for i in 0..combat.len() as u32 {
+        let Some(s) = combat.get::<Side>(Cid(i)) else { continue };
+        if s.0 == side {
+            return seen.iter().position(|x| *x == side).unwrap_or(seen.len());
+        }
+        if !seen.contains(&s.0.as_str()) {
+            seen.push(&s.0);
+        }
+    }
+    seen.len()
+}
+
+fn side_of(combat: &Combat, who: Cid) -> usize {
+    combat.get::<Side>(who).map_or(0, |s| side_index(combat, &s.0))
+}
+
+/// The colour of side `index` ([`side_index`]), as sRGB bytes: blue, red, green, gold, then again.
+/// The board's tokens and the HUD's dots both take their colour from here.
+pub fn side_rgb(index: usize) -> [u8; 3] {
+    const C: [[u8; 3]; 4] = [[64, 140, 242], [224, 77, 71], [89, 199, 102], [217, 179, 64]];
+    C[index % C.len()]
+}
+
 fn row(combat: &Combat, who: Cid, round: u32, segment: u32, current: bool) -> TrackerRow {
     let rs = combat.ruleset();
     let conditions = combat.get::<Conditions>(who);
@@ -151,6 +181,7 @@ fn row(combat: &Combat, who: Cid, round: u32, segment: u32, current: bool) -> Tr
         who,
         name: combat.name(who),
         side: combat.get::<Side>(who).map(|s| s.0.clone()).unwrap_or_default(),
+        side_index: side_of(combat, who),
         round,
         segment,
         current,
@@ -450,6 +481,8 @@ pub struct Card {
     pub name: String,
     /// Side.
     pub side: String,
+    /// Its side's place in the encounter ([`side_index`]): its colour ([`side_rgb`]).
+    pub side_index: usize,
     /// Hit points.
     pub hp: i32,
     /// Maximum hit points.
@@ -539,6 +572,7 @@ pub fn card(combat: &mut Combat, who: Cid) -> Card {
         who,
         name: combat.name(who),
         side: combat.get::<Side>(who).map(|s| s.0.clone()).unwrap_or_default(),
+        side_index: side_of(combat, who),
         hp: hp.hp,
         max_hp: hp.max,
         budget,
