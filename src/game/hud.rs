@@ -554,10 +554,12 @@ fn log(ui: &mut egui::Ui, cache: &HudCache, st: &mut HudUi, out: &mut Vec<HudAct
         ui.label(RichText::new(n).small().color(GOLD));
     }
     let rows: Vec<&crate::hud::log::LogEntry> = cache.log.filtered(&st.filter).collect();
-    // Rows of three small lines (an attack with its defence and damage fits at 1280×800; hover
-    // shows any longer one whole): only the rows in view are laid out, so a 10,000-entry log costs
-    // what a screenful does.
-    let line = ui.text_style_height(&egui::TextStyle::Small);
+    // Rows of three lines of body text (an attack with its defence and damage fits at 1280×800;
+    // hover shows any longer one whole), the sentence the readable part and the rule ID small and
+    // muted beside it (playtest fault 5, issue 23). Only the rows in view are laid out, so a
+    // 10,000-entry log costs what a screenful does.
+    let line = ui.text_style_height(&egui::TextStyle::Body);
+    let tag_line = ui.text_style_height(&egui::TextStyle::Small);
     let row_h = 3.0 * line + 4.0;
     egui::ScrollArea::vertical().id_salt("log_scroll").stick_to_bottom(true).auto_shrink([false, false]).show_rows(
         ui,
@@ -567,29 +569,40 @@ fn log(ui: &mut egui::Ui, cache: &HudCache, st: &mut HudUi, out: &mut Vec<HudAct
             let width = ui.available_width();
             for e in &rows[range] {
                 let (rect, _) = ui.allocate_exact_size(egui::vec2(width, row_h), egui::Sense::hover());
+                // Each row's widgets get ids of their own (the entry's first event), so rows that
+                // scroll into the same place never share one.
                 let mut row = ui.new_child(
-                    egui::UiBuilder::new().max_rect(rect).layout(egui::Layout::left_to_right(egui::Align::TOP)),
+                    egui::UiBuilder::new()
+                        .id_salt(("log_row", e.first))
+                        .max_rect(rect)
+                        .layout(egui::Layout::left_to_right(egui::Align::TOP)),
                 );
                 row.set_clip_rect(rect.intersect(ui.clip_rect()));
                 let tag = e.rule.unwrap_or("");
                 row.add_sized(
-                    egui::vec2(56.0, line),
-                    egui::Label::new(RichText::new(tag).small().monospace().color(GOLD)),
+                    egui::vec2(LOG_TAG_WIDTH, tag_line),
+                    egui::Label::new(RichText::new(tag).small().monospace().color(MUTED)),
                 )
                 .on_hover_ui(|ui| rule_tooltip(ui, tag));
                 let colour = match e.category {
                     Category::Attack => Color32::from_rgb(236, 200, 180),
-                    Category::Turn => DIM,
+                    Category::Turn => Color32::from_rgb(170, 174, 184),
                     Category::Condition => Color32::from_rgb(200, 220, 160),
                     Category::Casting => Color32::from_rgb(190, 170, 250),
                     _ => Color32::from_rgb(220, 222, 228),
                 };
-                row.add(egui::Label::new(RichText::new(&e.text).small().color(colour)).wrap())
+                row.add(egui::Label::new(RichText::new(&e.text).color(colour)).wrap())
                     .on_hover_text(format!("round {} · {}\n{}", e.round, e.kind, e.text));
             }
         },
     );
 }
+
+/// The log's rule-ID column: wide enough for `G-HB-21` in the small monospace font.
+const LOG_TAG_WIDTH: f32 = 46.0;
+
+/// Rule IDs in the log: present but quieter than the sentences.
+const MUTED: Color32 = Color32::from_rgb(120, 116, 100);
 
 /// Draw the ability bar of the acting person's creature. Returns what the player did.
 pub fn ability_bar(ui: &mut egui::Ui, cache: &HudCache, chosen: Option<&str>, st: &mut HudUi) -> Vec<HudAction> {
