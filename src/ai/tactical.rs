@@ -449,6 +449,11 @@ struct View<'a> {
     flank_memo: std::cell::RefCell<Vec<Option<Flank>>>,
     /// [`View::greedy`]'s expected damage by option and target (a buffer reused by every fill).
     per_target: std::cell::RefCell<Vec<f32>>,
+    /// Self-buff values so far, by ability: [`View::condition_value`] on the decider.
+    self_buff_memo: std::cell::RefCell<Vec<(*const AbilityDef, f32)>>,
+    /// Squares within melee reach of an enemy, row by row, on a small bounded map (empty until
+    /// asked for; see [`View::near_enemy`]).
+    near_enemy_grid: std::cell::RefCell<Vec<bool>>,
     /// [`View::greedy`]'s values by option (a buffer reused by every fill).
     greedy_known: std::cell::RefCell<Vec<Option<(f32, Tgt, Option<(usize, f32)>)>>>,
     /// Buffers of [`View::nearest_first`] (marks and bucket starts) and its answer.
@@ -969,6 +974,8 @@ impl<'a> View<'a> {
             fill_memo: std::cell::RefCell::new(Vec::with_capacity(32)),
             flank_memo: Default::default(),
             per_target: Default::default(),
+            self_buff_memo: Default::default(),
+            near_enemy_grid: Default::default(),
             greedy_known: Default::default(),
             near_scratch: Default::default(),
             near_order: Default::default(),
@@ -1640,7 +1647,17 @@ impl<'a> View<'a> {
                     None => (0.0, Tgt::None, None),
                 };
             }
-            Kind::SelfBuff { cond, lasts } => (self.condition_value(me, cond, 1, lasts), Tgt::None),
+            Kind::SelfBuff { cond, lasts } => {
+                // Worth the same from every square (it reads where the decider stands now).
+                let key = o.def as *const AbilityDef;
+                let kept = self.self_buff_memo.borrow().iter().find(|(d, _)| *d == key).map(|x| x.1);
+                let v = kept.unwrap_or_else(|| {
+                    let v = self.condition_value(me, cond, 1, lasts);
+                    self.self_buff_memo.borrow_mut().push((key, v));
+                    v
+                });
+                (v, Tgt::None)
+            }
             Kind::OnAllies { cond, value, lasts } => {
                 let v: f32 = self
                     .units
@@ -1930,6 +1947,15 @@ impl<'a> View<'a> {
 
     /// [`View::approach_field`]'s search on a bounded map from the enemies' squares.
     fn field_search(&self, sources: &[GridPos]) -> Vec<u32> {
+        let (w, h) = (self.map.width as usize, self.map.height as usize);
+        if self.terrain_grid.len() == w * h {
+            let starts = sources.iter().map(|p| p.y as usize * w + p.x as usize);
+            return dense_search(&self.terrain_grid, w, h, std::iter::empty(), starts, u32::MAX);
+        }
+        self.field_search_on_map(sources)
+    }
+
+    fn field_search_on_map(&self, sources: &[GridPos]) -> Vec<u32> {
         let map = self.map;
         let (w, h) = (map.width, map.height);
         let idx = |p: GridPos| (p.y * w + p.x) as usize;
@@ -2135,24 +2161,21 @@ impl<'a> View<'a> {
         if let Some(c) = SEARCHES.with(|m| m.borrow_mut().get_in(self.searches_era, self.map, &key)) {
             return Some(c);
         }
-        // The terrain with the hostile squares as walls, in a buffer kept per thread.
-        thread_local! {
-            static GRID: std::cell::RefCell<Vec<u8>> = Default::default();
-        }
-        let costs = GRID.with(|g| {
-            let mut grid = g.borrow_mut();
-            grid.clear();
-            grid.extend_from_slice(&self.terrain_grid);
-            let w = self.map.width as usize;
-            if grid.len() != w * self.map.height as usize {
-                *grid = self.map.terrain_costs();
-            }
-            for q in self.hostile_squares.iter().filter(|q| self.map.in_bounds(**q)) {
-                grid[q.y as usize * w + q.x as usize] = 0;
-            }
-            self.map.reachable_costs_on(&grid, from, budget, |_| true)
-        });
-        let c = Rc::new(costs?);
+        let (w, h) = (self.map.width as usize, self.map.height as usize);
+        let own;
+        let terrain = if self.terrain_grid.len() == w * h {
+            &self.terrain_grid[..]
+        } else {
+            own = self.map.terrain_costs();
+            &own
+        };
+        let walls =
+            self.hostile_squares.iter().filter(|q| self.map.in_bounds(**q)).map(|q| q.y as usize * w + q.x as usize);
+        let start = from.y as usize * w + from.x as usize;
+        let mut costs = dense_search(terrain, w, h, walls, std::iter::once(start), budget);
+        // As `BattleMap::reachable_costs_on`: the start is not a square to move to.
+        costs[start] = u32::MAX;
+        let c = Rc::new(costs);
         SEARCHES.with(|m| m.borrow_mut().put(key, c.clone()));
         Some(c)
     }
@@ -2177,7 +2200,7 @@ impl<'a> View<'a> {
         self.nearest_first(all, &mut near);
         for &q in &near {
             let pv = self.pos_value(q, field);
-            if melee && self.units.iter().any(|u| u.enemy && u.pos.distance(q) <= self.reach) {
+            if melee && self.near_enemy(q) {
                 out.push((pv, q));
             } else if shoots && self.terrain && sighted.len() < 12 && self.sees_enemy(q) {
                 sighted.push((pv, q));
@@ -2194,6 +2217,30 @@ impl<'a> View<'a> {
         out.extend(sighted.into_iter().take(3));
         out.extend(rest);
         *self.near_order.borrow_mut() = near;
+    }
+
+    /// Whether an enemy stands within melee reach of `q`. On a small bounded map, worked out for
+    /// every square at once (each enemy marks the squares around it).
+    fn near_enemy(&self, q: GridPos) -> bool {
+        let area = self.occ_grid.len();
+        if area == 0 || !self.map.in_bounds(q) {
+            return self.units.iter().any(|u| u.enemy && u.pos.distance(q) <= self.reach);
+        }
+        let (w, h) = (i64::from(self.map.width), i64::from(self.map.height));
+        let mut grid = self.near_enemy_grid.borrow_mut();
+        if grid.is_empty() {
+            grid.resize(area, false);
+            let r = i64::from(self.reach);
+            for u in self.units.iter().filter(|u| u.enemy) {
+                let (x, y) = (i64::from(u.pos.x), i64::from(u.pos.y));
+                for yy in (y - r).max(0)..=(y + r).min(h - 1) {
+                    for xx in (x - r).max(0)..=(x + r).min(w - 1) {
+                        grid[(yy * w + xx) as usize] = true;
+                    }
+                }
+            }
+        }
+        grid[(i64::from(q.y) * w + i64::from(q.x)) as usize]
     }
 
     /// `all` (distinct squares) ordered by (distance from the decider, row, column). On a small
@@ -2573,6 +2620,93 @@ impl<'a> View<'a> {
         let (_, i, Tgt::One(t)) = best? else { return None };
         Some(OpeningUse { ability: self.opts[i].def.id.clone(), targets: vec![t], to: None, mode: None })
     }
+}
+
+/// The cheapest movement cost of every square of a bounded `w` × `h` map from the squares
+/// `starts` (cost 0), within `budget`, row by row (`u32::MAX`: out of reach): `terrain` gives the
+/// cost of entering each square (0: a wall), `walls` more squares nobody may enter. Eight
+/// neighbours, a diagonal step costing like an orthogonal one. Dijkstra with a bucket queue (a step
+/// costs 1 or 2) over a copy of the terrain with a border of walls, so that no step tests the
+/// bounds; the buffers are kept per thread. The cheapest cost of a square is the same whichever
+/// Dijkstra finds it: these are [`BattleMap::reachable_costs_on`]'s costs (with `walls` as squares
+/// the mover may not pass; it also leaves out the start) and [`View::field_search`]'s.
+fn dense_search(
+    terrain: &[u8],
+    w: usize,
+    h: usize,
+    walls: impl Iterator<Item = usize>,
+    starts: impl Iterator<Item = usize>,
+    budget: u32,
+) -> Vec<u32> {
+    struct Buffers {
+        grid: Vec<u8>,
+        best: Vec<u32>,
+        buckets: [Vec<u32>; 3],
+    }
+    thread_local! {
+        static BUFFERS: std::cell::RefCell<Buffers> =
+            std::cell::RefCell::new(Buffers { grid: Vec::new(), best: Vec::new(), buckets: Default::default() });
+    }
+    debug_assert_eq!(terrain.len(), w * h);
+    let pw = w + 2;
+    let padded = |i: usize| (i / w + 1) * pw + i % w + 1;
+    BUFFERS.with(|b| {
+        let b = &mut *b.borrow_mut();
+        b.grid.clear();
+        b.grid.resize(pw * (h + 2), 0);
+        for y in 0..h {
+            b.grid[(y + 1) * pw + 1..(y + 1) * pw + 1 + w].copy_from_slice(&terrain[y * w..(y + 1) * w]);
+        }
+        for i in walls {
+            b.grid[padded(i)] = 0;
+        }
+        b.best.clear();
+        b.best.resize(b.grid.len(), u32::MAX);
+        for bucket in b.buckets.iter_mut() {
+            bucket.clear();
+        }
+        let mut queued = 0usize;
+        for i in starts {
+            let p = padded(i);
+            b.best[p] = 0;
+            b.buckets[0].push(p as u32);
+            queued += 1;
+        }
+        let pw = pw as isize;
+        let steps = [-pw, 1, pw, -1, 1 - pw, 1 + pw, pw - 1, -pw - 1];
+        let mut d = 0u32;
+        while queued > 0 {
+            let k = (d % 3) as usize;
+            while let Some(p) = b.buckets[k].pop() {
+                queued -= 1;
+                let p = p as usize;
+                if b.best[p] != d {
+                    continue;
+                }
+                for s in steps {
+                    // A square on the map has the border around it, so every step stays in the grid.
+                    let q = p.wrapping_add_signed(s);
+                    let enter = b.grid[q];
+                    if enter == 0 {
+                        continue;
+                    }
+                    let c = d.saturating_add(u32::from(enter));
+                    if c > budget || b.best[q] <= c {
+                        continue;
+                    }
+                    b.best[q] = c;
+                    b.buckets[(c % 3) as usize].push(q as u32);
+                    queued += 1;
+                }
+            }
+            d += 1;
+        }
+        let mut out = Vec::with_capacity(w * h);
+        for y in 0..h {
+            out.extend_from_slice(&b.best[(y + 1) * pw as usize + 1..(y + 1) * pw as usize + 1 + w]);
+        }
+        out
+    })
 }
 
 /// Whether [`View::eval`] of this kind reads (and, taken, adds to) the damage dealt so far: the
