@@ -1333,7 +1333,7 @@ impl<'a> View<'a> {
     fn unit_index(&self, t: &Unit) -> Option<usize> {
         let size = std::mem::size_of::<Unit>();
         let at = (t as *const Unit as usize).wrapping_sub(self.units.as_ptr() as usize);
-        (size > 0 && at % size == 0 && at / size < self.units.len()).then_some(at / size)
+        (size > 0 && at.is_multiple_of(size) && at / size < self.units.len()).then_some(at / size)
     }
 
     /// Where [`View::flanked`] holds for `t` whatever the decider's square (`always`), else the
