@@ -2133,8 +2133,25 @@ impl<'a> View<'a> {
             },
         };
         out.clear();
-        out.reserve(costs.iter().filter(|c| **c <= range).count());
         let (w, h) = (self.map.width as usize, self.map.height as usize);
+        if self.occ_grid.len() == w * h && costs.len() == w * h {
+            // [`View::free_for`] read straight from the occupancy grid: nobody there, or the
+            // decider (the index in `units` plus one; `u16::MAX` is never a unit's).
+            let mine = u16::try_from(self.me + 1).unwrap_or(u16::MAX);
+            let occ = &self.occ_grid;
+            out.reserve(64);
+            // `GridPos` orders by column, then row, as `BattleMap::reachable_squares` lists them.
+            for x in 0..w {
+                for y in 0..h {
+                    let i = y * w + x;
+                    if costs[i] <= range && (occ[i] == 0 || (occ[i] != u16::MAX && occ[i] == mine)) {
+                        out.push(GridPos { x: x as i32, y: y as i32 });
+                    }
+                }
+            }
+            return;
+        }
+        out.reserve(costs.iter().filter(|c| **c <= range).count());
         // `GridPos` orders by column, then row, as `BattleMap::reachable_squares` lists them.
         for x in 0..w {
             for y in 0..h {
