@@ -251,6 +251,8 @@ struct Unit<'a> {
     /// On another side than the creature deciding.
     enemy: bool,
     hp: i32,
+    /// Maximum hit points.
+    max_hp: i32,
     stats: &'a Stats,
     conds: Option<&'a Conditions>,
     can_act: bool,
@@ -346,6 +348,29 @@ enum Budget {
     Timed { left: bool },
 }
 
+impl Budget {
+    /// The budget as one number, different for different budgets (for comparing memo keys).
+    fn key(&self) -> u64 {
+        match *self {
+            Budget::Pool { regular, restricted } => u64::from(regular) << 8 | u64::from(restricted) << 16,
+            Budget::Typed { standard, moves, swift, moved, stepped, one_of } => {
+                1 | u64::from(standard) << 8
+                    | u64::from(moves) << 16
+                    | u64::from(swift) << 24
+                    | u64::from(moved) << 32
+                    | u64::from(stepped) << 33
+                    | u64::from(one_of) << 34
+            }
+            Budget::Timed { left } => 2 | u64::from(left) << 8,
+        }
+    }
+}
+
+/// A square as one number, different for different squares.
+fn square_key(p: GridPos) -> u64 {
+    u64::from(p.x as u32) | u64::from(p.y as u32) << 32
+}
+
 /// A step to send, with the plan's value.
 #[derive(Clone, Debug)]
 struct Plan {
@@ -362,6 +387,9 @@ struct View<'a> {
     me: usize,
     units: Vec<Unit<'a>>,
     occupied: &'a BTreeMap<GridPos, Cid>,
+    /// The decider's cast in progress and movement modes, as read with the creatures.
+    my_casting: Option<&'a Casting>,
+    my_movement: Option<&'a Movement>,
     /// Squares held by creatures hostile to the decider (standing or not yet removed, such as
     /// pf2e's dying): a path may not pass them.
     hostile_squares: Vec<GridPos>,
@@ -383,7 +411,7 @@ struct View<'a> {
     assist: i32,
     /// Odds of beating an active defence, by attack bonus minus defence bonus (+ 60) and
     /// advantage: they depend on nothing else. NaN until computed.
-    p_active: std::cell::RefCell<Vec<f32>>,
+    p_active: Option<PSlots>,
     /// Whether an enemy is in sight from a square, as computed so far this decision.
     sight: std::cell::RefCell<BTreeMap<GridPos, bool>>,
     casting: bool,
@@ -410,11 +438,35 @@ struct View<'a> {
     /// [`View::sees`] on this map so far, shared by every decision on it (see
     /// [`Searches::sight`]).
     sight_table: Option<SightTable>,
+    /// [`Searches::era`] once the map was compared in [`View::new`].
+    searches_era: u64,
     /// [`View::squares_within`] and [`View::shortlist_within`] so far, by range.
     squares_memo: std::cell::RefCell<Vec<(u32, Rc<Vec<GridPos>>)>>,
     shortlist_memo: std::cell::RefCell<Vec<(u32, Rc<Vec<(f32, GridPos)>>)>>,
     /// [`View::fill`] answers so far: it depends only on the square and the budget.
-    fill_memo: std::cell::RefCell<Vec<(GridPos, Budget, Filled)>>,
+    fill_memo: std::cell::RefCell<Vec<((u64, u64), Filled)>>,
+    /// [`View::flank_squares`] by index in `units`, as worked out so far.
+    flank_memo: std::cell::RefCell<Vec<Option<Flank>>>,
+    /// [`View::greedy`]'s expected damage by option and target (a buffer reused by every fill).
+    per_target: std::cell::RefCell<Vec<f32>>,
+    /// Self-buff values so far, by ability: [`View::condition_value`] on the decider.
+    self_buff_memo: std::cell::RefCell<Vec<(*const AbilityDef, f32)>>,
+    /// Squares within melee reach of an enemy, row by row, on a small bounded map (empty until
+    /// asked for; see [`View::near_enemy`]).
+    near_enemy_grid: std::cell::RefCell<Vec<bool>>,
+    /// [`View::greedy`]'s values by option (a buffer reused by every fill).
+    greedy_known: std::cell::RefCell<Vec<Option<(f32, Tgt, Option<(usize, f32)>)>>>,
+    /// Buffers of [`View::nearest_first`] (marks and bucket starts) and its answer.
+    near_scratch: std::cell::RefCell<(Vec<bool>, Vec<usize>)>,
+    near_order: std::cell::RefCell<Vec<GridPos>>,
+}
+
+/// [`View::flank_squares`] of a creature.
+#[derive(Clone, Copy)]
+struct Flank {
+    always: bool,
+    squares: [GridPos; 8],
+    n: u8,
 }
 
 /// What [`View::fill`] finds: the total value, the first option and its targets, the segments.
@@ -449,6 +501,47 @@ fn know<'a>(rs: &'a Ruleset, listed: Option<&'a Abilities>) -> impl Iterator<Ite
         .iter()
         .chain(rs.basic_abilities.iter().filter(move |b| !listed.contains(b)))
         .filter_map(move |id| rs.ability(id))
+}
+
+/// [`know`] with names resolved once per decision: [`Ruleset::ability`] compares names one by
+/// one, and every creature is read each decision. The ruleset's basic abilities are looked up
+/// once, and each distinct list of listed abilities once (mirrored creatures list the same).
+struct Known<'a> {
+    rs: &'a Ruleset,
+    basic: Vec<Option<&'a AbilityDef>>,
+    /// Listed abilities (as on the sheet) and what [`know`] gives for them.
+    lists: Vec<(&'a [String], Vec<&'a AbilityDef>)>,
+}
+
+impl<'a> Known<'a> {
+    fn new(rs: &'a Ruleset) -> Self {
+        Known { rs, basic: rs.basic_abilities.iter().map(|id| rs.ability(id)).collect(), lists: Vec::new() }
+    }
+
+    /// The abilities [`know`] gives for `listed`, in its order.
+    fn of(&mut self, listed: Option<&'a Abilities>) -> &[&'a AbilityDef] {
+        let at = self.index(listed);
+        &self.lists[at].1
+    }
+
+    /// Where [`Known::of`] keeps `listed`'s abilities (the same place for the same list).
+    fn index(&mut self, listed: Option<&'a Abilities>) -> usize {
+        let listed: &'a [String] = listed.map_or(&[], |a| a.0.as_slice());
+        match self.lists.iter().position(|(l, _)| *l == listed) {
+            Some(i) => i,
+            None => {
+                let rs = self.rs;
+                let mut out: Vec<&'a AbilityDef> = listed.iter().filter_map(|id| rs.ability(id)).collect();
+                for (b, d) in rs.basic_abilities.iter().zip(&self.basic) {
+                    if !listed.contains(b) {
+                        out.extend(*d);
+                    }
+                }
+                self.lists.push((listed, out));
+                self.lists.len() - 1
+            }
+        }
+    }
 }
 
 fn is_opportunity_attack(rs: &Ruleset, d: &AbilityDef) -> bool {
@@ -545,6 +638,32 @@ fn p_active(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, ties_bloc
     p
 }
 
+/// [`p_active`] with no defence bonus, by attack bonus minus defence bonus (+ 60) and advantage
+/// (121 slots each), for one pair of dice and tie rule (NaN: not yet).
+type PSlots = Rc<std::cell::RefCell<Vec<f32>>>;
+
+/// The [`PSlots`] of these dice and tie rule: [`p_active`] is a pure function of them and of the
+/// slot, so the table is kept per thread for every decision (a few dice pairs at most).
+fn p_active_slots(atk: &DiceExpr, def: &DiceExpr, ties_block: bool) -> PSlots {
+    type Key = (Option<u32>, i32, Option<u32>, i32, bool);
+    thread_local! {
+        static SLOTS: std::cell::RefCell<Vec<(Key, PSlots)>> = Default::default();
+    }
+    let key: Key = (atk.single_die(), atk.flat, def.single_die(), def.flat, ties_block);
+    SLOTS.with(|s| {
+        let mut s = s.borrow_mut();
+        if let Some((_, t)) = s.iter().find(|(k, _)| *k == key) {
+            return t.clone();
+        }
+        if s.len() >= 64 {
+            s.clear();
+        }
+        let t: PSlots = Rc::new(std::cell::RefCell::new(vec![f32::NAN; 2 * 121]));
+        s.push((key, t.clone()));
+        t
+    })
+}
+
 /// Sight lines on one map, by pair of squares (from, then to; row by row): 0 not yet known,
 /// 1 blocked, 2 clear.
 type SightTable = Rc<std::cell::RefCell<Vec<u8>>>;
@@ -572,6 +691,9 @@ struct Searches {
     /// Sight lines on that map as found so far (maps of at most [`Searches::MAX_SIGHT_SQUARES`]).
     sight: Option<SightTable>,
     entries: std::collections::HashMap<SearchKey, Rc<Vec<u32>>, FxBuild>,
+    /// Counts the changes of `map`: a view that found its map the same while this held the same
+    /// count needs no comparison of the maps again ([`Searches::get_in`]).
+    era: u64,
 }
 
 impl Searches {
@@ -591,15 +713,26 @@ impl Searches {
         self.entries.get(key).cloned()
     }
 
+    /// [`Searches::get`] for a view that read `era` after its map was compared ([`View::new`]): while
+    /// the map has not changed since, it is the view's (a view's map does not change).
+    fn get_in(&mut self, era: u64, map: &BattleMap, key: &SearchKey) -> Option<Rc<Vec<u32>>> {
+        if self.era == era && self.map.is_some() {
+            return self.entries.get(key).cloned();
+        }
+        self.get(map, key)
+    }
+
     /// Whether the remembered answers are for `map`; if not, forget them and remember `map`
     /// (when it is small enough).
     fn same_map(&mut self, map: &BattleMap) -> bool {
         if i64::from(map.width) * i64::from(map.height) > Self::MAX_SQUARES {
             self.map = None;
             self.entries.clear();
+            self.era += 1;
             return false;
         }
         if self.map.as_ref() != Some(map) {
+            self.era += 1;
             self.map = Some(map.clone());
             self.terrain = Rc::new(map.terrain_costs());
             self.sight = None;
@@ -712,9 +845,14 @@ impl<'a> View<'a> {
         let mut units = Vec::with_capacity(roster.entities.len());
         let mut me = None;
         let mut n_enemies = 0usize;
+        let mut foe = vec![false; roster.entities.len()];
+        let (mut my_casting, mut my_movement) = (None, None);
         for i in 0..roster.entities.len() as u32 {
             let id = Cid(i);
             let r = Read::of(c, id);
+            // On another side (or on none), as `hostile_squares` reads the occupants.
+            let enemy = r.side.is_none_or(|s| s.0 != *my_side);
+            foe[i as usize] = enemy;
             let Some(h) = r.health else { continue };
             let conds = r.conds;
             // Out of the fight: down, or at 0 hit points and unable to act (pf2e's dying). One that
@@ -725,10 +863,11 @@ impl<'a> View<'a> {
                 continue;
             }
             let Some(pos) = r.pos.copied() else { continue };
-            let enemy = r.side.is_none_or(|s| s.0 != *my_side);
             n_enemies += usize::from(enemy);
             if id == who {
                 me = Some(units.len());
+                my_casting = r.casting;
+                my_movement = r.movement;
             }
             let stats = r.stats?;
             units.push(Unit {
@@ -736,6 +875,7 @@ impl<'a> View<'a> {
                 pos,
                 enemy,
                 hp: h.hp.max(1),
+                max_hp: h.max,
                 stats,
                 conds,
                 can_act: !blocks_actions(rs, conds),
@@ -764,21 +904,45 @@ impl<'a> View<'a> {
         }
         let me = me?;
         let n_allies = units.iter().filter(|u| !u.enemy).count();
+        let mut known = Known::new(rs);
+        // Creatures with the same abilities, stats and number of foes rate the same (mirrored
+        // sides): (abilities in `known`, stats, foes, rating).
+        let mut rated: Vec<(usize, &Stats, usize, Rating)> = Vec::with_capacity(units.len());
         for u in units.iter_mut() {
-            let foes = if u.enemy { n_allies } else { n_enemies };
-            rate_unit(rs, u, foes.max(1));
+            let foes = if u.enemy { n_allies } else { n_enemies }.max(1);
+            let list = known.index(u.abilities);
+            let same = |(l, s, f, _): &&(usize, &Stats, usize, Rating)| {
+                *l == list && *f == foes && (std::ptr::eq(*s, u.stats) || **s == *u.stats)
+            };
+            let r = match rated.iter().find(same) {
+                Some(&(_, _, _, r)) => r,
+                None => {
+                    let r = rating(rs, &known.lists[list].1, u.stats, foes);
+                    rated.push((list, u.stats, foes, r));
+                    r
+                }
+            };
+            r.apply(u);
         }
         let pool = c.get::<ActionPool>(who)?;
+        let (terrain_grid, sight_table, searches_era) = SEARCHES.with(|m| {
+            let mut m = m.borrow_mut();
+            let terrain = m.terrain(c.map());
+            let sight = m.sight(c.map());
+            (terrain, sight, m.era)
+        });
         let mut v = View {
             c,
             rs,
             me,
             units,
             occupied: &roster.occupied,
+            my_casting,
+            my_movement,
             hostile_squares: roster
                 .occupied
                 .iter()
-                .filter(|(_, o)| **o != who && c.get::<Side>(**o).is_none_or(|s| s.0 != *my_side))
+                .filter(|(_, o)| **o != who && foe.get(o.0 as usize).copied().unwrap_or(true))
                 .map(|(p, _)| *p)
                 .collect(),
             map: c.map(),
@@ -792,23 +956,36 @@ impl<'a> View<'a> {
             v0: 0.0,
             mean_w: 0.0,
             assist: c.get::<AssistBonuses>(who).map_or(0, |a| a.0.iter().fold(0i32, |b, x| b.saturating_add(x.bonus))),
-            p_active: std::cell::RefCell::new(vec![f32::NAN; 2 * 121]),
+            p_active: match &rs.defense {
+                DefenseRule::ActiveRoll { attack_dice, dice, defender_wins_ties, .. } => {
+                    Some(p_active_slots(attack_dice, dice, *defender_wins_ties))
+                }
+                DefenseRule::StaticAc { .. } => None,
+            },
             sight: std::cell::RefCell::new(BTreeMap::new()),
-            casting: c.get::<Casting>(who).is_some_and(|k| k.0.is_some()),
+            casting: my_casting.is_some_and(|k| k.0.is_some()),
             ac_memo: std::cell::RefCell::new(Vec::new()),
             reach_memo: std::cell::RefCell::new(None),
-            terrain_grid: SEARCHES.with(|m| m.borrow_mut().terrain(c.map())),
+            terrain_grid,
             sight_grid: std::cell::RefCell::new(Vec::new()),
             dmg_memo: std::cell::RefCell::new(Vec::new()),
             incoming_memo: std::cell::RefCell::new(Vec::new()),
             pos_memo: Default::default(),
-            fill_memo: Default::default(),
+            fill_memo: std::cell::RefCell::new(Vec::with_capacity(32)),
+            flank_memo: Default::default(),
+            per_target: Default::default(),
+            self_buff_memo: Default::default(),
+            near_enemy_grid: Default::default(),
+            greedy_known: Default::default(),
+            near_scratch: Default::default(),
+            near_order: Default::default(),
             occ_grid: Vec::new(),
             squares_memo: Default::default(),
             shortlist_memo: Default::default(),
-            sight_table: SEARCHES.with(|m| m.borrow_mut().sight(c.map())),
+            sight_table,
+            searches_era,
         };
-        v.read_abilities();
+        v.read_abilities(&mut known);
         v.index_occupants();
         let mean_w = {
             let (n, s) = v.units.iter().filter(|u| u.enemy).fold((0.0f32, 0.0f32), |(n, s), u| (n + 1.0, s + u.w));
@@ -865,14 +1042,14 @@ impl<'a> View<'a> {
     }
 
     /// Sort the decider's abilities into options and movers.
-    fn read_abilities(&mut self) {
+    fn read_abilities(&mut self, known: &mut Known<'a>) {
         let rs = self.rs;
         let who = self.units[self.me].id;
         let items = self.c.get::<Inventory>(who);
-        let holding = self.c.get::<Casting>(who).and_then(|k| k.0.as_ref()).is_some_and(|a| a.holding);
+        let holding = self.my_casting.and_then(|k| k.0.as_ref()).is_some_and(|a| a.holding);
         let conds = self.units[self.me].conds;
-        let modes = self.c.get::<Movement>(who);
-        for d in know(rs, self.c.get::<Abilities>(who)) {
+        let modes = self.my_movement;
+        for &d in known.of(self.units[self.me].abilities) {
             self.abilities.push(d);
             if !on_turn(d) || (holding && d.hold_surcharge.is_none()) {
                 continue;
@@ -1119,10 +1296,13 @@ impl<'a> View<'a> {
                     return p_active(attack_dice, bonus, dice, d, adv, *defender_wins_ties);
                 }
                 let slot = (diff + 60) as usize + 121 * usize::from(adv);
-                let cached = self.p_active.borrow()[slot];
+                let Some(slots) = self.p_active.as_ref() else {
+                    return p_active(attack_dice, diff, dice, 0, adv, *defender_wins_ties);
+                };
+                let cached = slots.borrow()[slot];
                 if cached.is_nan() {
                     let p = p_active(attack_dice, diff, dice, 0, adv, *defender_wins_ties);
-                    self.p_active.borrow_mut()[slot] = p;
+                    slots.borrow_mut()[slot] = p;
                     p
                 } else {
                     cached
@@ -1137,6 +1317,53 @@ impl<'a> View<'a> {
         if self.rs.engagement.flanking_attack_bonus == 0 {
             return false;
         }
+        let Some(i) = self.unit_index(t) else {
+            return self.flanked_uncached(t, from);
+        };
+        let mut memo = self.flank_memo.borrow_mut();
+        if memo.len() != self.units.len() {
+            memo.clear();
+            memo.resize(self.units.len(), None);
+        }
+        let f = *memo[i].get_or_insert_with(|| self.flank_squares(t));
+        f.always || f.squares[..usize::from(f.n)].contains(&from)
+    }
+
+    /// The index in `units` of `t`, if it is one of them (not a copy).
+    fn unit_index(&self, t: &Unit) -> Option<usize> {
+        let size = std::mem::size_of::<Unit>();
+        let at = (t as *const Unit as usize).wrapping_sub(self.units.as_ptr() as usize);
+        (size > 0 && at.is_multiple_of(size) && at / size < self.units.len()).then_some(at / size)
+    }
+
+    /// Where [`View::flanked`] holds for `t` whatever the decider's square (`always`), else the
+    /// squares the decider would flank it from: opposite a foe of `t` across it. (Two squares
+    /// opposite each other across `t` differ, so the decider stands on at most one of them.)
+    fn flank_squares(&self, t: &Unit) -> Flank {
+        let me = self.me().id;
+        let foe_at = |p: GridPos| self.occupant(p).is_some_and(|u| u.id != me && u.enemy != t.enemy);
+        let mut f = Flank { always: false, squares: [GridPos::default(); 8], n: 0 };
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                if dx == 0 && dy == 0 {
+                    continue;
+                }
+                let n = GridPos { x: t.pos.x + dx, y: t.pos.y + dy };
+                let o = GridPos { x: t.pos.x - dx, y: t.pos.y - dy };
+                match (foe_at(n), foe_at(o)) {
+                    (true, true) => f.always = true,
+                    (false, true) => {
+                        f.squares[usize::from(f.n)] = n;
+                        f.n += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        f
+    }
+
+    fn flanked_uncached(&self, t: &Unit, from: GridPos) -> bool {
         let me = self.me().id;
         let foe_at = |p: GridPos| -> bool {
             if p == from {
@@ -1420,7 +1647,17 @@ impl<'a> View<'a> {
                     None => (0.0, Tgt::None, None),
                 };
             }
-            Kind::SelfBuff { cond, lasts } => (self.condition_value(me, cond, 1, lasts), Tgt::None),
+            Kind::SelfBuff { cond, lasts } => {
+                // Worth the same from every square (it reads where the decider stands now).
+                let key = o.def as *const AbilityDef;
+                let kept = self.self_buff_memo.borrow().iter().find(|(d, _)| *d == key).map(|x| x.1);
+                let v = kept.unwrap_or_else(|| {
+                    let v = self.condition_value(me, cond, 1, lasts);
+                    self.self_buff_memo.borrow_mut().push((key, v));
+                    v
+                });
+                (v, Tgt::None)
+            }
             Kind::OnAllies { cond, value, lasts } => {
                 let v: f32 = self
                     .units
@@ -1490,7 +1727,7 @@ impl<'a> View<'a> {
                     .iter()
                     .filter(|u| !u.enemy && (u.id == me.id || self.sees(from, u.pos)))
                     .filter_map(|u| {
-                        let max = self.c.get::<Health>(u.id)?.max;
+                        let max = u.max_hp;
                         let missing = max - u.hp;
                         (missing > 0).then(|| emin(lo, hi, mean, missing) * u.threat / max.max(1) as f32)
                     })
@@ -1522,11 +1759,12 @@ impl<'a> View<'a> {
     /// option's index and targets, and (for one timed action) the segments it takes.
     fn fill(&self, from: GridPos, b: Budget, dealt: &mut Vec<f32>) -> Filled {
         // A pure function of the square and the budget within a decision (`dealt` is scratch).
-        if let Some(&(_, _, r)) = self.fill_memo.borrow().iter().find(|(q, bb, _)| *q == from && *bb == b) {
+        let key = (square_key(from), b.key());
+        if let Some(&(_, r)) = self.fill_memo.borrow().iter().find(|(k, _)| *k == key) {
             return r;
         }
         let r = self.fill_uncached(from, b, dealt);
-        self.fill_memo.borrow_mut().push((from, b, r));
+        self.fill_memo.borrow_mut().push((key, r));
         r
     }
 
@@ -1591,11 +1829,17 @@ impl<'a> View<'a> {
         // Values found so far by option (the first 32): an option whose value does not read
         // `dealt` keeps it for the whole fill; the others until an option that adds to `dealt`
         // is taken.
-        let mut known: [Option<(f32, Tgt, Option<(usize, f32)>)>; 32] = [None; 32];
+        let mut known_buf = self.greedy_known.borrow_mut();
+        known_buf.clear();
+        known_buf.resize(self.opts.len().min(32), None);
+        let known = &mut *known_buf;
         // An attack option's expected damage on each creature (see `View::eval_hit`), for the
         // first 32 options: after an attack is taken only its target is priced again.
         let n = self.units.len();
-        let mut per_target = vec![f32::NAN; self.opts.len().min(32) * n];
+        let mut scratch = self.per_target.borrow_mut();
+        scratch.clear();
+        scratch.resize(self.opts.len().min(32) * n, f32::NAN);
+        let per_target = &mut *scratch;
         for _ in 0..8 {
             let mut best: Option<(f32, f32, usize, Tgt, Budget, Option<(usize, f32)>)> = None;
             for (i, o) in self.opts.iter().enumerate() {
@@ -1691,8 +1935,9 @@ impl<'a> View<'a> {
         let w = map.width;
         let sources: Vec<GridPos> =
             self.units.iter().filter(|u| u.enemy && map.in_bounds(u.pos)).map(|u| u.pos).collect();
-        let dist =
-            SEARCHES.with(|m| m.borrow_mut().get(map, &SearchKey::Field(sources.clone()))).unwrap_or_else(|| {
+        let dist = SEARCHES
+            .with(|m| m.borrow_mut().get_in(self.searches_era, map, &SearchKey::Field(sources.clone())))
+            .unwrap_or_else(|| {
                 let d = Rc::new(self.field_search(&sources));
                 SEARCHES.with(|m| m.borrow_mut().put(SearchKey::Field(sources), d.clone()));
                 d
@@ -1702,6 +1947,15 @@ impl<'a> View<'a> {
 
     /// [`View::approach_field`]'s search on a bounded map from the enemies' squares.
     fn field_search(&self, sources: &[GridPos]) -> Vec<u32> {
+        let (w, h) = (self.map.width as usize, self.map.height as usize);
+        if self.terrain_grid.len() == w * h {
+            let starts = sources.iter().map(|p| p.y as usize * w + p.x as usize);
+            return dense_search(&self.terrain_grid, w, h, std::iter::empty(), starts, u32::MAX);
+        }
+        self.field_search_on_map(sources)
+    }
+
+    fn field_search_on_map(&self, sources: &[GridPos]) -> Vec<u32> {
         let map = self.map;
         let (w, h) = (map.width, map.height);
         let idx = |p: GridPos| (p.y * w + p.x) as usize;
@@ -1879,8 +2133,25 @@ impl<'a> View<'a> {
             },
         };
         out.clear();
-        out.reserve(costs.iter().filter(|c| **c <= range).count());
         let (w, h) = (self.map.width as usize, self.map.height as usize);
+        if self.occ_grid.len() == w * h && costs.len() == w * h {
+            // [`View::free_for`] read straight from the occupancy grid: nobody there, or the
+            // decider (the index in `units` plus one; `u16::MAX` is never a unit's).
+            let mine = u16::try_from(self.me + 1).unwrap_or(u16::MAX);
+            let occ = &self.occ_grid;
+            out.reserve(64);
+            // `GridPos` orders by column, then row, as `BattleMap::reachable_squares` lists them.
+            for x in 0..w {
+                for y in 0..h {
+                    let i = y * w + x;
+                    if costs[i] <= range && (occ[i] == 0 || (occ[i] != u16::MAX && occ[i] == mine)) {
+                        out.push(GridPos { x: x as i32, y: y as i32 });
+                    }
+                }
+            }
+            return;
+        }
+        out.reserve(costs.iter().filter(|c| **c <= range).count());
         // `GridPos` orders by column, then row, as `BattleMap::reachable_squares` lists them.
         for x in 0..w {
             for y in 0..h {
@@ -1904,18 +2175,24 @@ impl<'a> View<'a> {
             return None;
         }
         let key = SearchKey::Reach { from, budget, hostile: self.hostile_squares.clone() };
-        if let Some(c) = SEARCHES.with(|m| m.borrow_mut().get(self.map, &key)) {
+        if let Some(c) = SEARCHES.with(|m| m.borrow_mut().get_in(self.searches_era, self.map, &key)) {
             return Some(c);
         }
-        let mut grid = self.terrain_grid.to_vec();
-        let w = self.map.width as usize;
-        if grid.len() != w * self.map.height as usize {
-            grid = self.map.terrain_costs();
-        }
-        for q in self.hostile_squares.iter().filter(|q| self.map.in_bounds(**q)) {
-            grid[q.y as usize * w + q.x as usize] = 0;
-        }
-        let c = Rc::new(self.map.reachable_costs_on(&grid, from, budget, |_| true)?);
+        let (w, h) = (self.map.width as usize, self.map.height as usize);
+        let own;
+        let terrain = if self.terrain_grid.len() == w * h {
+            &self.terrain_grid[..]
+        } else {
+            own = self.map.terrain_costs();
+            &own
+        };
+        let walls =
+            self.hostile_squares.iter().filter(|q| self.map.in_bounds(**q)).map(|q| q.y as usize * w + q.x as usize);
+        let start = from.y as usize * w + from.x as usize;
+        let mut costs = dense_search(terrain, w, h, walls, std::iter::once(start), budget);
+        // As `BattleMap::reachable_costs_on`: the start is not a square to move to.
+        costs[start] = u32::MAX;
+        let c = Rc::new(costs);
         SEARCHES.with(|m| m.borrow_mut().put(key, c.clone()));
         Some(c)
     }
@@ -1936,9 +2213,11 @@ impl<'a> View<'a> {
         let mut rest: Vec<(f32, GridPos)> = Vec::with_capacity(5);
         let mut sighted: Vec<(f32, GridPos)> = Vec::new();
         // Nearest squares first, so that looking for a line of sight can stop early.
-        for q in self.nearest_first(all) {
+        let mut near = std::mem::take(&mut *self.near_order.borrow_mut());
+        self.nearest_first(all, &mut near);
+        for &q in &near {
             let pv = self.pos_value(q, field);
-            if melee && self.units.iter().any(|u| u.enemy && u.pos.distance(q) <= self.reach) {
+            if melee && self.near_enemy(q) {
                 out.push((pv, q));
             } else if shoots && self.terrain && sighted.len() < 12 && self.sees_enemy(q) {
                 sighted.push((pv, q));
@@ -1954,20 +2233,49 @@ impl<'a> View<'a> {
         });
         out.extend(sighted.into_iter().take(3));
         out.extend(rest);
+        *self.near_order.borrow_mut() = near;
+    }
+
+    /// Whether an enemy stands within melee reach of `q`. On a small bounded map, worked out for
+    /// every square at once (each enemy marks the squares around it).
+    fn near_enemy(&self, q: GridPos) -> bool {
+        let area = self.occ_grid.len();
+        if area == 0 || !self.map.in_bounds(q) {
+            return self.units.iter().any(|u| u.enemy && u.pos.distance(q) <= self.reach);
+        }
+        let (w, h) = (i64::from(self.map.width), i64::from(self.map.height));
+        let mut grid = self.near_enemy_grid.borrow_mut();
+        if grid.is_empty() {
+            grid.resize(area, false);
+            let r = i64::from(self.reach);
+            for u in self.units.iter().filter(|u| u.enemy) {
+                let (x, y) = (i64::from(u.pos.x), i64::from(u.pos.y));
+                for yy in (y - r).max(0)..=(y + r).min(h - 1) {
+                    for xx in (x - r).max(0)..=(x + r).min(w - 1) {
+                        grid[(yy * w + xx) as usize] = true;
+                    }
+                }
+            }
+        }
+        grid[(i64::from(q.y) * w + i64::from(q.x)) as usize]
     }
 
     /// `all` (distinct squares) ordered by (distance from the decider, row, column). On a small
     /// bounded map a pass over the map's rows buckets them by distance (row order within a
     /// bucket comes free); otherwise a sort.
-    fn nearest_first(&self, all: &[GridPos]) -> Vec<GridPos> {
+    fn nearest_first(&self, all: &[GridPos], order: &mut Vec<GridPos>) {
         let me = self.me().pos;
         let map = self.map;
         let w = map.width as usize;
         let area = self.occ_grid.len();
         let dense = area > 0 && area <= 4 * all.len() + 64 && all.iter().all(|q| map.in_bounds(*q));
+        order.clear();
         if dense {
-            let mut mark = vec![false; area];
-            let mut start = Vec::new();
+            let mut scratch = self.near_scratch.borrow_mut();
+            let (mark, start) = &mut *scratch;
+            mark.clear();
+            mark.resize(area, false);
+            start.clear();
             let mut distinct = true;
             for q in all {
                 let i = q.y as usize * w + q.x as usize;
@@ -1983,20 +2291,19 @@ impl<'a> View<'a> {
                 for d in 1..start.len() {
                     start[d] += start[d - 1];
                 }
-                let mut order = vec![GridPos::default(); all.len()];
+                order.resize(all.len(), GridPos::default());
                 for (i, _) in mark.iter().enumerate().filter(|(_, m)| **m) {
                     let q = GridPos { x: (i % w) as i32, y: (i / w) as i32 };
                     let d = me.distance(q) as usize;
                     order[start[d]] = q;
                     start[d] += 1;
                 }
-                return order;
+                return;
             }
         }
-        let mut order = all.to_vec();
+        order.extend_from_slice(all);
         // The keys differ square by square, so an unstable sort gives the one order.
         order.sort_unstable_by_key(|q| (me.distance(*q), q.y, q.x));
-        order
     }
 
     /// Whether some enemy is in sight from `q` (memoized for the decision).
@@ -2053,7 +2360,7 @@ impl<'a> View<'a> {
     fn turn(&self) -> Vec<Command> {
         let me = self.me();
         let who = me.id;
-        if self.c.get::<Casting>(who).and_then(|k| k.0.as_ref()).is_some_and(|a| a.holding) {
+        if self.my_casting.and_then(|k| k.0.as_ref()).is_some_and(|a| a.holding) {
             return vec![Command::Release { actor: who }];
         }
         if !me.can_act {
@@ -2332,6 +2639,93 @@ impl<'a> View<'a> {
     }
 }
 
+/// The cheapest movement cost of every square of a bounded `w` × `h` map from the squares
+/// `starts` (cost 0), within `budget`, row by row (`u32::MAX`: out of reach): `terrain` gives the
+/// cost of entering each square (0: a wall), `walls` more squares nobody may enter. Eight
+/// neighbours, a diagonal step costing like an orthogonal one. Dijkstra with a bucket queue (a step
+/// costs 1 or 2) over a copy of the terrain with a border of walls, so that no step tests the
+/// bounds; the buffers are kept per thread. The cheapest cost of a square is the same whichever
+/// Dijkstra finds it: these are [`BattleMap::reachable_costs_on`]'s costs (with `walls` as squares
+/// the mover may not pass; it also leaves out the start) and [`View::field_search`]'s.
+fn dense_search(
+    terrain: &[u8],
+    w: usize,
+    h: usize,
+    walls: impl Iterator<Item = usize>,
+    starts: impl Iterator<Item = usize>,
+    budget: u32,
+) -> Vec<u32> {
+    struct Buffers {
+        grid: Vec<u8>,
+        best: Vec<u32>,
+        buckets: [Vec<u32>; 3],
+    }
+    thread_local! {
+        static BUFFERS: std::cell::RefCell<Buffers> =
+            std::cell::RefCell::new(Buffers { grid: Vec::new(), best: Vec::new(), buckets: Default::default() });
+    }
+    debug_assert_eq!(terrain.len(), w * h);
+    let pw = w + 2;
+    let padded = |i: usize| (i / w + 1) * pw + i % w + 1;
+    BUFFERS.with(|b| {
+        let b = &mut *b.borrow_mut();
+        b.grid.clear();
+        b.grid.resize(pw * (h + 2), 0);
+        for y in 0..h {
+            b.grid[(y + 1) * pw + 1..(y + 1) * pw + 1 + w].copy_from_slice(&terrain[y * w..(y + 1) * w]);
+        }
+        for i in walls {
+            b.grid[padded(i)] = 0;
+        }
+        b.best.clear();
+        b.best.resize(b.grid.len(), u32::MAX);
+        for bucket in b.buckets.iter_mut() {
+            bucket.clear();
+        }
+        let mut queued = 0usize;
+        for i in starts {
+            let p = padded(i);
+            b.best[p] = 0;
+            b.buckets[0].push(p as u32);
+            queued += 1;
+        }
+        let pw = pw as isize;
+        let steps = [-pw, 1, pw, -1, 1 - pw, 1 + pw, pw - 1, -pw - 1];
+        let mut d = 0u32;
+        while queued > 0 {
+            let k = (d % 3) as usize;
+            while let Some(p) = b.buckets[k].pop() {
+                queued -= 1;
+                let p = p as usize;
+                if b.best[p] != d {
+                    continue;
+                }
+                for s in steps {
+                    // A square on the map has the border around it, so every step stays in the grid.
+                    let q = p.wrapping_add_signed(s);
+                    let enter = b.grid[q];
+                    if enter == 0 {
+                        continue;
+                    }
+                    let c = d.saturating_add(u32::from(enter));
+                    if c > budget || b.best[q] <= c {
+                        continue;
+                    }
+                    b.best[q] = c;
+                    b.buckets[(c % 3) as usize].push(q as u32);
+                    queued += 1;
+                }
+            }
+            d += 1;
+        }
+        let mut out = Vec::with_capacity(w * h);
+        for y in 0..h {
+            out.extend_from_slice(&b.best[(y + 1) * pw as usize + 1..(y + 1) * pw as usize + 1 + w]);
+        }
+        out
+    })
+}
+
 /// Whether [`View::eval`] of this kind reads (and, taken, adds to) the damage dealt so far: the
 /// damaging kinds. The others are worth the same whatever the rest of the turn deals.
 fn reads_dealt(k: &Kind) -> bool {
@@ -2409,14 +2803,40 @@ fn uses_per_round(rs: &Ruleset, d: &AbilityDef) -> f32 {
     }
 }
 
-/// A creature's threat, best melee and ranged attacks, attack of opportunity and role.
-fn rate_unit<'a>(rs: &'a Ruleset, u: &mut Unit<'a>, foes: usize) {
+/// What [`rating`] finds of a creature: [`Unit`]'s fields of the same names.
+#[derive(Clone, Copy)]
+struct Rating<'a> {
+    threat: f32,
+    melee: Option<(&'a AbilityDef, f32)>,
+    melee_per: f32,
+    shot: Option<(&'a AbilityDef, f32)>,
+    shot_per: f32,
+    aoo: Option<&'a AbilityDef>,
+    ranged: bool,
+}
+
+impl<'a> Rating<'a> {
+    fn apply(&self, u: &mut Unit<'a>) {
+        u.threat = self.threat;
+        u.w = u.threat / u.hp.max(1) as f32;
+        u.melee = self.melee;
+        u.melee_per = self.melee_per;
+        u.shot = self.shot;
+        u.shot_per = self.shot_per;
+        u.aoo = self.aoo;
+        u.ranged = self.ranged;
+    }
+}
+
+/// A creature's threat, best melee and ranged attacks, attack of opportunity and role, from the
+/// abilities it knows, its stats and how many foes it faces.
+fn rating<'a>(rs: &'a Ruleset, known: &[&'a AbilityDef], stats: &Stats, foes: usize) -> Rating<'a> {
     // (ability, uses a round, value a round, value a use)
     let mut best_melee: Option<(&AbilityDef, f32, f32, f32)> = None;
     let mut best_shot: Option<(&AbilityDef, f32, f32, f32)> = None;
     let mut aoo: Option<(&AbilityDef, f32)> = None;
-    for d in know(rs, u.abilities) {
-        let per = nominal(rs, u.stats, d);
+    for &d in known {
+        let per = nominal(rs, stats, d);
         if per <= 0.0 {
             continue;
         }
@@ -2448,12 +2868,13 @@ fn rate_unit<'a>(rs: &'a Ruleset, u: &mut Unit<'a>, foes: usize) {
     }
     let m = best_melee.map_or(0.0, |x| x.2);
     let s = best_shot.map_or(0.0, |x| x.2);
-    u.threat = m.max(s).max(0.5);
-    u.w = u.threat / u.hp.max(1) as f32;
-    u.melee = best_melee.map(|(d, n, _, _)| (d, n));
-    u.melee_per = best_melee.map_or(0.0, |m| m.3);
-    u.shot = best_shot.map(|(d, n, _, _)| (d, n));
-    u.shot_per = best_shot.map_or(0.0, |s| s.3);
-    u.aoo = aoo.map(|(d, _)| d);
-    u.ranged = best_shot.is_some() && s >= 0.75 * m;
+    Rating {
+        threat: m.max(s).max(0.5),
+        melee: best_melee.map(|(d, n, _, _)| (d, n)),
+        melee_per: best_melee.map_or(0.0, |m| m.3),
+        shot: best_shot.map(|(d, n, _, _)| (d, n)),
+        shot_per: best_shot.map_or(0.0, |s| s.3),
+        aoo: aoo.map(|(d, _)| d),
+        ranged: best_shot.is_some() && s >= 0.75 * m,
+    }
 }
