@@ -5,8 +5,8 @@
 #   scripts/exact.sh OLD_BINARY NEW_BINARY [RUNS]
 #
 # For each shipped encounter and each ruleset: `sim --out` (runs.csv and summary.json, RUNS runs,
-# default 200) and `--replay-run k` for runs 0-3 (the full combat log), then the golden scenarios
-# through `scenario`. Prints each difference and exits 1 if there is any.
+# default 200) and `--replay-run k` for runs 0-3 (the full combat log). Prints each difference and
+# exits 1 if there is any. (The golden logs and replays are checked by `cargo test`.)
 set -euo pipefail
 old=$1 new=$2 runs=${3:-200}
 root=$(cd "$(dirname "$0")/.." && pwd)
