@@ -37,6 +37,8 @@
 //!   replays, bad input.
 //! - `modding`: the modding surface, the example mods, data mods and hot reload (issue 14).
 //! - `perf`: the simulator's fast paths (a reset combat, dense path searches) match the plain ones.
+//! - `fused_driver`: the fused driver against the rules schedule it stands in for: the bench
+//!   encounter under every ruleset, logs, state hashes and runs compared after every command.
 
 mod ai_strength;
 mod ai_tactics;
@@ -46,6 +48,7 @@ mod determinism;
 mod docs;
 mod encounters;
 mod engine;
+mod fused_driver;
 mod fuzz;
 #[cfg(feature = "game")]
 mod game;
