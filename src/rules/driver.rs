@@ -1,4 +1,6 @@
-//! The headless driver: a `World` and the rules schedule, run straight with `Schedule::run`.
+//! The headless driver: a `World` and the rules schedule, run straight with `Schedule::run`, or,
+//! for a combat without mods, the schedule's steps called in its order without it (the fused
+//! driver: the same rules, fetched once a settle).
 //!
 //! The simulator, the scenario runner and the tests use this; it is about twenty times cheaper per
 //! step than `App::update`.
@@ -43,8 +45,7 @@ pub fn settle_with(world: &mut World, mut run: impl FnMut(&mut World)) {
 
 /// Whether the engine waits for input (or has ended) with no command left to apply.
 pub fn settled(world: &World) -> bool {
-    let status = world.resource::<EngineStatus>();
-    world.resource::<CommandQueue>().0.is_empty() && !matches!(status, EngineStatus::Busy | EngineStatus::NotStarted)
+    super::is_settled(world.resource::<CommandQueue>(), world.resource::<EngineStatus>())
 }
 
 /// One combat: its world and its rules schedule.
@@ -64,8 +65,15 @@ pub struct Combat {
     /// this world and brought up to date each time the engine settles.
     read_state: Option<(bevy::ecs::world::WorldId, QueryState<CombatantData>)>,
     /// Set up by [`Combat::with_map`] (no mods, nothing added to the world or the schedule), so
-    /// [`Combat::reset`] may start another combat in the same world.
+    /// [`Combat::reset`] may start another combat in the same world, and the fused driver may
+    /// stand in for the schedule.
     resettable: bool,
+    /// The world the combat was set up in (the only one its schedule runs in).
+    home: bevy::ecs::world::WorldId,
+    /// Run the schedule even where the fused driver could stand in for it (a test's reference).
+    on_schedule: bool,
+    /// Everything a run of the rules reads or changes, for the fused driver: built once per world.
+    engine_state: Option<(bevy::ecs::world::WorldId, SystemState<super::Engine<'static, 'static>>)>,
 }
 
 /// FNV-1a, 64 bits: a hash that is the same on every platform and in every process.
@@ -106,9 +114,36 @@ impl Combat {
         map: BattleMap,
         dice: &[i32],
     ) -> Result<Self, SetupError> {
-        let mut c = Self::with_map_prepared(ruleset, seed, specs, map, dice, |_, _| {})?;
-        c.resettable = true;
-        Ok(c)
+        Self::build(ruleset, seed, specs, map, dice, |_, _| {}, true, false)
+    }
+
+    /// As [`Combat::with_map`], run on the rules schedule rather than the fused driver (see
+    /// [`Combat::use_schedule`]): the reference the fused driver is tested against.
+    #[doc(hidden)]
+    pub fn with_map_on_schedule(
+        ruleset: Ruleset,
+        seed: u64,
+        specs: &[CombatantSpec],
+        map: BattleMap,
+        dice: &[i32],
+    ) -> Result<Self, SetupError> {
+        Self::build(ruleset, seed, specs, map, dice, |_, _| {}, true, true)
+    }
+
+    /// Run the rules schedule (`true`) or let the fused driver stand in for it (`false`, the
+    /// default) from the next settle on. The fused driver runs only for a combat without mods
+    /// ([`Combat::with_map`], [`Combat::new`], [`Combat::with_forced_dice`]) in the world it was
+    /// set up in; it calls the schedule's steps in its order, with the same results, logs, state
+    /// hashes and [`Combat::runs`]. For tests that compare the two.
+    #[doc(hidden)]
+    pub fn use_schedule(&mut self, on: bool) {
+        self.on_schedule = on;
+    }
+
+    /// Whether the fused driver stands in for the schedule: no mods (nothing was added to the
+    /// world or the schedule), the world the combat was set up in, and not told otherwise.
+    fn fused(&self) -> bool {
+        self.resettable && !self.on_schedule && self.world.id() == self.home
     }
 
     /// Start a new combat in this combat's world and schedule, as [`Combat::with_map`] would set
@@ -166,12 +201,26 @@ impl Combat {
         dice: &[i32],
         prepare: impl FnOnce(&mut World, &mut Schedule),
     ) -> Result<Self, SetupError> {
+        Self::build(ruleset, seed, specs, map, dice, prepare, false, true)
+    }
+
+    fn build(
+        ruleset: Ruleset,
+        seed: u64,
+        specs: &[CombatantSpec],
+        map: BattleMap,
+        dice: &[i32],
+        prepare: impl FnOnce(&mut World, &mut Schedule),
+        resettable: bool,
+        on_schedule: bool,
+    ) -> Result<Self, SetupError> {
         let mut world = World::new();
         setup_world_on(&mut world, ruleset, seed, specs, map)?;
         world.resource_mut::<Dice>().force(dice.iter().copied());
         let origin = Origin { specs: specs.to_vec(), dice: dice.to_vec() };
         let mut schedule = super::rules_schedule();
         prepare(&mut world, &mut schedule);
+        let home = world.id();
         let mut c = Self {
             world,
             schedule,
@@ -180,7 +229,10 @@ impl Combat {
             journal: Vec::new(),
             rules_state: None,
             read_state: None,
-            resettable: false,
+            resettable,
+            home,
+            on_schedule,
+            engine_state: None,
         };
         c.settle();
         Ok(c)
@@ -196,15 +248,62 @@ impl Combat {
         state.get_mut(&mut self.world).expect("rules resources exist")
     }
 
-    /// Run the schedule until the engine waits for input.
+    /// Run the rules until the engine waits for input: the schedule, or for a combat without
+    /// mods the fused driver, which calls the schedule's steps in its order without it.
     pub fn settle(&mut self) {
-        let schedule = &mut self.schedule;
-        let runs = &mut self.runs;
-        settle_with(&mut self.world, |w| {
-            *runs += 1;
-            schedule.run(w);
-        });
-        // (The schedule runs only in the world it was built for, so this is that world.)
+        if self.fused() {
+            self.settle_fused(None);
+        } else {
+            let schedule = &mut self.schedule;
+            let runs = &mut self.runs;
+            settle_with(&mut self.world, |w| {
+                *runs += 1;
+                schedule.run(w);
+            });
+        }
+        self.settled_now();
+    }
+
+    /// As [`settle_with`] running the schedule, with the fused driver: the rules and the driver's
+    /// resources fetched once, then runs of the schedule's steps ([`super::run_fused`]) until the
+    /// engine waits, counted as schedule runs, with the same limit and the same draw past it. A
+    /// command to send first goes straight into the command queue (as the intake would take it
+    /// from its message) unless command messages wait to be taken in before it.
+    fn settle_fused(&mut self, cmd: Option<Command>) {
+        let world = &mut self.world;
+        // As each schedule run does first.
+        world.check_change_ticks();
+        let id = world.id();
+        if self.engine_state.as_ref().is_none_or(|(w, _)| *w != id) {
+            self.engine_state = Some((id, SystemState::new(world)));
+        }
+        let (_, state) = self.engine_state.as_mut().expect("set just above");
+        let mut e = state.get_mut(world).expect("rules resources exist");
+        if let Some(cmd) = cmd {
+            if e.messages.is_empty() {
+                e.queue.0.push_back(cmd);
+            } else {
+                e.messages.write(cmd);
+            }
+        }
+        for _ in 0..MAX_RUNS_PER_SETTLE {
+            self.runs += 1;
+            super::run_fused(&mut e);
+            // (No mods, so no mod system waits to hear the last events: see `settle_with`.)
+            if e.settled() {
+                return;
+            }
+        }
+        e.rules.draw(DrawReason::WorkLimit);
+        e.queue.0.clear();
+        self.runs += 1;
+        super::run_fused(&mut e);
+    }
+
+    /// Bring the combatant reader up to date once the engine has settled.
+    fn settled_now(&mut self) {
+        // (The schedule and the fused driver run only in the world the combat was set up in, so
+        // this is that world.)
         match &mut self.read_state {
             Some((_, q)) => q.update_archetypes(&self.world),
             None => self.read_state = Some((self.world.id(), QueryState::new(&mut self.world))),
@@ -344,8 +443,13 @@ impl Combat {
 
     fn submit_unrecorded(&mut self, cmd: Command) -> Result<(), Rejection> {
         let before = self.world.resource::<CommandOutcomes>().entries.len();
-        self.world.write_message(cmd);
-        self.settle();
+        if self.fused() {
+            self.settle_fused(Some(cmd));
+            self.settled_now();
+        } else {
+            self.world.write_message(cmd);
+            self.settle();
+        }
         let outcomes = self.world.resource::<CommandOutcomes>();
         match outcomes.entries.get(before) {
             Some((_, r)) => r.clone(),

@@ -4,7 +4,8 @@
 //! The rules run in their own schedule, [`RulesSchedule`], with a single-threaded executor and
 //! ordered [`TurnSystems`] sets. The game runs it from `Update` through [`RulesPlugin`]; the
 //! simulator, the scenario runner and the tests run it straight on a `World` through
-//! [`driver::Combat`].
+//! [`driver::Combat`], which for a combat without mods calls the schedule's steps in its order
+//! without the schedule (the fused driver: the same functions, the rules fetched once a settle).
 
 pub mod actions;
 pub mod combat;
@@ -28,6 +29,7 @@ pub mod timeline;
 pub mod turns;
 
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use command::Command;
@@ -128,31 +130,144 @@ fn run_rules(world: &mut World) {
     driver::settle_with(world, |w| w.run_schedule(RulesSchedule));
 }
 
+// The systems of the rules schedule and their run conditions are thin wrappers around the steps
+// and tests below. The fused driver ([`run_fused`], used by [`driver::Combat`] for combats without
+// mods) calls the same steps, behind the same tests, in the schedule's order: one copy of every
+// rule. The steps take the `ResMut`s themselves where a system would, so that what they mark
+// changed is what the system would have marked.
+
 fn intake_commands(mut reader: MessageReader<Command>, mut queue: ResMut<CommandQueue>) {
-    queue.0.extend(reader.read().cloned());
+    step_intake(&mut queue, reader.read().cloned());
 }
 
 /// [`start_next_turn`] has something to do: the combat has not started, or nothing is under way.
 fn turn_may_start(turn: Res<TurnState>, pending: Res<Pending>, work: Res<WorkQueue>) -> bool {
-    !turn.started || !(turn.ended || turn.active.is_some() || pending.0.is_some() || !work.0.is_empty())
+    may_start_turn(&turn, &pending, &work)
 }
 
 /// [`apply_next_command`] has a command to look at.
 fn commands_queued(queue: Res<CommandQueue>) -> bool {
-    !queue.0.is_empty()
+    has_commands(&queue)
 }
 
 /// [`resolve_work`] has work to resolve.
 fn work_queued(work: Res<WorkQueue>) -> bool {
-    !work.0.is_empty()
+    has_work(&work)
 }
 
 /// [`end_finished_turn`] may end the active turn: nothing is pending or under way.
 fn turn_may_end(turn: Res<TurnState>, pending: Res<Pending>, work: Res<WorkQueue>) -> bool {
-    turn.active.is_some() && pending.0.is_none() && work.0.is_empty() && !turn.ended
+    may_end_turn(&turn, &pending, &work)
 }
 
 fn start_next_turn(mut r: Rules) {
+    step_start_next_turn(&mut r);
+}
+
+fn apply_next_command(mut r: Rules, mut queue: ResMut<CommandQueue>, mut outcomes: ResMut<CommandOutcomes>) {
+    step_apply_next_command(&mut r, &mut queue, &mut outcomes);
+}
+
+fn resolve_work(mut r: Rules) {
+    step_resolve_work(&mut r);
+}
+
+fn end_finished_turn(mut r: Rules) {
+    step_end_finished_turn(&mut r);
+}
+
+fn publish_status(
+    turn: Res<TurnState>,
+    pending: Res<Pending>,
+    work: Res<WorkQueue>,
+    queue: Res<CommandQueue>,
+    timeline: Res<timeline::Timeline>,
+    mut status: ResMut<EngineStatus>,
+) {
+    step_publish_status(&turn, &pending, &work, &queue, &timeline, &mut status);
+}
+
+/// Commands are read in the same run they are written for; drop old buffers so they never pile up.
+fn recycle_command_messages(mut messages: ResMut<Messages<Command>>) {
+    step_recycle(&mut messages);
+}
+
+/// Everything one run of the rules schedule reads or changes, fetched at once: the fused driver
+/// fetches it once a settle instead of once a system.
+#[derive(SystemParam)]
+struct Engine<'w, 's> {
+    rules: Rules<'w, 's>,
+    queue: ResMut<'w, CommandQueue>,
+    outcomes: ResMut<'w, CommandOutcomes>,
+    status: ResMut<'w, EngineStatus>,
+    messages: ResMut<'w, Messages<Command>>,
+}
+
+impl Engine<'_, '_> {
+    /// As [`driver::settled`].
+    fn settled(&self) -> bool {
+        is_settled(&self.queue, &self.status)
+    }
+}
+
+/// Whether the engine waits for input (or has ended) with no command left to apply.
+fn is_settled(queue: &CommandQueue, status: &EngineStatus) -> bool {
+    queue.0.is_empty() && !matches!(status, EngineStatus::Busy | EngineStatus::NotStarted)
+}
+
+/// One run of the rules schedule without the schedule (no mods: nothing else is in it): each
+/// system's step in the schedule's order, each behind its run condition's test, evaluated where
+/// the executor evaluates it (just before the system, after the ones before it ran).
+fn run_fused(e: &mut Engine) {
+    // Commands written as messages (the fused driver queues its own commands straight away);
+    // taken out of the buffers, so the schedule's intake never reads them again.
+    let incoming = (!e.messages.is_empty()).then(|| unread_commands(&mut e.messages));
+    step_intake(&mut e.queue, incoming.into_iter().flatten());
+    if may_start_turn(&e.rules.turn, &e.rules.pending, &e.rules.work) {
+        step_start_next_turn(&mut e.rules);
+    }
+    if has_commands(&e.queue) {
+        step_apply_next_command(&mut e.rules, &mut e.queue, &mut e.outcomes);
+    }
+    if has_work(&e.rules.work) {
+        step_resolve_work(&mut e.rules);
+    }
+    if may_end_turn(&e.rules.turn, &e.rules.pending, &e.rules.work) {
+        step_end_finished_turn(&mut e.rules);
+    }
+    step_publish_status(&e.rules.turn, &e.rules.pending, &e.rules.work, &e.queue, &e.rules.timeline, &mut e.status);
+    step_recycle(&mut e.messages);
+}
+
+/// The command messages no intake has read yet, drained with those already read. Every run ends
+/// by updating the buffers and nothing in a run writes commands, so the unread ones are those
+/// written since the last run: the current update's.
+fn unread_commands(messages: &mut Messages<Command>) -> impl Iterator<Item = Command> + '_ {
+    let read = messages.len() - messages.iter_current_update_messages().len();
+    messages.drain().skip(read)
+}
+
+fn step_intake(queue: &mut CommandQueue, incoming: impl IntoIterator<Item = Command>) {
+    queue.0.extend(incoming);
+}
+
+fn may_start_turn(turn: &TurnState, pending: &Pending, work: &WorkQueue) -> bool {
+    !turn.started || !(turn.ended || turn.active.is_some() || pending.0.is_some() || !work.0.is_empty())
+}
+
+fn has_commands(queue: &CommandQueue) -> bool {
+    !queue.0.is_empty()
+}
+
+fn has_work(work: &WorkQueue) -> bool {
+    !work.0.is_empty()
+}
+
+fn may_end_turn(turn: &TurnState, pending: &Pending, work: &WorkQueue) -> bool {
+    turn.active.is_some() && pending.0.is_none() && work.0.is_empty() && !turn.ended
+}
+
+fn step_start_next_turn(r: &mut Rules) {
     if !r.turn.started {
         r.start_combat();
     }
@@ -164,7 +279,7 @@ fn start_next_turn(mut r: Rules) {
     }
 }
 
-fn apply_next_command(mut r: Rules, mut queue: ResMut<CommandQueue>, mut outcomes: ResMut<CommandOutcomes>) {
+fn step_apply_next_command(r: &mut Rules, queue: &mut ResMut<CommandQueue>, outcomes: &mut ResMut<CommandOutcomes>) {
     // Effects already under way resolve before the next command is looked at, unless they wait
     // for a decision that this command may answer.
     if !r.work.0.is_empty() && r.pending.0.is_none() {
@@ -181,24 +296,24 @@ fn apply_next_command(mut r: Rules, mut queue: ResMut<CommandQueue>, mut outcome
     outcomes.entries.push((cmd, result));
 }
 
-fn resolve_work(mut r: Rules) {
+fn step_resolve_work(r: &mut Rules) {
     r.resolve_work();
 }
 
-fn end_finished_turn(mut r: Rules) {
+fn step_end_finished_turn(r: &mut Rules) {
     let Some(who) = r.turn.active else { return };
     if r.pending.0.is_none() && r.work.0.is_empty() && !r.turn.ended && r.turn_is_over(who) {
         r.end_turn(who);
     }
 }
 
-fn publish_status(
-    turn: Res<TurnState>,
-    pending: Res<Pending>,
-    work: Res<WorkQueue>,
-    queue: Res<CommandQueue>,
-    timeline: Res<timeline::Timeline>,
-    mut status: ResMut<EngineStatus>,
+fn step_publish_status(
+    turn: &TurnState,
+    pending: &Pending,
+    work: &WorkQueue,
+    queue: &CommandQueue,
+    timeline: &timeline::Timeline,
+    status: &mut ResMut<EngineStatus>,
 ) {
     let s = if turn.ended {
         EngineStatus::Ended
@@ -215,12 +330,12 @@ fn publish_status(
     } else {
         EngineStatus::Busy
     };
-    if *status != s {
-        *status = s;
+    // Changed only when it changes.
+    if **status != s {
+        **status = s;
     }
 }
 
-/// Commands are read in the same run they are written for; drop old buffers so they never pile up.
-fn recycle_command_messages(mut messages: ResMut<Messages<Command>>) {
+fn step_recycle(messages: &mut Messages<Command>) {
     messages.update();
 }

@@ -39,6 +39,8 @@
 //! - `compare_ai`: the AI tiers (`--ai`, recorded in `summary.json`) and the equivalence check
 //!   `sim --compare-ai`, which passes a tier against itself and fails one that plays differently.
 //! - `perf`: the simulator's fast paths (a reset combat, dense path searches) match the plain ones.
+//! - `fused_driver`: the fused driver against the rules schedule it stands in for: the bench
+//!   encounter under every ruleset, logs, state hashes and runs compared after every command.
 
 mod ai_strength;
 mod ai_tactics;
@@ -49,6 +51,7 @@ mod determinism;
 mod docs;
 mod encounters;
 mod engine;
+mod fused_driver;
 mod fuzz;
 #[cfg(feature = "game")]
 mod game;
