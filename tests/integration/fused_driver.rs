@@ -1,15 +1,21 @@
 //! The fused driver (issue 22) against the rules schedule it stands in for: `Combat::settle`
 //! calls the schedule's steps in its order without the schedule for combats without mods; the
 //! same combats run on the schedule (`Combat::with_map_on_schedule`, `Combat::use_schedule`) must
-//! give the same logs, state hashes after every command, schedule runs, outcomes and statuses.
+//! give the same logs, state hashes after every command, schedule runs, outcomes and statuses,
+//! and mark the same resources and components changed.
 
+use bevy::ecs::change_detection::Tick;
+use bevy::ecs::message::Messages;
 use skirmish::ai::{self, Brain};
 use skirmish::rules::command::Command;
-use skirmish::rules::components::Cid;
+use skirmish::rules::components::*;
+use skirmish::rules::dice::Dice;
 use skirmish::rules::driver::Combat;
-use skirmish::rules::log::CommandOutcomes;
+use skirmish::rules::log::{CombatLog, CommandOutcomes};
+use skirmish::rules::map::BattleMap;
 use skirmish::rules::ruleset::Ruleset;
-use skirmish::rules::state::EngineStatus;
+use skirmish::rules::state::{CommandQueue, EngineStatus, Pending, Roster, TurnState, WorkQueue};
+use skirmish::rules::timeline::Timeline;
 use skirmish::sim::run::SCOPE;
 use skirmish::sim::{self, MAX_COMMANDS, SimConfig};
 
@@ -56,9 +62,71 @@ struct Seen {
     last_outcome: Option<(Command, Result<(), skirmish::rules::command::Rejection>)>,
     outcomes: usize,
     outcome: (Option<String>, u32, bool),
+    /// Each rules resource, then each component of each combatant: changed since the tick given.
+    changed: Vec<bool>,
 }
 
-fn seen(c: &Combat) -> Seen {
+/// Which rules resources and combatant components changed since `since` (change detection).
+fn changed_since(c: &Combat, since: Tick) -> Vec<bool> {
+    let w = &c.world;
+    let now = w.read_change_tick();
+    let mut v = Vec::new();
+    macro_rules! resources {
+        ($($t:ty),*) => {$(
+            v.push(w.get_resource_change_ticks::<$t>().expect("a rules resource").is_changed(since, now));
+        )*};
+    }
+    resources!(
+        CommandQueue,
+        CommandOutcomes,
+        TurnState,
+        Pending,
+        WorkQueue,
+        EngineStatus,
+        Roster,
+        CombatLog,
+        BattleMap,
+        Timeline,
+        Dice,
+        Ruleset,
+        Messages<Command>
+    );
+    for e in &w.resource::<Roster>().entities {
+        let e = w.entity(*e);
+        macro_rules! components {
+            ($($t:ty),*) => {$(
+                v.push(e.get_change_ticks::<$t>().expect("a rules component").is_changed(since, now));
+            )*};
+        }
+        components!(
+            Cid,
+            CombatantName,
+            Side,
+            Stats,
+            Health,
+            GridPos,
+            Movement,
+            Abilities,
+            Controller,
+            InitiativeSetup,
+            Initiative,
+            ActionPool,
+            Conditions,
+            Casting,
+            HeldActions,
+            AssistBonuses,
+            DisengagedFrom,
+            CreatedEffects,
+            Traits,
+            Aware,
+            Inventory
+        );
+    }
+    v
+}
+
+/// What `c` shows now; `since`: the world's change tick before the last step.
+fn seen(c: &Combat, since: Tick) -> Seen {
     let outcomes = c.world.resource::<CommandOutcomes>();
     Seen {
         hash: c.state_hash(),
@@ -68,28 +136,40 @@ fn seen(c: &Combat) -> Seen {
         last_outcome: outcomes.entries.last().cloned(),
         outcomes: outcomes.entries.len(),
         outcome: (c.turn().winner.clone(), c.turn().round, c.turn().ended),
+        changed: changed_since(c, since),
     }
+}
+
+/// The last run of an observer that ran just now (the next system or system state fetched gets
+/// the world's change tick as it is, so an observer's last run is one less): what it would see
+/// changed after a step.
+fn tick(c: &Combat) -> Tick {
+    Tick::new(c.world.read_change_tick().get().wrapping_sub(1))
 }
 
 /// Play `fused` and `scheduled` in lockstep, one AI command at a time, comparing after each.
 /// `mixed`, if given, plays along too, switching between the fused driver and the schedule.
 fn lockstep(fused: &mut Combat, scheduled: &mut Combat, mut mixed: Option<&mut Combat>, what: &str) -> usize {
-    assert_eq!(seen(fused), seen(scheduled), "{what}: after set-up");
+    let zero = Tick::new(0);
+    assert_eq!(seen(fused, zero), seen(scheduled, zero), "{what}: after set-up");
     if let Some(m) = mixed.as_deref() {
-        assert_eq!(seen(fused), seen(m), "{what}: after set-up (switching)");
+        assert_eq!(seen(fused, zero), seen(m, zero), "{what}: after set-up (switching)");
     }
     let mut sent = 0;
     while sent < MAX_COMMANDS {
+        let (ta, tb) = (tick(fused), tick(scheduled));
         let a = ai::play_by(fused, SCOPE, 1, |_| Brain::Tactical).sent;
         let b = ai::play_by(scheduled, SCOPE, 1, |_| Brain::Tactical).sent;
         assert_eq!(a, b, "{what}: command {sent} sent on one driver only");
         assert_eq!(fused.journal().last(), scheduled.journal().last(), "{what}: command {sent}");
-        assert_eq!(seen(fused), seen(scheduled), "{what}: after command {sent}");
+        let expected = seen(fused, ta);
+        assert_eq!(expected, seen(scheduled, tb), "{what}: after command {sent}");
         if let Some(m) = mixed.as_deref_mut() {
             m.use_schedule(sent % 3 == 1);
+            let tm = tick(m);
             let c = ai::play_by(m, SCOPE, 1, |_| Brain::Tactical).sent;
             assert_eq!(a, c, "{what}: command {sent} (switching)");
-            assert_eq!(seen(fused), seen(m), "{what}: after command {sent} (switching)");
+            assert_eq!(expected, seen(m, tm), "{what}: after command {sent} (switching)");
         }
         if a == 0 {
             break;
@@ -161,6 +241,7 @@ fn commands_written_as_messages_are_taken_in_as_the_schedule_takes_them() {
         };
         for step in 0..12 {
             let what = format!("{} step {step}", rs.name);
+            let (ta, tb) = (tick(&fused), tick(&scheduled));
             for (k, c) in [&mut fused, &mut scheduled].into_iter().enumerate() {
                 let EngineStatus::AwaitingCommand(who) = c.status() else {
                     ai::play_by(c, SCOPE, 1, |_| Brain::Tactical);
@@ -184,7 +265,7 @@ fn commands_written_as_messages_are_taken_in_as_the_schedule_takes_them() {
                     c.settle();
                 }
             }
-            assert_eq!(seen(&fused), seen(&scheduled), "{what}");
+            assert_eq!(seen(&fused, ta), seen(&scheduled, tb), "{what}");
             assert_eq!(
                 fused.world.resource::<CommandOutcomes>().entries,
                 scheduled.world.resource::<CommandOutcomes>().entries,
