@@ -1317,15 +1317,18 @@ impl<'a> View<'a> {
         if self.rs.engagement.flanking_attack_bonus == 0 {
             return false;
         }
-        let Some(i) = self.unit_index(t) else {
-            return self.flanked_uncached(t, from);
+        // Remembered for the units themselves; a copy (moved, say) is worked out afresh.
+        let f = match self.unit_index(t) {
+            Some(i) => {
+                let mut memo = self.flank_memo.borrow_mut();
+                if memo.len() != self.units.len() {
+                    memo.clear();
+                    memo.resize(self.units.len(), None);
+                }
+                *memo[i].get_or_insert_with(|| self.flank_squares(t))
+            }
+            None => self.flank_squares(t),
         };
-        let mut memo = self.flank_memo.borrow_mut();
-        if memo.len() != self.units.len() {
-            memo.clear();
-            memo.resize(self.units.len(), None);
-        }
-        let f = *memo[i].get_or_insert_with(|| self.flank_squares(t));
         f.always || f.squares[..usize::from(f.n)].contains(&from)
     }
 
@@ -1361,29 +1364,6 @@ impl<'a> View<'a> {
             }
         }
         f
-    }
-
-    fn flanked_uncached(&self, t: &Unit, from: GridPos) -> bool {
-        let me = self.me().id;
-        let foe_at = |p: GridPos| -> bool {
-            if p == from {
-                return true;
-            }
-            self.occupant(p).is_some_and(|u| u.id != me && u.enemy != t.enemy)
-        };
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                let n = GridPos { x: t.pos.x + dx, y: t.pos.y + dy };
-                let o = GridPos { x: t.pos.x - dx, y: t.pos.y - dy };
-                if foe_at(n) && foe_at(o) {
-                    return true;
-                }
-            }
-        }
-        false
     }
 
     /// The decider's attack stat and damage range for an attack with `stat` and `dmg`, looked up

@@ -209,11 +209,7 @@ fn head_to_head(
     ri: usize,
     (ta, tb): (Brain, Brain),
 ) -> Result<(u64, u64, u64), SimError> {
-    let jobs = super::worker_threads(cfg.base.jobs, cfg.base.runs);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| SimError::Config(format!("cannot start {jobs} worker threads: {e}")))?;
+    let pool = super::worker_pool(cfg.base.jobs, cfg.base.runs)?;
     let (bw, dr, aw) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
     pool.install(|| {
         (0..cfg.base.runs).into_par_iter().try_for_each_init(

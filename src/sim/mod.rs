@@ -66,6 +66,15 @@ pub fn worker_threads(requested: usize, runs: u64) -> usize {
     wanted.min(cores.saturating_mul(JOBS_PER_CORE)).min(runs)
 }
 
+/// The threads to play `runs` runs on ([`worker_threads`] of them).
+pub fn worker_pool(requested: usize, runs: u64) -> Result<rayon::ThreadPool, SimError> {
+    let jobs = worker_threads(requested, runs);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| SimError::Config(format!("cannot start {jobs} worker threads: {e}")))
+}
+
 /// What to simulate.
 #[derive(Debug, Clone)]
 pub struct SimConfig {
@@ -507,11 +516,7 @@ pub fn run_batch_records(cfg: &SimConfig, progress: &(dyn Fn(u64) + Sync)) -> Re
 /// As [`run_batch_records`], for an encounter already prepared.
 pub fn run_prepared(cfg: &SimConfig, prep: &Prepared, progress: &(dyn Fn(u64) + Sync)) -> Result<Batch, SimError> {
     let range = cfg.run_range();
-    let jobs = worker_threads(cfg.jobs, range.end - range.start);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| SimError::Config(format!("cannot start {jobs} worker threads: {e}")))?;
+    let pool = worker_pool(cfg.jobs, range.end - range.start)?;
     let done = AtomicU64::new(0);
     let cancelled = || cfg.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
     let mut records = Vec::with_capacity(prep.rulesets.len());
