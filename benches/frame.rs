@@ -14,8 +14,8 @@ use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use skirmish::encounter::Encounter;
-use skirmish::game::battle::{BattleSetup, SideControl};
 use skirmish::game::library::Library;
+use skirmish::game::setup::{BattleSetup, SideControl};
 use skirmish::game::{GameLogicPlugin, Screen};
 
 /// An encounter with `n` units on two sides, spread over a square board.

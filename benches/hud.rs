@@ -16,7 +16,7 @@ use bevy_egui::egui;
 use criterion::{Criterion, criterion_group, criterion_main};
 use skirmish::ai::{self, AiScope};
 use skirmish::encounter::Encounter;
-use skirmish::game::hud::{HudCache, HudUi, ability_bar, draw_panels};
+use skirmish::game::hud_panels::{HudCache, HudUi, draw_ability_bar, draw_panels};
 use skirmish::rules::driver::Combat;
 use skirmish::rules::ruleset::Ruleset;
 use skirmish::rules::state::EngineStatus;
@@ -65,7 +65,7 @@ fn frame(ctx: &egui::Context, cache: &HudCache, st: &mut HudUi) -> usize {
     };
     let out = ctx.run_ui(raw, |root| {
         egui::Panel::bottom("abilities").show_inside(root, |ui| {
-            let _ = ability_bar(ui, cache, None, st);
+            let _ = draw_ability_bar(ui, cache, None, st);
         });
         let _ = draw_panels(root, cache, st);
     });

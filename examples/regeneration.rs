@@ -5,7 +5,7 @@
 //! cargo run --no-default-features --example regeneration [RULESET] [SEED]
 //! ```
 //!
-//! The mod itself is `skirmish::mods_builtin::regeneration` (about 40 lines): a reflected
+//! The mod itself is `skirmish::modding::builtin::regeneration` (about 40 lines): a reflected
 //! `Regeneration(u32)` component, put on every combatant whose sheet has the stat
 //! `regeneration`, and one system in `TurnSystems::TurnStart`. The library holds it so that
 //! `skirmish scenario --mod regeneration`, the simulator and the game load it by name; this

@@ -5,7 +5,7 @@
 //! cargo run --no-default-features --example riposte [RULESET] [SEED]
 //! ```
 //!
-//! The mod itself is `skirmish::mods_builtin::riposte`: a reflected `Riposte` component, put on
+//! The mod itself is `skirmish::modding::builtin::riposte`: a reflected `Riposte` component, put on
 //! every combatant with the trait `riposte`, and one system in `TurnSystems::Reactions` that
 //! hears `AttackRolled` then `AttackMissed`/`AttackBlocked` and deals the bearer's own melee
 //! damage through `ModRules::deal_damage` (rolled on the engine's dice, logged as the mod's).

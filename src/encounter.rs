@@ -6,14 +6,15 @@
 //! abilities per ruleset in `loadouts` and its movement per ruleset in `movement_for`, and
 //! carries the stats of every ruleset (a stat a ruleset does not use is harmless).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::rules::components::{Controller, GridPos};
+use crate::rules::data::{DataError, installed_rulesets, locate, parse_ron, read_data_file};
 use crate::rules::driver::Combat;
 use crate::rules::map::BattleMap;
-use crate::rules::ruleset::{DataError, Ruleset, locate, parse_ron, read_data_file};
+use crate::rules::ruleset::Ruleset;
 use crate::rules::setup::{self, CombatantSpec, SetupError};
 
 /// One encounter file.
@@ -130,13 +131,23 @@ impl Encounter {
 
     /// Start the encounter under `ruleset` on its map, with its round cap, and run it until it
     /// first waits for input.
-    pub fn start(&self, mut ruleset: Ruleset, seed: u64) -> Result<Combat, SetupError> {
-        let map = self.try_battle_map().map_err(|m| SetupError { combatant: None, message: format!("map: {m}") })?;
+    pub fn start(&self, ruleset: Ruleset, seed: u64) -> Result<Combat, SetupError> {
+        let (ruleset, specs, map) =
+            self.prepare(ruleset).map_err(|m| SetupError { combatant: None, message: format!("map: {m}") })?;
+        Combat::with_map(ruleset, seed, &specs, map, &[])
+    }
+
+    /// What a combat of this encounter under `ruleset` starts from: the ruleset with the
+    /// encounter's round cap (`max_rounds`, if it sets one), the combatants' sheets for that
+    /// ruleset ([`Encounter::specs_for`]) and the map. `Err` is the map's error. [`Encounter::start`]
+    /// and the simulator (which reuses one world for many runs) both start from it.
+    pub fn prepare(&self, mut ruleset: Ruleset) -> Result<(Ruleset, Vec<CombatantSpec>, BattleMap), String> {
+        let map = self.try_battle_map()?;
         if let Some(cap) = self.max_rounds {
             ruleset.round_cap = cap;
         }
         let specs = self.specs_for(&ruleset);
-        Combat::with_map(ruleset, seed, &specs, map, &[])
+        Ok((ruleset, specs, map))
     }
 
     /// Checks that need no ruleset: the map's rows, at least two sides with distinct names, each
@@ -290,47 +301,6 @@ pub fn map_error(file: &str, text: &str, rows: &[String], message: &str) -> Data
     };
     let field = row.map_or("map".to_string(), |n| format!("map[{n}]"));
     DataError { file: file.into(), line, col, message: format!("{field}: {message}") }
-}
-
-/// The folder installed rulesets are read from, for a data file at `near`: the first
-/// `assets/rulesets/` folder above it, else in the working directory, else in the crate.
-pub fn rulesets_dir(near: &Path) -> Option<PathBuf> {
-    let dir = near.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut candidates: Vec<PathBuf> = dir.ancestors().map(|p| p.join("assets").join("rulesets")).collect();
-    candidates.push(Path::new("assets").join("rulesets"));
-    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("rulesets"));
-    candidates.into_iter().find(|c| c.is_dir())
-}
-
-/// Every installed ruleset (see [`rulesets_dir`]), in file-name order. Each `.ron` file there
-/// must be a regular file really in that folder: a symlink out of it (or one that leads nowhere)
-/// is refused with an error saying so, before it is read, as a broken ruleset file is an error.
-pub fn installed_rulesets(near: &Path) -> Result<Vec<Ruleset>, DataError> {
-    let Some(dir) = rulesets_dir(near) else { return Ok(Vec::new()) };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
-        .iter()
-        .map(|f| {
-            // The real file is read: a link swapped in after the check changes nothing.
-            let real = crate::scenario::inside_its_folder(f).ok_or_else(|| DataError {
-                file: f.display().to_string(),
-                line: 1,
-                col: 1,
-                message: format!(
-                    "refused: a symlink that leads out of {} (or nowhere); an installed ruleset must be a \
-                     regular file in that folder, and this one is not read",
-                    dir.display()
-                ),
-            })?;
-            let text = read_data_file(&real).map_err(|e| DataError { file: f.display().to_string(), ..e })?;
-            Ruleset::from_ron_str(&f.display().to_string(), &text)
-        })
-        .collect()
 }
 
 /// Whether a file looks like an encounter (its first value is `Encounter(`).

@@ -8,9 +8,8 @@ pub mod ai;
 pub mod encounter;
 #[cfg(feature = "game")]
 pub mod game;
-pub mod hud;
+pub mod hud_model;
 pub mod modding;
-pub mod mods_builtin;
 pub mod outfile;
 pub mod rules;
 pub mod rules_doc;

@@ -36,7 +36,7 @@ pub fn check_target(path: &Path, inputs: &[&Path]) -> Result<(), String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(format!("{}: cannot write there: {e}", path.display())),
         Ok(meta) if !meta.file_type().is_file() => {
-            let what = crate::rules::files::kind(&meta);
+            let what = crate::rules::data::kind(&meta);
             let hint = if meta.file_type().is_symlink() {
                 "; name the file itself, or a new path"
             } else {

@@ -212,32 +212,73 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
         // The AI's own commands (undo in the game goes back over them to a person's).
         let by = crate::rules::journal::Issuer::Ai;
         let key = turn_key(combat);
-        if combat.submit_as(cmd.clone(), by).is_ok() {
-            remember_attack(combat, &cmd, key, &brain_of, &mut last_attack);
-            continue;
-        }
-        stats.rejected += 1;
         let tactical = cmd.actor().is_some_and(|c| brain_of(c).plans_tactically());
-        stats.rejected_tactical += usize::from(tactical);
-        if tactical
-            && let Some(fallback) = basic::next_command(combat, scope).filter(|f| *f != cmd)
-            && combat.submit_as(fallback.clone(), by).is_ok()
-        {
-            remember_attack(combat, &fallback, key, &brain_of, &mut last_attack);
-            continue;
+        let own_turn = match &cmd {
+            Command::Act(i) => Some(i.actor),
+            Command::Hold { actor, .. } => Some(*actor),
+            _ => None,
+        };
+        let sent = submit_or_recover(combat, cmd.clone(), by, scope, tactical, own_turn);
+        if sent != Sent::Accepted {
+            stats.rejected += 1;
+            stats.rejected_tactical += usize::from(tactical);
         }
-        match cmd {
-            Command::Act(i) => {
-                let _ = combat.submit_as(Command::EndTurn { actor: i.actor }, by);
+        match sent {
+            Sent::Accepted => {
+                remember_attack(combat, &cmd, key, &brain_of, &mut last_attack);
+                continue;
             }
-            Command::Hold { actor, .. } => {
-                let _ = combat.submit_as(Command::EndTurn { actor }, by);
+            Sent::FellBack(fallback) => {
+                remember_attack(combat, &fallback, key, &brain_of, &mut last_attack);
+                continue;
             }
-            _ => break,
+            // A refused decision (not a command of the creature's own turn) stops the play.
+            _ if own_turn.is_none() => break,
+            _ => {}
         }
         last_attack = None;
     }
     stats
+}
+
+/// What became of an AI's command ([`submit_or_recover`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sent {
+    /// The engine took it.
+    Accepted,
+    /// The engine refused it and took the basic AI's answer to the same state instead.
+    FellBack(Command),
+    /// The engine refused it and the basic AI's answer (if any), and the turn was ended.
+    TurnEnded,
+    /// Nothing was taken: the combat is as it was.
+    Refused,
+}
+
+/// Send an AI's (or an automatic) command as `by`. A refused command would come back forever,
+/// so after a refusal the basic AI's answer to the same state is tried (if `fall_back` and it is
+/// a different command), then the turn of `end_turn_of` is ended. The one loop step the
+/// simulator ([`play_by`]) and the game's battle share.
+pub fn submit_or_recover(
+    combat: &mut Combat,
+    cmd: Command,
+    by: crate::rules::journal::Issuer,
+    scope: AiScope,
+    fall_back: bool,
+    end_turn_of: Option<Cid>,
+) -> Sent {
+    if combat.submit_as(cmd.clone(), by).is_ok() {
+        return Sent::Accepted;
+    }
+    if fall_back
+        && let Some(fallback) = basic::next_command(combat, scope).filter(|f| *f != cmd)
+        && combat.submit_as(fallback.clone(), by).is_ok()
+    {
+        return Sent::FellBack(fallback);
+    }
+    match end_turn_of {
+        Some(actor) if combat.submit_as(Command::EndTurn { actor }, by).is_ok() => Sent::TurnEnded,
+        _ => Sent::Refused,
+    }
 }
 
 /// Which turn a command was sent in: the creature whose turn it is, the round and the segment.

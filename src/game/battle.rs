@@ -5,50 +5,22 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use bevy::prelude::*;
 
-use super::Screen;
+use super::app_state::Screen;
 use super::library::Library;
+use super::setup::{BattleSetup, SideControl, setup_from};
 use crate::ai::{self, AiScope};
-use crate::encounter::Encounter;
 use crate::modding::watch::{CombatData, HotData, load_combat_data};
 use crate::rules::command::{Command, Decider};
 use crate::rules::components::{Cid, GridPos, Side};
 use crate::rules::driver::Combat;
 use crate::rules::journal::Issuer;
 use crate::rules::log::CombatEvent;
-use crate::rules::ruleset::Ruleset;
 use crate::rules::state::{DecisionKind, EngineStatus, Pending};
 
-/// Who plays a side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SideControl {
-    /// A person at this screen.
-    Human,
-    /// The built-in AI.
-    Ai,
-}
-
-/// What the next battle is: chosen on the start screen or from the command line.
-#[derive(Resource, Debug, Clone)]
-pub struct BattleSetup {
-    /// The encounter's file, for the start screen and the end screen.
-    pub file: String,
-    /// The encounter.
-    pub encounter: Encounter,
-    /// The ruleset's name.
-    pub ruleset_name: String,
-    /// The ruleset.
-    pub ruleset: Ruleset,
-    /// Who plays each side.
-    pub sides: BTreeMap<String, SideControl>,
-    /// The dice seed.
-    pub seed: u64,
-    /// A scenario file whose steps set the fight up: the battle opens after its last step.
-    pub scenario: Option<std::path::PathBuf>,
-    /// Mods by name (`--mod`, the start screen's list): Rust mods and data mod folders.
-    pub mods: Vec<String>,
-    /// The save this battle was loaded from (a restart loads it again).
-    pub from_save: Option<std::path::PathBuf>,
-}
+/// A person sits in the GM's seat: the GM's decisions (Assist approval, initiative ties) are asked
+/// in a prompt instead of answered by the AI (the start screen's choice).
+#[derive(Resource, Debug, Default, Clone, Copy)]
+pub struct GmSeat(pub bool);
 
 /// What the next `OnEnter(Screen::Battle)` plays instead of starting from the set-up.
 #[derive(Resource)]
@@ -100,6 +72,15 @@ impl Battle {
             _ => None,
         }
     }
+}
+
+/// A battle started (or a save was loaded into one): the session ([`super::session`]) starts a new
+/// undo history, which never goes below the first `floor` journal entries (the ones that set the
+/// battle up: a scenario's steps).
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BattleStarted {
+    /// Journal entries undo never takes back.
+    pub floor: usize,
 }
 
 /// A command from a person: the input system and the prompts write these; `drive` submits them.
@@ -158,7 +139,7 @@ pub struct Policies(pub BTreeMap<&'static str, Policy>);
 
 impl Default for Policies {
     fn default() -> Self {
-        Policies(crate::scenario::DECISION_KINDS.iter().map(|k| (*k, Policy::Ask)).collect())
+        Policies(crate::rules::state::DecisionKind::NAMES.iter().map(|k| (*k, Policy::Ask)).collect())
     }
 }
 
@@ -239,12 +220,12 @@ pub struct Highlights {
 /// Startup: turn the command-line options into a setup, and skip the start screen if asked.
 pub fn apply_options(
     mut commands: Commands,
-    options: Res<super::PlayOptions>,
+    options: Res<super::app_state::PlayOptions>,
     library: Res<Library>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     if let Some(path) = &options.scenario {
-        match setup_from_scenario(&options, path) {
+        match super::from_scenario::setup(&options, path) {
             Ok(setup) => {
                 commands.insert_resource(setup);
                 next.set(Screen::Battle);
@@ -260,118 +241,15 @@ pub fn apply_options(
     }
 }
 
-/// Who plays a side: `--all-ai`, else `--ai SIDE` names the AI's sides (every other side is
-/// played by people), else the encounter's own choice.
-pub fn side_control(options: &super::PlayOptions, s: &crate::encounter::SideSpec) -> SideControl {
-    let ai = if options.all_ai {
-        true
-    } else if !options.ai_sides.is_empty() {
-        options.ai_sides.contains(&s.name)
-    } else {
-        s.controller != crate::encounter::SideController::Human
-    };
-    if ai { SideControl::Ai } else { SideControl::Human }
-}
-
-/// The combat a scenario's steps lead to (`skirmish play --scenario FILE`).
-fn scenario_combat(path: &std::path::Path, mods: &[String]) -> Result<Combat, String> {
-    let ls = crate::scenario::load_with_mods(path, mods).map_err(|e| e.to_string())?;
-    let (report, combat) = crate::scenario::run_keep(&ls, None);
-    if let Some(f) = report.checks.iter().find(|c| c.failure.is_some()) {
-        warn!("{}: step {} ({}) failed: {}", path.display(), f.step, f.what, f.failure.clone().unwrap_or_default());
-    }
-    combat.ok_or_else(|| {
-        report
-            .checks
-            .iter()
-            .find_map(|c| c.failure.clone())
-            .unwrap_or_else(|| "the scenario could not be set up".into())
-    })
-}
-
-/// A setup for a scenario file: its ruleset, map and combatants, after its steps. Every side is
-/// played by people unless the options name the AI's sides.
-pub fn setup_from_scenario(options: &super::PlayOptions, path: &std::path::Path) -> Result<BattleSetup, String> {
-    let ls = crate::scenario::load(path).map_err(|e| e.to_string())?;
-    let s = &ls.scenario;
-    let mut side_names: Vec<String> = Vec::new();
-    let specs = crate::scenario::run_keep(&ls, None).1.map(|c| {
-        (0..c.len() as u32)
-            .filter_map(|i| c.get::<crate::rules::components::Side>(Cid(i)).map(|x| x.0.clone()))
-            .collect::<Vec<_>>()
-    });
-    for side in specs.unwrap_or_default() {
-        if !side_names.contains(&side) {
-            side_names.push(side);
-        }
-    }
-    let sides: Vec<crate::encounter::SideSpec> = side_names
-        .iter()
-        .map(|n| crate::encounter::SideSpec { name: n.clone(), controller: crate::encounter::SideController::Human })
-        .collect();
-    let control = sides.iter().map(|x| (x.name.clone(), side_control(options, x))).collect();
-    Ok(BattleSetup {
-        file: path.display().to_string(),
-        encounter: crate::encounter::Encounter {
-            name: s.name.clone(),
-            description: s.description.clone(),
-            map: s.map.clone(),
-            sides,
-            combatants: Vec::new(),
-            max_rounds: s.max_rounds,
-        },
-        ruleset_name: ls.ruleset.name.clone(),
-        ruleset: ls.ruleset.clone(),
-        sides: control,
-        seed: s.seed,
-        scenario: Some(path.to_path_buf()),
-        mods: options.mods.clone(),
-        from_save: None,
-    })
-}
-
-/// Build a setup from the options and what is installed.
-pub fn setup_from(library: &Library, options: &super::PlayOptions) -> Option<BattleSetup> {
-    let (file, encounter) = library.encounter(options.encounter.as_deref())?;
-    let ruleset_name = options.ruleset.clone().unwrap_or_else(|| super::library::DEFAULT_RULESET_NAME.into());
-    let ruleset = match library.ruleset(&ruleset_name) {
-        Some(r) => r.clone(),
-        // A data mod's own ruleset.
-        None => crate::modding::load_mods(
-            &crate::modding::ModRegistry::builtin(),
-            &crate::modding::mods_dir(),
-            &options.mods,
-        )
-        .ok()?
-        .ruleset(&ruleset_name)
-        .ok()?,
-    };
-    let sides = encounter.sides.iter().map(|s| (s.name.clone(), side_control(options, s))).collect();
-    let seed = options.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs())
-    });
-    Some(BattleSetup {
-        file: file.display().to_string(),
-        encounter: encounter.clone(),
-        ruleset_name,
-        ruleset,
-        sides,
-        seed,
-        scenario: None,
-        mods: options.mods.clone(),
-        from_save: None,
-    })
-}
-
 /// Entering the battle screen: start the combat the setup describes.
 pub fn start_battle(
     mut commands: Commands,
     setup: Option<Res<BattleSetup>>,
     mut playback: ResMut<Playback>,
-    mut selection: ResMut<super::Selection>,
+    mut selection: ResMut<super::app_state::Selection>,
     mut highlights: ResMut<Highlights>,
     mut queued: ResMut<HumanQueue>,
-    mut session: ResMut<super::session::Session>,
+    mut started: MessageWriter<BattleStarted>,
     (hot, hot_key, pending, battle): (
         Option<ResMut<HotData<CombatData>>>,
         Option<Res<HotKey>>,
@@ -381,7 +259,7 @@ pub fn start_battle(
 ) {
     // Nothing of the last battle's view carries over.
     *playback = Playback::default();
-    *selection = super::Selection::default();
+    *selection = super::app_state::Selection::default();
     *highlights = Highlights::default();
     queued.0.clear();
     let pending = pending.map(|mut p| std::mem::replace(&mut *p, PendingCombat::Keep));
@@ -404,8 +282,7 @@ pub fn start_battle(
             }
         }
         Some(PendingCombat::Loaded(c, setup)) => {
-            session.history = crate::save::undo::History::new();
-            session.floor = 0;
+            started.write(BattleStarted { floor: 0 });
             show_all(&mut playback, &c);
             // A restart of this battle loads the save again.
             commands.insert_resource((*setup).clone());
@@ -415,13 +292,12 @@ pub fn start_battle(
         None => {}
     }
     let Some(setup) = setup else { return };
-    let started = match (&setup.from_save, &setup.scenario) {
+    let started_combat = match (&setup.from_save, &setup.scenario) {
         (Some(path), _) => crate::save::load(path).map(|l| l.combat).map_err(|e| e.to_string()),
-        (None, Some(path)) => scenario_combat(path, &setup.mods),
+        (None, Some(path)) => super::from_scenario::combat(path, &setup.mods),
         (None, None) => start_from_files(&mut commands, &setup, hot, hot_key.as_deref()),
     };
-    session.history = crate::save::undo::History::new();
-    let (combat, error) = match started {
+    let (combat, error) = match started_combat {
         Ok(c) => (c, None),
         Err(e) => {
             let fallback = Combat::new(setup.ruleset.clone(), setup.seed, &[]);
@@ -443,7 +319,7 @@ pub fn start_battle(
         show_all(&mut playback, &combat);
     }
     // Undo never takes back what set the battle up (a scenario's steps).
-    session.floor = if setup.from_save.is_some() { 0 } else { combat.journal().len() };
+    started.write(BattleStarted { floor: if setup.from_save.is_some() { 0 } else { combat.journal().len() } });
     commands.insert_resource(Battle { combat, setup: setup.clone(), last_rejection: None, error });
 }
 
@@ -494,7 +370,7 @@ pub fn drive(
     mut queued: ResMut<HumanQueue>,
     mut pacing: ResMut<Pacing>,
     policies: Res<Policies>,
-    gm: Option<Res<super::ui::GmSeat>>,
+    gm: Option<Res<GmSeat>>,
     playback: Res<Playback>,
     time: Res<Time>,
 ) {
@@ -549,17 +425,11 @@ pub fn drive(
             _ => (None, Issuer::Ai),
         };
         let Some(cmd) = cmd else { return };
-        if battle.combat.submit_as(cmd.clone(), by).is_err() {
-            // A refused command would come back forever: the first AI's answer instead, else end
-            // the turn under way.
-            let fallback = ai::next_command_with(&battle.combat, scope, ai::Brain::Basic).filter(|c| *c != cmd);
-            let fallback_ok = fallback.is_some_and(|f| battle.combat.submit_as(f, by).is_ok());
-            if !fallback_ok {
-                let Some(active) = battle.combat.turn().active else { return };
-                if battle.combat.submit_as(Command::EndTurn { actor: active }, by).is_err() {
-                    return;
-                }
-            }
+        // A refused command would come back forever: the basic AI's answer instead, else the turn
+        // under way ends; if even that is refused, wait for the next frame.
+        let active = battle.combat.turn().active;
+        if ai::submit_or_recover(&mut battle.combat, cmd, by, scope, true, active) == ai::Sent::Refused {
+            return;
         }
     }
 }
@@ -700,7 +570,11 @@ pub fn beat_for(e: &CombatEvent) -> Option<Beat> {
 }
 
 /// Recompute the highlights when the state or the selection changed.
-pub fn update_highlights(battle: Option<ResMut<Battle>>, selection: Res<super::Selection>, mut hl: ResMut<Highlights>) {
+pub fn update_highlights(
+    battle: Option<ResMut<Battle>>,
+    selection: Res<super::app_state::Selection>,
+    mut hl: ResMut<Highlights>,
+) {
     let Some(mut battle) = battle else { return };
     let status = format!("{:?}", battle.combat.status());
     let key = (battle.combat.log().events.len(), status, selection.ability.clone());
@@ -718,7 +592,7 @@ pub fn update_highlights(battle: Option<ResMut<Battle>>, selection: Res<super::S
         {
             out.reachable = battle.combat.reachable(who, &ability);
             if out.reachable.is_empty() {
-                out.targets = super::input::valid_targets(&mut battle.combat, who, &ability);
+                out.targets = crate::hud_model::valid_targets(&mut battle.combat, who, &ability);
             }
         }
     }

@@ -12,11 +12,16 @@ use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::app_state::Selection;
 use super::battle::{Battle, HumanCommand, Pacing};
 use crate::rules::command::{ActIntent, Command};
 use crate::rules::components::{Cid, GridPos};
 use crate::rules::driver::Combat;
 use crate::rules::ruleset::Effect;
+
+/// The labels of the ability hotkeys, from the bindings (`1`..`9` by default).
+#[derive(Resource, Debug, Default, Clone)]
+pub struct HotkeyLabels(pub Vec<String>);
 
 /// Everything a player can do.
 #[derive(Actionlike, PartialEq, Eq, PartialOrd, Ord, Clone, Copy, Hash, Debug, Reflect, Serialize, Deserialize)]
@@ -174,11 +179,11 @@ impl Bindings {
         if !path.exists() {
             return (Self::default(), None);
         }
-        let text = match crate::rules::ruleset::read_data_file(path) {
+        let text = match crate::rules::data::read_data_file(path) {
             Ok(t) => t,
             Err(e) => return (Self::default(), Some(format!("{e} (using the default bindings)"))),
         };
-        match crate::rules::ruleset::parse_ron::<Bindings>(&path.display().to_string(), &text) {
+        match crate::rules::data::parse_ron::<Bindings>(&path.display().to_string(), &text) {
             Ok(mut b) => {
                 // Actions the file leaves out keep their default inputs.
                 for (a, v) in Self::default().0 {
@@ -234,15 +239,6 @@ pub struct PlayerInput;
 #[derive(Resource, Debug, Default, Clone, Copy)]
 pub struct CursorCell(pub Option<GridPos>);
 
-/// The player's current choice.
-#[derive(Resource, Debug, Default, Clone)]
-pub struct Selection {
-    /// The ability chosen, if any.
-    pub ability: Option<String>,
-    /// The target picked with Tab, by index into the valid targets.
-    pub target: Option<Cid>,
-}
-
 /// Startup: read the bindings and spawn the player's input entity.
 pub fn spawn_input(mut commands: Commands) {
     let (bindings, note) = Bindings::load(&super::library::assets_root().join("input.ron"));
@@ -265,13 +261,8 @@ pub fn spawn_input(mut commands: Commands) {
             })
         })
         .collect();
-    commands.insert_resource(super::ui::HotkeyLabels(labels));
+    commands.insert_resource(HotkeyLabels(labels));
     commands.spawn((PlayerInput, bindings.input_map()));
-}
-
-/// Abilities the creature can use, in hotkey order: its own, then the ruleset's basic ones.
-pub fn ability_bar(combat: &Combat, who: Cid) -> Vec<String> {
-    crate::hud::abilities_of(combat, who)
 }
 
 /// Movement abilities in the order a click prefers them: plain moves first, then short steps,
@@ -304,21 +295,6 @@ fn is_charge(combat: &Combat, ability: &str) -> bool {
     combat.ruleset().ability(ability).is_some_and(|d| matches!(d.effect, Effect::Charge { .. }))
 }
 
-/// Creatures the ability may target now, by the engine's own dry run (a charge: with a square
-/// next to the target to end on).
-pub fn valid_targets(combat: &mut Combat, who: Cid, ability: &str) -> Vec<Cid> {
-    if is_charge(combat, ability) {
-        return (0..combat.len() as u32)
-            .map(Cid)
-            .filter(|t| crate::hud::charge_destination(combat, who, ability, *t).is_some())
-            .collect();
-    }
-    (0..combat.len() as u32)
-        .map(Cid)
-        .filter(|t| combat.check_act(&ActIntent::new(who, ability, vec![*t])).is_ok())
-        .collect()
-}
-
 /// Turn the player's actions into commands for the creature the engine waits on.
 pub fn handle_input(
     actions: Single<&ActionState<GameAction>, With<PlayerInput>>,
@@ -344,7 +320,7 @@ pub fn handle_input(
         // A decision (defence, opportunity...) is answered in its prompt.
         return;
     }
-    let bar = ability_bar(&battle.combat, who);
+    let bar = crate::hud_model::abilities_of(&battle.combat, who);
     if actions.just_pressed(&GameAction::Cancel) {
         *selection = Selection::default();
     }
@@ -368,7 +344,7 @@ pub fn handle_input(
     if actions.just_pressed(&GameAction::CycleTargets)
         && let Some(ab) = selection.ability.clone()
     {
-        let targets = valid_targets(&mut battle.combat, who, &ab);
+        let targets = crate::hud_model::valid_targets(&mut battle.combat, who, &ab);
         let next = match selection.target.and_then(|t| targets.iter().position(|x| *x == t)) {
             Some(i) => targets.get((i + 1) % targets.len()).copied(),
             None => targets.first().copied(),
@@ -383,7 +359,7 @@ pub fn handle_input(
         if let [t] = targets[..]
             && is_charge(&battle.combat, &ab)
         {
-            intent.to = crate::hud::charge_destination(&mut battle.combat, who, &ab, t);
+            intent.to = crate::hud_model::charge_destination(&mut battle.combat, who, &ab, t);
         }
         out.write(HumanCommand(Command::Act(intent)));
         *selection = Selection::default();
@@ -425,7 +401,7 @@ pub fn handle_input(
         intent.targets = vec![t];
         if is_charge(&battle.combat, &ability) {
             // A charge ends next to its target: the nearest square the engine accepts.
-            intent.to = crate::hud::charge_destination(&mut battle.combat, who, &ability, t);
+            intent.to = crate::hud_model::charge_destination(&mut battle.combat, who, &ability, t);
         }
     }
     out.write(HumanCommand(Command::Act(intent)));

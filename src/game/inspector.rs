@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use super::battle::Battle;
-use super::hud::HudUi;
+use super::hud_panels::HudUi;
 use crate::rules::components::*;
 
 /// Register the rules' component types, so the inspector can show them.

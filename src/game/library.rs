@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 
 use crate::encounter::Encounter;
-use crate::rules::ruleset::{DataError, Ruleset};
+use crate::rules::data::DataError;
+use crate::rules::ruleset::Ruleset;
 
 /// The default encounter, built in.
 pub const DEFAULT_ENCOUNTER: &str = include_str!("../../assets/encounters/skirmish-4v4.ron");
@@ -90,7 +91,7 @@ fn ron_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Startup: read what is installed, plus an encounter named on the command line from elsewhere.
-pub fn load_library(mut commands: Commands, options: Res<super::PlayOptions>) {
+pub fn load_library(mut commands: Commands, options: Res<super::app_state::PlayOptions>) {
     let mut lib = Library::scan(&assets_root());
     if let Some(f) = &options.encounter
         && !lib.encounters.iter().any(|(p, _)| p == f)

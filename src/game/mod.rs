@@ -11,70 +11,32 @@
 //!   commands. No window, renderer or egui: headless tests and benchmarks run it on
 //!   `MinimalPlugins`.
 //! - [`view::ViewPlugin`]: the board, tokens, highlights, camera and the cursor.
-//! - [`ui::UiPlugin`]: the egui start screen, the battle HUD ([`hud`]: tracker, card, ability bar,
+//! - [`screens::ScreensPlugin`]: the egui start screen, the battle HUD ([`hud`]: tracker, card, ability bar,
 //!   log), decision prompts, the F12 inspector ([`inspector`]) and the end screen.
 //! - [`shots::ShotsPlugin`]: screenshots for `scripts/screenshots.sh`.
 //! - [`session`]: saves, quick save and load, undo and redo, the Simulate window's background
 //!   batch, and the hot-reloaded encounter, ruleset and mods the next battle starts from.
 
+pub mod app_state;
 pub mod battle;
-pub mod hud;
+pub mod from_scenario;
+pub mod hud_panels;
 pub mod input;
 pub mod inspector;
 pub mod library;
+pub mod screens;
 pub mod session;
+pub mod setup;
 pub mod shots;
-pub mod ui;
 pub mod view;
-
-use std::path::PathBuf;
 
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::InputManagerPlugin;
 
-pub use battle::{Battle, BattleSetup, HumanCommand, Pacing, Policies, Policy, SideControl};
-pub use input::{GameAction, Selection};
-
-/// The screens of the game.
-#[derive(States, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum Screen {
-    /// Pick an encounter, a ruleset and who plays each side.
-    #[default]
-    Start,
-    /// The fight.
-    Battle,
-    /// Victory, defeat or draw.
-    End,
-}
-
-/// What `skirmish play` (or a plain `skirmish`) was asked for.
-#[derive(Resource, Debug, Clone, Default)]
-pub struct PlayOptions {
-    /// The encounter file; none = the default encounter.
-    pub encounter: Option<PathBuf>,
-    /// The ruleset's name; none = homebrew-d20.
-    pub ruleset: Option<String>,
-    /// Sides the AI plays; the others are played by people at this screen (hot seat).
-    pub ai_sides: Vec<String>,
-    /// Every side is played by the AI.
-    pub all_ai: bool,
-    /// The dice seed; none = from the clock.
-    pub seed: Option<u64>,
-    /// Skip the start screen.
-    pub start_now: bool,
-    /// Save screenshots here, then exit (see [`shots`]).
-    pub screenshots: Option<PathBuf>,
-    /// Open the battle at the end of this scenario file's steps (every side played by people
-    /// unless `ai_sides` says otherwise).
-    pub scenario: Option<PathBuf>,
-    /// With `screenshots`: exit once this many rounds have been played.
-    pub exit_after_rounds: Option<u32>,
-    /// Mods to load by name (`--mod`), in order: see `skirmish::modding::load_mods`.
-    pub mods: Vec<String>,
-    /// Windows to open when the battle starts (`--open`): `saves`, `simulate` (which also
-    /// starts a batch), `inspector`, `log`.
-    pub open: Vec<String>,
-}
+pub use app_state::{PlayOptions, Screen, Selection};
+pub use battle::{Battle, HumanCommand, Pacing, Policies, Policy};
+pub use input::GameAction;
+pub use setup::{BattleSetup, SideControl};
 
 /// Everything but the window, the renderer and egui: screens, the battle, pacing, AI turns and the
 /// player's input. Needs `StatesPlugin` and `InputPlugin` (both in `DefaultPlugins`).
@@ -87,6 +49,7 @@ impl Plugin for GameLogicPlugin {
             .init_resource::<PlayOptions>()
             .init_resource::<Pacing>()
             .init_resource::<Policies>()
+            .init_resource::<battle::GmSeat>()
             .init_resource::<Selection>()
             .init_resource::<input::CursorCell>()
             .init_resource::<battle::Playback>()
@@ -96,6 +59,7 @@ impl Plugin for GameLogicPlugin {
             .init_resource::<session::SimPanel>()
             .init_resource::<input::TypingInUi>()
             .add_message::<HumanCommand>()
+            .add_message::<battle::BattleStarted>()
             .add_message::<session::SessionRequest>()
             .add_plugins(crate::modding::watch::HotReloadPlugin)
             .add_systems(Startup, (library::load_library, input::spawn_input, battle::apply_options).chain())
@@ -116,7 +80,7 @@ impl Plugin for GameLogicPlugin {
             // Undo, redo, saves and loads: on the end screen too (take back the move that lost).
             .add_systems(
                 Update,
-                (session::session_keys, session::apply_requests, session::poll_sim)
+                (session::on_battle_started, session::session_keys, session::apply_requests, session::poll_sim)
                     .chain()
                     .before(input::handle_input)
                     .run_if(in_state(Screen::Battle).or_else(in_state(Screen::End))),
@@ -134,7 +98,7 @@ pub fn run(options: PlayOptions) -> AppExit {
     .add_plugins(bevy_egui::EguiPlugin::default())
     .insert_resource(ClearColor(Color::srgb(0.07, 0.08, 0.10)))
     .insert_resource(options)
-    .add_plugins((GameLogicPlugin, view::ViewPlugin, ui::UiPlugin, shots::ShotsPlugin))
+    .add_plugins((GameLogicPlugin, view::ViewPlugin, screens::ScreensPlugin, shots::ShotsPlugin))
     .add_plugins(bevy_inspector_egui::DefaultInspectorConfigPlugin)
     // The built-in mods' component types, for the F12 inspector (their systems are installed
     // into each combat that loads them, not into the app).

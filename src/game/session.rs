@@ -18,8 +18,9 @@ use std::sync::{Arc, Mutex};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
-use super::battle::{Battle, BattleSetup, PendingCombat, SideControl};
+use super::battle::{Battle, PendingCombat};
 use super::input::{GameAction, PlayerInput, TypingInUi};
+use super::setup::{BattleSetup, SideControl};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Side};
 use crate::rules::driver::Combat;
@@ -115,6 +116,14 @@ impl Session {
     }
 }
 
+/// A new battle: a new undo history, floored at the journal entries that set it up.
+pub fn on_battle_started(mut started: MessageReader<super::battle::BattleStarted>, mut session: ResMut<Session>) {
+    for s in started.read() {
+        session.history = History::new();
+        session.floor = s.floor;
+    }
+}
+
 /// A save file's name from what the player typed: letters, digits, `-` and `_` kept, the rest
 /// turned into `-`; never empty, never a path.
 pub fn file_name_for(name: &str) -> String {
@@ -199,7 +208,7 @@ pub fn apply_requests(
     battle: Option<ResMut<Battle>>,
     mut session: ResMut<Session>,
     mut commands: Commands,
-    mut next: ResMut<NextState<super::Screen>>,
+    mut next: ResMut<NextState<super::app_state::Screen>>,
     pending: Option<Res<PendingCombat>>,
 ) {
     let Some(mut battle) = battle else {
@@ -225,7 +234,7 @@ pub fn apply_requests(
                         session.say(true, format!("Undid {words} ({} journal entries taken back).", step.entries));
                         battle.last_rejection = None;
                         commands.insert_resource(PendingCombat::Keep);
-                        next.set(super::Screen::Battle);
+                        next.set(super::app_state::Screen::Battle);
                         pending = Some(());
                     }
                     Err(e) => session.say(false, format!("Undo: {e}.")),
@@ -239,7 +248,7 @@ pub fn apply_requests(
                         session.say(true, format!("Redid {words}, with the same dice."));
                         battle.last_rejection = None;
                         commands.insert_resource(PendingCombat::Keep);
-                        next.set(super::Screen::Battle);
+                        next.set(super::app_state::Screen::Battle);
                         pending = Some(());
                     }
                     Err(e) => session.say(false, format!("Redo: {e}.")),
@@ -292,7 +301,7 @@ fn load_save(
     battle: &Battle,
     session: &mut Session,
     commands: &mut Commands,
-    next: &mut NextState<super::Screen>,
+    next: &mut NextState<super::app_state::Screen>,
     path: PathBuf,
 ) -> bool {
     match save::load(&path) {
@@ -304,7 +313,7 @@ fn load_save(
                 format!("Loaded {} ({}, {}, round {}).", path.display(), meta.encounter, meta.ruleset, meta.round),
             );
             commands.insert_resource(PendingCombat::Loaded(Box::new(loaded.combat), Box::new(setup)));
-            next.set(super::Screen::Battle);
+            next.set(super::app_state::Screen::Battle);
             true
         }
         Err(e) => {
@@ -458,11 +467,11 @@ pub fn poll_sim(mut sim: ResMut<SimPanel>) {
 
 /// `--open`: once the battle is up, open the windows asked for (the simulation also starts).
 pub fn open_windows(
-    options: Res<super::PlayOptions>,
+    options: Res<super::app_state::PlayOptions>,
     battle: Option<Res<Battle>>,
     mut session: ResMut<Session>,
     mut sim: ResMut<SimPanel>,
-    hud_ui: Option<ResMut<super::hud::HudUi>>,
+    hud_ui: Option<ResMut<super::hud_panels::HudUi>>,
     mut done: Local<bool>,
 ) {
     if *done || options.open.is_empty() {

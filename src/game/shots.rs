@@ -7,8 +7,8 @@
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
+use super::app_state::{PlayOptions, Screen};
 use super::battle::{Battle, Pacing};
-use super::{PlayOptions, Screen};
 
 /// The screenshot plugin (does nothing without `--screenshots`).
 pub struct ShotsPlugin;
@@ -56,12 +56,12 @@ fn take_shots(
     screen: Res<State<Screen>>,
     battle: Option<Res<Battle>>,
     mut pacing: ResMut<Pacing>,
-    mut selection: ResMut<super::Selection>,
-    mut policies: ResMut<super::Policies>,
+    mut selection: ResMut<super::app_state::Selection>,
+    mut policies: ResMut<super::battle::Policies>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
-    mut hud_ui: ResMut<super::hud::HudUi>,
-    cache: Res<super::hud::HudCache>,
+    mut hud_ui: ResMut<super::hud_panels::HudUi>,
+    cache: Res<super::hud_panels::HudCache>,
     (mut session, sim, mut requests): (
         ResMut<super::session::Session>,
         Res<super::session::SimPanel>,
@@ -90,7 +90,7 @@ fn take_shots(
     if state.frames == 1 {
         // Nobody is at the keyboard: decisions on the way are answered the AI's way.
         for v in policies.0.values_mut() {
-            *v = super::Policy::Always;
+            *v = super::battle::Policy::Always;
         }
     }
     // A safety net: never hang a CI run.
@@ -114,7 +114,7 @@ fn take_shots(
             let rounds = options.exit_after_rounds.unwrap_or(1);
             let Some(b) = battle else { return };
             if let Some(who) = b.human_waiting().filter(|w| b.combat.turn().active == Some(*w)) {
-                let bar = super::input::ability_bar(&b.combat, who);
+                let bar = crate::hud_model::abilities_of(&b.combat, who);
                 selection.ability = bar.into_iter().find(|a| {
                     b.combat.ruleset().ability(a).is_some_and(|d| {
                         matches!(
@@ -163,8 +163,8 @@ fn scenario_shot(
     state: &mut ShotState,
     screen: &Screen,
     battle: Option<&Battle>,
-    hud_ui: &mut super::hud::HudUi,
-    cache: &super::hud::HudCache,
+    hud_ui: &mut super::hud_panels::HudUi,
+    cache: &super::hud_panels::HudCache,
 ) {
     if *screen != Screen::Battle || battle.is_none() {
         return;

@@ -9,10 +9,15 @@ use bevy::sprite::Anchor;
 use bevy::window::PrimaryWindow;
 use leafwing_input_manager::prelude::ActionState;
 
-use super::Screen;
+use super::app_state::Screen;
 use super::battle::{Battle, Highlights, Playback};
 use super::input::{CursorCell, GameAction, PlayerInput};
 use crate::rules::components::{Cid, Conditions, GridPos, Health, Side};
+
+/// The screen rectangles (logical pixels: left, top, right, bottom) the HUD's panels cover: the
+/// board ignores the pointer there.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct BannerRect(pub Vec<(f32, f32, f32, f32)>);
 
 /// Pixels per square.
 pub const CELL: f32 = 64.0;
@@ -117,9 +122,9 @@ fn spawn_camera(mut commands: Commands) {
 }
 
 /// Side colours: the first side blue, the second red, then others; the HUD's dots take theirs
-/// from the same table ([`crate::hud::side_rgb`]).
+/// from the same table ([`crate::hud_model::side_rgb`]).
 pub fn side_color(index: usize) -> Color {
-    let [r, g, b] = crate::hud::side_rgb(index);
+    let [r, g, b] = crate::hud_model::side_rgb(index);
     Color::srgb_u8(r, g, b)
 }
 
@@ -201,7 +206,7 @@ fn spawn_board(
     for i in 0..battle.combat.len() as u32 {
         let who = Cid(i);
         let side = battle.combat.get::<Side>(who).map(|s| s.0.clone()).unwrap_or_default();
-        let idx = crate::hud::side_index(&battle.combat, &side);
+        let idx = crate::hud_model::side_index(&battle.combat, &side);
         let name = battle.combat.name(who);
         let fill = materials.add(side_color(idx));
         commands
@@ -410,7 +415,7 @@ fn cursor_cell(
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     camera: Option<Single<(&Camera, &GlobalTransform), With<MainCamera>>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
-    banner: Option<Res<super::ui::BannerRect>>,
+    banner: Option<Res<BannerRect>>,
     mut cell: ResMut<CursorCell>,
 ) {
     let over_ui = egui.is_some_and(|e| e.wants_any_pointer_input());

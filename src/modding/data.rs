@@ -30,8 +30,9 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::encounter::Encounter;
-use crate::rules::ruleset::{AbilityDef, ConditionDef, DataError, Ruleset, locate, parse_ron, read_data_file};
-use crate::scenario::inside_its_folder;
+use crate::rules::data::inside_its_folder;
+use crate::rules::data::{DataError, locate, parse_ron, read_data_file};
+use crate::rules::ruleset::{AbilityDef, ConditionDef, Ruleset};
 
 /// The most entries (files and folders) a mod's content folder (`rulesets/`, `abilities/`, ...)
 /// may hold.
@@ -281,7 +282,7 @@ fn read_as(real: &Path, shown: &str) -> Result<String, DataError> {
 fn locate_after(text: &str, anchor: &str, needle: &str) -> (usize, usize) {
     let from = text.find(anchor).unwrap_or(0);
     let at = text[from..].find(needle).map(|i| from + i).or_else(|| text.find(anchor));
-    at.map_or((1, 1), |i| crate::rules::ruleset::position(text, i))
+    at.map_or((1, 1), |i| crate::rules::data::position(text, i))
 }
 
 /// Read the manifest of the mod in `dir`, after confining the folder ([`confine_mod_folder`]):
@@ -311,7 +312,7 @@ pub fn read_manifest(dir: &Path) -> Result<ModManifest, DataError> {
             &text,
             &format!("\"{}\"", m.name),
             format!(
-                "name: `{0}` is also the name of a built-in Rust mod (src/mods_builtin): `--mod {0}` and `mods: \
+                "name: `{0}` is also the name of a built-in Rust mod (src/modding/builtin): `--mod {0}` and `mods: \
                  [\"{0}\"]` would load the Rust mod `{0}`, never the data mod {1}; rename the data mod (its \
                  folder and this name)",
                 m.name,
@@ -823,7 +824,7 @@ impl DataMods {
 /// Load an installed ruleset by name (`assets/rulesets/<name>.ron`, as scenarios find them).
 pub fn installed_ruleset(name: &str) -> Result<Ruleset, DataError> {
     let probe = Path::new("mods").join("probe.ron");
-    let path = crate::scenario::resolve_ruleset(&probe, name).map_err(|m| DataError {
+    let path = crate::rules::data::resolve_ruleset(&probe, name).map_err(|m| DataError {
         file: format!("ruleset `{name}`"),
         line: 1,
         col: 1,
@@ -874,7 +875,7 @@ pub fn check_mod(dir: &Path) -> Result<Vec<String>, DataError> {
         rulesets.push(rs);
     }
     if !mods.abilities.is_empty() || !mods.conditions.is_empty() {
-        for base in crate::encounter::installed_rulesets(dir)? {
+        for base in crate::rules::data::installed_rulesets(dir)? {
             let mut rs = base;
             let notes = mods.apply(&mut rs)?;
             out.push(format!("  added to ruleset `{}` ok", rs.name));

@@ -9,6 +9,7 @@
 //!
 //! Nothing here imports the game, egui or input.
 
+pub mod builtin;
 pub mod data;
 pub mod watch;
 
@@ -54,8 +55,8 @@ impl ModRegistry {
     /// The mods shipped with skirmish: `regeneration` and `riposte`.
     pub fn builtin() -> Self {
         let mut r = Self::empty();
-        r.register(crate::mods_builtin::regeneration::NAME, || Arc::new(crate::mods_builtin::RegenerationMod));
-        r.register(crate::mods_builtin::riposte::NAME, || Arc::new(crate::mods_builtin::RiposteMod));
+        r.register(crate::modding::builtin::regeneration::NAME, || Arc::new(crate::modding::builtin::RegenerationMod));
+        r.register(crate::modding::builtin::riposte::NAME, || Arc::new(crate::modding::builtin::RiposteMod));
         r
     }
 
@@ -100,7 +101,7 @@ pub struct LoadedMods {
 impl LoadedMods {
     /// The ruleset `name` with these mods: a data mod's ruleset of that name, else the installed
     /// one (`assets/rulesets/<name>.ron`) with the data mods' abilities and conditions added.
-    pub fn ruleset(&self, name: &str) -> Result<Ruleset, crate::rules::ruleset::DataError> {
+    pub fn ruleset(&self, name: &str) -> Result<Ruleset, crate::rules::data::DataError> {
         match self.data.ruleset(name, &data::installed_ruleset) {
             Some(r) => r,
             None => {

@@ -16,7 +16,8 @@ use bevy::time::common_conditions::on_timer;
 
 use super::{LoadedMods, ModRegistry, load_mods};
 use crate::encounter::Encounter;
-use crate::rules::ruleset::{DataError, Ruleset};
+use crate::rules::data::DataError;
+use crate::rules::ruleset::Ruleset;
 
 /// The most files one watcher looks at (a mod folder is walked two levels deep).
 pub const MAX_WATCHED: usize = 4096;
@@ -187,7 +188,7 @@ pub fn load_combat_data(
                 let chain = loaded.data.extends_chain(ruleset)?;
                 let probe = Path::new("mods").join("probe.ron");
                 if let Some(base) = chain.last()
-                    && let Ok(p) = crate::scenario::resolve_ruleset(&probe, base)
+                    && let Ok(p) = crate::rules::data::resolve_ruleset(&probe, base)
                 {
                     watched.push(p);
                 }
@@ -195,7 +196,7 @@ pub fn load_combat_data(
             }
             None => {
                 let probe = encounter.parent().unwrap_or(Path::new(".")).join("probe.ron");
-                if let Ok(p) = crate::scenario::resolve_ruleset(&probe, ruleset) {
+                if let Ok(p) = crate::rules::data::resolve_ruleset(&probe, ruleset) {
                     watched.push(p);
                 }
                 let mut rs = super::data::installed_ruleset(ruleset)?;
@@ -205,7 +206,7 @@ pub fn load_combat_data(
         }
     };
     let file = encounter.display().to_string();
-    let text = crate::rules::ruleset::read_data_file(encounter)?;
+    let text = crate::rules::data::read_data_file(encounter)?;
     let enc = Encounter::from_ron_str(&file, &text)?;
     enc.validate(&file, &text, &rs)?;
     Ok((CombatData { ruleset: rs, encounter: enc, mods: loaded }, watched))

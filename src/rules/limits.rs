@@ -3,7 +3,7 @@
 //! Every number a ruleset, encounter or scenario gives the engine is bounded here, so that the
 //! rules' integer arithmetic cannot overflow, no loop runs for ever and no allocation explodes.
 //! A value out of range is a parse error at its `file:line:col`, naming the field's path (see
-//! [`super::ruleset::parse_ron`]). The bounds are generous for play: a designer should never meet
+//! [`super::data::parse_ron`]). The bounds are generous for play: a designer should never meet
 //! them except by mistake.
 //!
 //! With these bounds the largest sums the engine forms stay far inside `i32`: a damage roll is at

@@ -2,18 +2,21 @@
 //!
 //! Builds on `MinimalPlugins` plus `StatesPlugin` and knows no window, renderer, egui or input.
 //! The rules run in their own schedule, [`RulesSchedule`], with a single-threaded executor and
-//! ordered [`TurnSystems`] sets. The game runs it from `Update` through [`RulesPlugin`]; the
-//! simulator, the scenario runner and the tests run it straight on a `World` through
-//! [`driver::Combat`], which for a combat without mods calls the schedule's steps in its order
-//! without the schedule (the fused driver: the same functions, the rules fetched once a settle).
+//! ordered [`TurnSystems`] sets. Everything in this crate plays through [`driver::Combat`], which
+//! owns the combat's own `World`: the game's battle holds one, as do the simulator, the scenario
+//! runner, saves and the tests. For a combat without mods it calls the schedule's steps in their
+//! order without the schedule (the fused driver: the same functions, the rules fetched once a
+//! settle); with mods it runs the schedule. [`RulesPlugin`] runs the same schedule from `Update`
+//! inside a host `App`, for a program that embeds the rules in its own world, and for tests of
+//! that.
 
 pub mod actions;
 pub mod combat;
 pub mod command;
 pub mod components;
+pub mod data;
 pub mod dice;
 pub mod driver;
-pub mod files;
 pub mod journal;
 pub mod limits;
 pub mod log;

@@ -6,10 +6,11 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::components::*;
+use super::data::{DataError, locate};
 use super::dice::Dice;
 use super::log::CombatLog;
 use super::map::BattleMap;
-use super::ruleset::{DataError, Ruleset, locate};
+use super::ruleset::Ruleset;
 use super::state::{Roster, TurnState};
 use super::timeline::Timeline;
 

@@ -319,6 +319,19 @@ pub enum DecisionKind {
 }
 
 impl DecisionKind {
+    /// Every kind's [`name`](Self::name), in declaration order: what a scenario's
+    /// `Expect(Pending(..))` and the game's decision policies may name.
+    pub const NAMES: &[&str] = &[
+        "Defense",
+        "Opportunity",
+        "Opening",
+        "AssistApproval",
+        "Triggered",
+        "ActionLoss",
+        "InitiativeTie",
+        "CastComplete",
+    ];
+
     /// A short name: `Defense`, `Opportunity`, `Opening`, `AssistApproval`, `Triggered`,
     /// `ActionLoss`, `InitiativeTie`, `CastComplete`.
     pub fn name(&self) -> &'static str {
@@ -592,4 +605,27 @@ pub fn flanked_at(occupied: &BTreeMap<GridPos, Cid>, p: GridPos, hostile: impl F
         .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
         .filter(|d| *d != (0, 0))
         .any(|(dx, dy)| at(p.x + dx, p.y + dy).is_some_and(&hostile) && at(p.x - dx, p.y - dy).is_some_and(&hostile))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `DecisionKind::NAMES` lists every kind's name once, in declaration order: a new kind
+    /// missing from it could not be named by a scenario or given a policy in the game.
+    #[test]
+    fn decision_kind_names_list_every_kind() {
+        let every = [
+            DecisionKind::Defense { attacker: Cid(0), attack_total: 0, options: vec![] },
+            DecisionKind::Opportunity { mover: Cid(0), options: vec![] },
+            DecisionKind::Opening { id: 0 },
+            DecisionKind::AssistApproval { from: Cid(0), to: Cid(1) },
+            DecisionKind::Triggered { step: super::super::ruleset::TurnStep::TickOwnEffects, options: vec![] },
+            DecisionKind::ActionLoss,
+            DecisionKind::InitiativeTie { tied: vec![] },
+            DecisionKind::CastComplete { ability: String::new() },
+        ];
+        let names: Vec<&str> = every.iter().map(DecisionKind::name).collect();
+        assert_eq!(names, DecisionKind::NAMES);
+    }
 }

@@ -22,10 +22,11 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::rules::components::{Cid, Conditions, GridPos, Health};
+use crate::rules::data::{DataError, locate, parse_ron};
 use crate::rules::driver::Combat;
 use crate::rules::journal::Entry;
 use crate::rules::map::BattleMap;
-use crate::rules::ruleset::{DataError, Ruleset, locate, parse_ron};
+use crate::rules::ruleset::Ruleset;
 use crate::rules::setup::CombatantSpec;
 use crate::rules::state::{EngineStatus, Pending};
 
@@ -620,7 +621,7 @@ impl SaveFile {
                     .map_err(|e| invalid(format!("ruleset: the embedded ruleset is invalid: {}", e.message)))?
             }
             RulesetSource::Installed { name, hash } => {
-                let installed = crate::encounter::installed_rulesets(Path::new(file))
+                let installed = crate::rules::data::installed_rulesets(Path::new(file))
                     .map_err(|e| invalid(format!("ruleset: an installed ruleset does not load: {e}")))?;
                 let mut found = None;
                 for mut rs in installed.into_iter().filter(|r| &r.name == name) {
@@ -925,11 +926,11 @@ pub fn parse(file: &str, text: &str) -> Result<SaveFile, SaveError> {
 /// Read a file of at most [`MAX_SAVE_BYTES`] (regular files only).
 fn read_save_file(path: &Path) -> Result<String, SaveError> {
     let file = path.display().to_string();
-    let bytes = crate::rules::files::read_capped(path, MAX_SAVE_BYTES, "a save")
+    let bytes = crate::rules::data::read_capped(path, MAX_SAVE_BYTES, "a save")
         .map_err(|m| SaveError::Io { file: file.clone(), message: format!("cannot read: {m}") })?;
     // Decoded as every data file is: UTF-8 (a bad byte named by line and column), a byte-order
     // mark skipped, any line ends.
-    crate::rules::ruleset::decode_text(&file, bytes).map_err(SaveError::Corrupt)
+    crate::rules::data::decode_text(&file, bytes).map_err(SaveError::Corrupt)
 }
 
 /// Read a save file without restoring it.

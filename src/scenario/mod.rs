@@ -2,7 +2,7 @@
 
 pub mod format;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::ai::{self, AiScope};
 use crate::encounter::Encounter;
@@ -11,25 +11,14 @@ use crate::rules::command::{ActIntent, Choice, Command, Decider, GmInput, Openin
 use crate::rules::components::{
     ActionPool, AssistBonuses, Casting, Conditions, GridPos, Health, HeldActions, HeldTrigger,
 };
+use crate::rules::data::{DataError, parse_ron, read_data_file, resolve_encounter, resolve_ruleset};
 use crate::rules::driver::Combat;
 use crate::rules::log::{CombatEvent, CommandOutcomes};
 use crate::rules::map::BattleMap;
-use crate::rules::ruleset::{DataError, Ruleset, parse_ron, read_data_file, resolve_inside};
+use crate::rules::ruleset::Ruleset;
 use crate::rules::setup;
-use crate::rules::state::{EngineStatus, Pending};
+use crate::rules::state::{DecisionKind, EngineStatus, Pending};
 use format::{EventPattern, Expect, GmStep, Scenario, Step};
-
-/// The decision kinds `Expect(Pending(..))` may name.
-pub const DECISION_KINDS: &[&str] = &[
-    "Defense",
-    "Opportunity",
-    "Opening",
-    "AssistApproval",
-    "Triggered",
-    "ActionLoss",
-    "InitiativeTie",
-    "CastComplete",
-];
 
 /// A scenario with its ruleset, both checked.
 #[derive(Debug, Clone)]
@@ -45,58 +34,6 @@ pub struct LoadedScenario {
     pub map: BattleMap,
     /// The mods it loads (its `mods` and any asked for with `--mod`).
     pub mods: crate::modding::LoadedMods,
-}
-
-/// The folders a scenario's data may come from: its own folder (and below) and every project
-/// `assets/` folder (above the scenario, in the working directory, in the crate).
-pub fn data_roots(scenario_file: &Path) -> Vec<PathBuf> {
-    let dir = scenario_file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut roots = vec![dir.to_path_buf()];
-    roots.extend(dir.ancestors().map(|p| p.join("assets")).filter(|p| p.is_dir()));
-    roots.push(PathBuf::from("assets"));
-    roots.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets"));
-    roots
-}
-
-/// Where a ruleset name resolves to: `<name>.ron` relative to the scenario (inside its folder or
-/// a project `assets/` folder, see [`data_roots`]), or a plain name under an `assets/rulesets/`
-/// folder found above the scenario, in the working directory, or in the crate.
-pub fn resolve_ruleset(scenario_file: &Path, name: &str) -> Result<PathBuf, String> {
-    resolve_asset(scenario_file, name, "rulesets", "ruleset")
-}
-
-/// Where an encounter name resolves to, as [`resolve_ruleset`] does, under `assets/encounters/`.
-pub fn resolve_encounter(scenario_file: &Path, name: &str) -> Result<PathBuf, String> {
-    resolve_asset(scenario_file, name, "encounters", "encounter")
-}
-
-/// `<name>.ron` relative to the data file (confined to [`data_roots`]), or a plain name under an
-/// `assets/<folder>/` folder above the file, in the working directory, or in the crate.
-fn resolve_asset(scenario_file: &Path, name: &str, folder: &str, what: &str) -> Result<PathBuf, String> {
-    let dir = scenario_file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if name.ends_with(".ron") {
-        return resolve_inside(dir, name, &data_roots(scenario_file));
-    }
-    if name.is_empty() || !name.chars().all(crate::rules::limits::plain_name_char) {
-        return Err(format!("`{name}` is neither a {what} name (letters, digits, - and _) nor a .ron path"));
-    }
-    let file = format!("{name}.ron");
-    let mut candidates: Vec<PathBuf> = dir.ancestors().map(|p| p.join("assets").join(folder).join(&file)).collect();
-    candidates.push(Path::new("assets").join(folder).join(&file));
-    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(folder).join(&file));
-    candidates
-        .into_iter()
-        .find(|c| c.is_file())
-        .ok_or_else(|| format!("`{name}` is not an installed {what}"))
-        .and_then(|c| inside_its_folder(&c).ok_or_else(|| format!("`{name}` leads outside the allowed folders")))
-}
-
-/// A file found in an `assets/<folder>/`, as it really is (symlinks followed), if it really lies
-/// in that folder: a symlink out of it is refused.
-pub fn inside_its_folder(file: &Path) -> Option<PathBuf> {
-    let real = file.canonicalize().ok()?;
-    let folder = file.parent()?.canonicalize().ok()?;
-    real.starts_with(&folder).then_some(real)
 }
 
 /// Load and check a scenario file and the ruleset it names. Every error is `file:line:col: msg`.
@@ -123,8 +60,8 @@ pub fn load_str_with_mods(path: &Path, text: &str, extra: &[String]) -> Result<L
     // Mod names are names, never paths: the file's own at their place, `--mod`'s as the option.
     for (i, m) in scenario.mods.iter().enumerate() {
         if let Err(why) = crate::modding::data::check_mod_name(m) {
-            let (line, col) = crate::rules::ruleset::locate(text, &format!("\"{m}\""))
-                .or_else(|| crate::rules::ruleset::locate(text, "mods"))
+            let (line, col) = crate::rules::data::locate(text, &format!("\"{m}\""))
+                .or_else(|| crate::rules::data::locate(text, "mods"))
                 .unwrap_or((1, 1));
             return Err(DataError { file, line, col, message: format!("mods[{i}]: {why}") });
         }
@@ -373,14 +310,14 @@ fn check(file: &str, text: &str, s: &Scenario, rs: &Ruleset, map: &BattleMap) ->
                     if n != "GM" {
                         who(n, "Pending")?;
                     }
-                    if !DECISION_KINDS.contains(&k.as_str()) {
+                    if !DecisionKind::NAMES.contains(&k.as_str()) {
                         return Err(DataError::at_text(
                             file,
                             text,
                             &format!("\"{k}\""),
                             format!(
                                 "steps: Pending: `{k}` is not a decision kind; one of: {}",
-                                DECISION_KINDS.join(", ")
+                                DecisionKind::NAMES.join(", ")
                             ),
                         ));
                     }
@@ -445,17 +382,12 @@ impl Report {
 
 /// Run a loaded scenario; `seed` overrides the file's seed.
 pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
-    run_keep(ls, seed).0
+    run_keeping(ls, seed).0
 }
 
 /// As [`run`], also returning the combat as it stands after the last step (none if it could not
-/// be set up): the game opens a scenario at that moment (`skirmish play --scenario FILE`).
-pub fn run_keep(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Combat>) {
-    run_keeping(ls, seed)
-}
-
-/// As [`run`], also returning the combat as it ended (none if it could not be set up), e.g. to
-/// export its replay (`crate::save::export_replay`).
+/// be set up): to export its replay (`crate::save::export_replay`), or for the game to open the
+/// scenario at that moment (`skirmish play --scenario FILE`).
 pub fn run_keeping(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Combat>) {
     let s = &ls.scenario;
     let mut checks = Vec::new();

@@ -37,10 +37,10 @@ pub const MAX_SUMMARY_BYTES: u64 = 64 << 20;
 pub const MAX_CSV_BYTES: u64 = 1 << 30;
 
 /// Read a text file of at most `cap` bytes: only a regular file, never blocking
-/// ([`crate::rules::files::read_capped`]).
+/// ([`crate::rules::data::read_capped`]).
 pub fn read_capped(path: &Path, cap: u64) -> Result<String, SimError> {
     let err = |m: String| SimError::Io(format!("{}: cannot read: {m}", path.display()));
-    let bytes = crate::rules::files::read_capped(path, cap, "this file").map_err(err)?;
+    let bytes = crate::rules::data::read_capped(path, cap, "this file").map_err(err)?;
     String::from_utf8(bytes).map_err(|e| err(format!("not UTF-8 text ({e})")))
 }
 

@@ -41,8 +41,10 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ai::Brain;
-use crate::encounter::{Encounter, installed_rulesets};
-use crate::rules::ruleset::{DataError, Ruleset, read_data_file};
+use crate::encounter::Encounter;
+use crate::rules::data::installed_rulesets;
+use crate::rules::data::{DataError, read_data_file};
+use crate::rules::ruleset::Ruleset;
 use crate::save::{Hash64, ruleset_hash, text_hash};
 use stats::{Rate, RunRecord, Tally, wilson};
 

@@ -33,13 +33,9 @@ pub struct Runner<'a> {
 impl<'a> Runner<'a> {
     /// A runner for the ruleset at index `ri` of `prep`.
     pub fn new(prep: &'a Prepared, ri: usize) -> Result<Runner<'a>, String> {
-        let mut ruleset = prep.rulesets.get(ri).ok_or_else(|| format!("no ruleset #{ri}"))?.clone();
-        // As `Encounter::start` does: the encounter's map, round cap and sheets for this ruleset.
-        if let Some(cap) = prep.encounter.max_rounds {
-            ruleset.round_cap = cap;
-        }
-        let map = prep.encounter.try_battle_map().map_err(|m| format!("{}: map: {m}", prep.file_name))?;
-        let specs = prep.encounter.specs_for(&ruleset);
+        let ruleset = prep.rulesets.get(ri).ok_or_else(|| format!("no ruleset #{ri}"))?.clone();
+        let (ruleset, specs, map) =
+            prep.encounter.prepare(ruleset).map_err(|m| format!("{}: map: {m}", prep.file_name))?;
         let dying = ruleset.at_zero_hp.is_some();
         Ok(Runner { prep, ruleset, specs, map, dice: &prep.dice, dying, spare: None, ai: Brain::Tactical })
     }

@@ -7,7 +7,8 @@ use std::process::Command;
 use skirmish::ai::{self, AiScope};
 use skirmish::encounter::{self, Encounter};
 use skirmish::rules::components::{Controller, GridPos};
-use skirmish::rules::ruleset::{AttackKind, DataError, Effect};
+use skirmish::rules::data::DataError;
+use skirmish::rules::ruleset::{AttackKind, Effect};
 use skirmish::rules::state::EngineStatus;
 
 fn dir() -> PathBuf {
@@ -44,7 +45,7 @@ fn the_shipped_encounters_are_there_and_check_under_every_ruleset() {
     for want in ["skirmish-4v4.ron", "bench-4v4.ron", "ambush-3v3.ron"] {
         assert!(names.iter().any(|n| n == want), "{want} ships");
     }
-    let rulesets = encounter::installed_rulesets(&dir().join("x.ron")).unwrap();
+    let rulesets = skirmish::rules::data::installed_rulesets(&dir().join("x.ron")).unwrap();
     let rs_names: Vec<&str> = rulesets.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(rs_names, ["homebrew-d20", "pf1e", "pf2e", "segments"]);
     for f in files() {
@@ -67,7 +68,7 @@ fn the_default_encounter_is_four_against_four_on_a_map_with_walls_and_mud() {
     }
     assert_eq!(e.side("heroes").unwrap().controller, encounter::SideController::Human);
     assert_eq!(e.side("monsters").unwrap().controller, encounter::SideController::Ai);
-    for rs in encounter::installed_rulesets(&dir().join("x.ron")).unwrap() {
+    for rs in skirmish::rules::data::installed_rulesets(&dir().join("x.ron")).unwrap() {
         let specs = e.specs_for(&rs);
         let knight = &specs[0];
         assert_eq!(knight.controller, Controller::Player);
@@ -114,7 +115,7 @@ fn the_default_encounter_is_four_against_four_on_a_map_with_walls_and_mud() {
 
 #[test]
 fn every_shipped_encounter_plays_to_the_end_with_the_ai_under_every_ruleset() {
-    let rulesets = encounter::installed_rulesets(&dir().join("x.ron")).unwrap();
+    let rulesets = skirmish::rules::data::installed_rulesets(&dir().join("x.ron")).unwrap();
     let mut report = Vec::new();
     for f in files() {
         let e = Encounter::load(&f).unwrap();
@@ -150,8 +151,11 @@ fn every_shipped_encounter_plays_to_the_end_with_the_ai_under_every_ruleset() {
 #[test]
 fn ambush_gives_the_bandits_a_surprise_round_in_pf1e() {
     let e = Encounter::load(&dir().join("ambush-3v3.ron")).unwrap();
-    let rs =
-        encounter::installed_rulesets(&dir().join("x.ron")).unwrap().into_iter().find(|r| r.name == "pf1e").unwrap();
+    let rs = skirmish::rules::data::installed_rulesets(&dir().join("x.ron"))
+        .unwrap()
+        .into_iter()
+        .find(|r| r.name == "pf1e")
+        .unwrap();
     let c = e.start(rs, 4).unwrap();
     assert!(c.turn().surprise_round || c.turn().round == 0, "round {}", c.turn().round);
     assert!(c.log().events.iter().any(|ev| c.log().describe(ev).starts_with("SurpriseRound")));
@@ -358,7 +362,7 @@ fn the_example_in_the_docs_checks_and_plays_under_every_ruleset() {
     let example = &doc[start..start + doc[start..].find("```").unwrap()];
     check(example).unwrap_or_else(|e| panic!("{e}"));
     let e = Encounter::from_ron_str("example.ron", example).unwrap();
-    for rs in encounter::installed_rulesets(&dir().join("x.ron")).unwrap() {
+    for rs in skirmish::rules::data::installed_rulesets(&dir().join("x.ron")).unwrap() {
         let mut c = e.start(rs.clone(), 2).unwrap();
         ai::play(&mut c, AiScope { gm: true, all_creatures: true }, 50_000);
         assert_eq!(c.status(), EngineStatus::Ended, "{}", rs.name);

@@ -7,9 +7,10 @@ use std::process::Command as Process;
 use skirmish::ai::{self, AiScope};
 use skirmish::rules::command::{ActIntent, Command, Decider, GmInput, Rejection};
 use skirmish::rules::components::{GridPos, HeldTrigger, TriggerOn};
+use skirmish::rules::data::MAX_DATA_BYTES;
 use skirmish::rules::driver::Combat;
 use skirmish::rules::log::{CombatEvent, DrawReason};
-use skirmish::rules::ruleset::{MAX_DATA_BYTES, Ruleset};
+use skirmish::rules::ruleset::Ruleset;
 use skirmish::rules::state::EngineStatus;
 use skirmish::scenario;
 
@@ -139,7 +140,7 @@ fn a_scenario_sets_its_own_round_cap() {
 }
 
 /// Replace `from` (which must occur) in a shipped ruleset, load it, and return the error.
-fn ruleset_error(name: &str, from: &str, to: &str) -> skirmish::rules::ruleset::DataError {
+fn ruleset_error(name: &str, from: &str, to: &str) -> skirmish::rules::data::DataError {
     let text = ruleset_text(name);
     assert!(text.contains(from), "{name} has no `{from}`");
     let bad = text.replacen(from, to, 1);

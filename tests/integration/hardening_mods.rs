@@ -15,7 +15,7 @@ use std::process::{Command, Output};
 
 use skirmish::modding::data::{DataMods, check_mod, check_mod_name, installed_ruleset, read_manifest};
 use skirmish::modding::{ModRegistry, describe_installed, load_mods};
-use skirmish::rules::ruleset::{MAX_DATA_BYTES, locate};
+use skirmish::rules::data::{MAX_DATA_BYTES, locate};
 
 use crate::modding::{manifest, temp_dir, write};
 
@@ -450,7 +450,7 @@ fn a_symlinked_installed_ruleset_is_refused_saying_why() {
     std::fs::create_dir_all(p.join("assets/rulesets")).unwrap();
     std::fs::copy(root().join("assets/rulesets/homebrew-d20.ron"), p.join("assets/rulesets/homebrew-d20.ron")).unwrap();
     symlink(&out.join("evil.ron"), &p.join("assets/rulesets/evil.ron"));
-    let e = skirmish::encounter::installed_rulesets(&p.join("x.ron")).unwrap_err();
+    let e = skirmish::rules::data::installed_rulesets(&p.join("x.ron")).unwrap_err();
     assert!(e.file.ends_with("evil.ron"), "{e}");
     assert!(e.message.contains("refused: a symlink that leads out of"), "{e}");
     // `check` of an encounter there, and the simulator, say why too.

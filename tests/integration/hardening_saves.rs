@@ -437,15 +437,15 @@ fn line_of(text: &str, needle: &str) -> usize {
 }
 
 /// The loaders a text file goes through, by kind, each giving `Ok` or its `file:line:col` error.
-fn load_ruleset(dir: &Scratch, bytes: &[u8]) -> Result<(), skirmish::rules::ruleset::DataError> {
+fn load_ruleset(dir: &Scratch, bytes: &[u8]) -> Result<(), skirmish::rules::data::DataError> {
     Ruleset::load(&dir.write("rs.ron", bytes)).map(drop)
 }
 
-fn load_encounter(dir: &Scratch, bytes: &[u8]) -> Result<(), skirmish::rules::ruleset::DataError> {
+fn load_encounter(dir: &Scratch, bytes: &[u8]) -> Result<(), skirmish::rules::data::DataError> {
     Encounter::load(&dir.write("enc.ron", bytes)).map(drop)
 }
 
-fn load_scenario_text(text: &str) -> Result<(), skirmish::rules::ruleset::DataError> {
+fn load_scenario_text(text: &str) -> Result<(), skirmish::rules::data::DataError> {
     // Read as text (the scenario resolves its ruleset beside its own path).
     scenario::load_str(&root().join("tests/scenarios/ex-hb-10-defend.ron"), text).map(drop)
 }
@@ -605,7 +605,7 @@ fn control_characters_in_names_and_ids_are_refused_with_position_and_field() {
     let rs = asset("assets/rulesets/homebrew-d20.ron");
     let enc = asset("assets/encounters/skirmish-4v4.ron");
     let sc = asset("tests/scenarios/ex-hb-10-defend.ron");
-    let check = |what: &str, e: Result<(), skirmish::rules::ruleset::DataError>, line: usize, field: &str| {
+    let check = |what: &str, e: Result<(), skirmish::rules::data::DataError>, line: usize, field: &str| {
         let e = e.err().unwrap_or_else(|| panic!("{what}: accepted"));
         assert_eq!(e.line, line, "{what}: {e}");
         assert!(e.message.starts_with(field) && e.message.contains("control character"), "{what}: {e}");

@@ -288,7 +288,8 @@ fn crowd(n: usize) -> String {
 
 #[test]
 fn an_encounter_past_the_combatant_limit_is_refused_and_a_round_at_it_plays() {
-    use skirmish::encounter::{Encounter, installed_rulesets};
+    use skirmish::encounter::Encounter;
+    use skirmish::rules::data::installed_rulesets;
     use skirmish::rules::limits::MAX_ENCOUNTER_COMBATANTS as MOST;
     let e = Encounter::from_ron_str("crowd.ron", &crowd(MOST + 1)).unwrap_err();
     assert_eq!((e.line, e.col), (1, 98), "{e}");

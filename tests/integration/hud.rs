@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use skirmish::hud::log::{Category, LogFilter, LogView};
-use skirmish::hud::{self, Budget, MarkKind, Reactions, TrackerKind};
+use skirmish::hud_model::log::{Category, LogFilter, LogView};
+use skirmish::hud_model::{self, Budget, MarkKind, Reactions, TrackerKind};
 use skirmish::rules::command::{ActIntent, Command, GmInput};
 use skirmish::rules::components::Cid;
 use skirmish::rules::driver::Combat;
@@ -14,7 +14,7 @@ use skirmish::rules::driver::Combat;
 fn at_end_of(file: &str) -> Combat {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios").join(file);
     let ls = skirmish::scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    let (report, combat) = skirmish::scenario::run_keep(&ls, None);
+    let (report, combat) = skirmish::scenario::run_keeping(&ls, None);
     assert!(report.passed(), "{file}: {:?}", report.checks.iter().find(|c| c.failure.is_some()));
     combat.expect("the scenario sets up")
 }
@@ -23,14 +23,14 @@ fn id(c: &Combat, name: &str) -> Cid {
     c.cid(name).unwrap_or_else(|| panic!("no {name}"))
 }
 
-fn names(c: &Combat, rows: &[hud::TrackerRow]) -> Vec<(String, u32)> {
+fn names(c: &Combat, rows: &[hud_model::TrackerRow]) -> Vec<(String, u32)> {
     rows.iter().map(|r| (c.name(r.who), r.round)).collect()
 }
 
 #[test]
 fn tracker_order_homebrew_mid_round() {
     let mut c = at_end_of("hud-hb-opening.ron");
-    let t = hud::tracker(&mut c, 5, None);
+    let t = hud_model::tracker(&mut c, 5, None);
     assert_eq!(t.kind, TrackerKind::Rounds);
     assert!(!t.show_counts, "homebrew-d20 durations end at round ends, not counts");
     assert_eq!(
@@ -50,7 +50,7 @@ fn tracker_order_homebrew_mid_round() {
 #[test]
 fn tracker_order_pf2e_after_a_turn() {
     let mut c = at_end_of("hud-p2-end-of-turn.ron");
-    let t = hud::tracker(&mut c, 3, None);
+    let t = hud_model::tracker(&mut c, 3, None);
     assert_eq!(
         names(&c, &t.order),
         [("Wizard".into(), 1), ("Ogre".into(), 1), ("Fighter".into(), 2), ("Wizard".into(), 2)]
@@ -63,7 +63,7 @@ fn tracker_order_pf2e_after_a_turn() {
 #[test]
 fn tracker_pf1e_surprise_round_counts_and_flat_footed() {
     let mut c = at_end_of("hud-p1-surprise.ron");
-    let t = hud::tracker(&mut c, 8, None);
+    let t = hud_model::tracker(&mut c, 8, None);
     assert!(t.surprise_round);
     assert_eq!(t.round, 0);
     assert!(t.show_counts, "pf1e durations end just before initiative counts (P1-12)");
@@ -87,7 +87,7 @@ fn tracker_pf1e_surprise_round_counts_and_flat_footed() {
 fn tracker_segments_timeline_with_cast_and_what_if() {
     let mut c = at_end_of("hud-sg-cast.ron");
     let knight = id(&c, "Knight");
-    let t = hud::tracker(&mut c, 4, Some((knight, "skirmish")));
+    let t = hud_model::tracker(&mut c, 4, Some((knight, "skirmish")));
     assert_eq!(t.kind, TrackerKind::Segments { per_round: 10 });
     assert_eq!(t.timeline_rounds, (1, 2));
     let mark = |k: MarkKind| t.marks.iter().find(|m| m.kind == k).map(|m| (m.name.clone(), m.round, m.segment));
@@ -95,7 +95,7 @@ fn tracker_segments_timeline_with_cast_and_what_if() {
     assert_eq!(mark(MarkKind::Now), Some(("Knight".into(), 1, 1)));
     // Skirmish move: RT 3 from segment 1.
     assert_eq!(mark(MarkKind::WhatIf), Some(("Knight".into(), 1, 4)));
-    let w = hud::what_if(&mut c, knight, "sprint").expect("what if");
+    let w = hud_model::what_if(&mut c, knight, "sprint").expect("what if");
     assert_eq!((w.round, w.segment), (1, 6));
     assert!(w.text.contains("segment 6 of round 1"), "{}", w.text);
 }
@@ -109,7 +109,7 @@ fn forecast_and_next_turn_if_serve_fixed_cycles() {
     let f = c.forecast(8);
     assert_eq!(f.len(), 8, "the order repeats into later rounds");
     assert_eq!(f.iter().filter(|t| t.round == 2).count(), 4);
-    let w = hud::what_if(&mut c, knight, "sword").expect("what if");
+    let w = hud_model::what_if(&mut c, knight, "sword").expect("what if");
     assert!(w.text.contains("round 2, 2nd in the order"), "{}", w.text);
 }
 
@@ -117,7 +117,7 @@ fn forecast_and_next_turn_if_serve_fixed_cycles() {
 fn pips_under_each_budget() {
     let mut c = at_end_of("hud-hb-opening.ron");
     let k = id(&c, "Knight");
-    let card = hud::card(&mut c, k);
+    let card = hud_model::card(&mut c, k);
     assert_eq!(
         card.budget,
         Budget::Pool { max: 3, spent: 0, restricted_left: 0, restricted_to: vec![], per_round: true }
@@ -126,16 +126,16 @@ fn pips_under_each_budget() {
 
     let mut c = at_end_of("hud-p2-end-of-turn.ron");
     let w = id(&c, "Wizard");
-    let card = hud::card(&mut c, w);
+    let card = hud_model::card(&mut c, w);
     assert!(matches!(card.budget, Budget::Pool { max: 3, spent: 0, per_round: false, .. }), "{:?}", card.budget);
     assert_eq!(card.reactions, Reactions::Left(1));
     c.submit(Command::Act(ActIntent::new(w, "fear", vec![id(&c, "Ogre")]))).expect("fear");
-    let card = hud::card(&mut c, w);
+    let card = hud_model::card(&mut c, w);
     assert!(matches!(card.budget, Budget::Pool { max: 3, spent: 2, .. }), "{:?}", card.budget);
     // Slowed shows as an economy modifier (P2-12).
     c.submit(Command::Gm(GmInput::ApplyCondition { who: w, condition: "slowed".into(), rounds: None, value: Some(1) }))
         .expect("slowed");
-    let card = hud::card(&mut c, w);
+    let card = hud_model::card(&mut c, w);
     assert!(
         card.modifiers.iter().any(|m| m.condition == "slowed" && m.effect.contains("−1 action")),
         "{:?}",
@@ -144,7 +144,7 @@ fn pips_under_each_budget() {
 
     let mut c = at_end_of("hud-p1-surprise.ron");
     let r = id(&c, "Rogue");
-    let card = hud::card(&mut c, r);
+    let card = hud_model::card(&mut c, r);
     // Surprise round: one standard or one move action; no full-round action (P1-27).
     assert!(
         matches!(card.budget, Budget::Slots { standard: 1, moves: 1, full_round_open: false, .. }),
@@ -154,10 +154,10 @@ fn pips_under_each_budget() {
 
     let mut c = at_end_of("hud-sg-cast.ron");
     let g = id(&c, "Goblin");
-    let card = hud::card(&mut c, g);
+    let card = hud_model::card(&mut c, g);
     assert_eq!(card.budget, Budget::Recovery { acting: false, owed: Some(0), next: Some((1, 1)) });
     let mage = id(&c, "Mage");
-    let card = hud::card(&mut c, mage);
+    let card = hud_model::card(&mut c, mage);
     let a = card.activity.expect("a cast under way");
     assert_eq!((a.paid, a.total, a.unit, a.concentrating), (0, 2, "segments", true));
     assert!(a.text.contains("resolves at segment 3 of round 1"), "{}", a.text);
@@ -175,14 +175,14 @@ fn expiry_in_words_per_duration_clock() {
         value: None,
     }))
     .expect("poisoned");
-    let b = hud::card(&mut c, r).badges.into_iter().find(|b| b.id == "poisoned").expect("badge");
+    let b = hud_model::card(&mut c, r).badges.into_iter().find(|b| b.id == "poisoned").expect("badge");
     assert_eq!(b.expiry.split(';').next(), Some("ends at the end of round 2"));
     assert!(b.rules.contains(&"G-HB-17".to_string()), "{:?}", b.rules);
 
     // pf2e: Raise a Shield lasts until the start of the Fighter's next turn (P2-05).
     let mut c = at_end_of("hud-p2-end-of-turn.ron");
     let f = id(&c, "Fighter");
-    let badges = hud::card(&mut c, f).badges;
+    let badges = hud_model::card(&mut c, f).badges;
     let shield = badges.iter().find(|b| b.id == "shield_raised").expect("shield");
     assert_eq!(shield.expiry, "ends at the start of Fighter's next turn");
     let fire = badges.iter().find(|b| b.id == "persistent_fire").expect("fire");
@@ -198,10 +198,10 @@ fn expiry_in_words_per_duration_clock() {
     let text = scared.text.as_deref().expect("frightened is described in docs/rules.md");
     assert!(text.contains("negative valued condition"), "{text}");
     // A condition several systems share: only this ruleset's part of its text.
-    let slowed = hud::rules_ref::condition_text_for(c.ruleset(), "slowed").expect("slowed");
+    let slowed = hud_model::rules_ref::condition_text_for(c.ruleset(), "slowed").expect("slowed");
     assert!(slowed.starts_with("Slowed N regains N fewer actions") && !slowed.contains("segments"), "{slowed}");
     for r in badges.iter().flat_map(|b| &b.rules) {
-        let (title, body) = hud::rules_ref::rule_text(r).unwrap_or_else(|| panic!("{r} is not in docs/rules.md"));
+        let (title, body) = hud_model::rules_ref::rule_text(r).unwrap_or_else(|| panic!("{r} is not in docs/rules.md"));
         assert!(!title.is_empty() && !body.is_empty(), "{r}");
     }
 
@@ -215,7 +215,7 @@ fn expiry_in_words_per_duration_clock() {
         value: None,
     }))
     .expect("haste");
-    let b = hud::card(&mut c, rogue).badges.into_iter().find(|b| b.id == "haste_effect").expect("badge");
+    let b = hud_model::card(&mut c, rogue).badges.into_iter().find(|b| b.id == "haste_effect").expect("badge");
     assert!(b.expiry.starts_with("ends just before count 19 in round 3"), "{}", b.expiry);
     assert!(b.rules.contains(&"P1-12".to_string()));
 
@@ -224,7 +224,7 @@ fn expiry_in_words_per_duration_clock() {
     let k = id(&c, "Knight");
     c.submit(Command::Gm(GmInput::ApplyCondition { who: k, condition: "slowed".into(), rounds: Some(1), value: None }))
         .expect("slowed");
-    let b = hud::card(&mut c, k).badges.into_iter().find(|b| b.id == "slowed").expect("badge");
+    let b = hud_model::card(&mut c, k).badges.into_iter().find(|b| b.id == "slowed").expect("badge");
     assert!(b.expiry.starts_with("ends at segment 1 of round 2"), "{}", b.expiry);
 }
 
@@ -233,7 +233,7 @@ fn disabled_abilities_say_the_engines_reason() {
     let mut c = at_end_of("hud-sg-cast.ron");
     let k = id(&c, "Knight");
     let keys: Vec<String> = (1..=9).map(|i| i.to_string()).collect();
-    let bar = hud::ability_bar(&mut c, k, &keys);
+    let bar = hud_model::ability_buttons(&mut c, k, &keys);
     let sword = bar.iter().find(|b| b.id == "longsword").expect("longsword");
     assert!(!sword.enabled);
     let goblin = id(&c, "Goblin");
@@ -249,7 +249,7 @@ fn disabled_abilities_say_the_engines_reason() {
     let mut c = at_end_of("hud-p2-end-of-turn.ron");
     let w = id(&c, "Wizard");
     c.submit(Command::Act(ActIntent::new(w, "fear", vec![id(&c, "Ogre")]))).expect("fear");
-    let bar = hud::ability_bar(&mut c, w, &keys);
+    let bar = hud_model::ability_buttons(&mut c, w, &keys);
     let fear = bar.iter().find(|b| b.id == "fear").expect("fear");
     assert!(!fear.enabled);
     let engine = c.check_act(&ActIntent::new(w, "fear", vec![id(&c, "Ogre")])).expect_err("no actions");
@@ -261,8 +261,8 @@ fn disabled_abilities_say_the_engines_reason() {
 
     // pf1e: costs in typed slots.
     let c = at_end_of("hud-p1-surprise.ron");
-    assert_eq!(hud::cost_text(c.ruleset(), "full_attack"), "full-round");
-    assert_eq!(hud::cost_text(c.ruleset(), "move"), "move");
+    assert_eq!(hud_model::cost_text(c.ruleset(), "full_attack"), "full-round");
+    assert_eq!(hud_model::cost_text(c.ruleset(), "move"), "move");
 }
 
 #[test]
@@ -362,7 +362,7 @@ fn log_view_is_incremental_and_restarts_on_a_shorter_log() {
 
 #[test]
 fn log_dice_words_show_every_die_kept_dropped_and_subtracted() {
-    use skirmish::hud::log::dice_words;
+    use skirmish::hud_model::log::dice_words;
     use skirmish::rules::dice::DieRoll;
     let d = |sides, value, kept, negative| DieRoll { sides, value, kept, negative };
     assert_eq!(dice_words(&[]), None);
@@ -388,11 +388,11 @@ fn pf1e_charge_is_offered_with_a_square_next_to_its_target() {
     }
     assert_eq!(c.turn().active, Some(fighter), "the Fighter's regular turn");
     let keys: Vec<String> = (1..=9).map(|i| i.to_string()).collect();
-    let bar = hud::ability_bar(&mut c, fighter, &keys);
+    let bar = hud_model::ability_buttons(&mut c, fighter, &keys);
     let charge = bar.iter().find(|b| b.id == "charge").expect("charge");
     assert!(charge.enabled, "{:?}", charge.reason);
     assert!(charge.targets.contains(&orc), "{:?}", charge.targets);
-    let to = hud::charge_destination(&mut c, fighter, "charge", orc).expect("a square next to the Orc");
+    let to = hud_model::charge_destination(&mut c, fighter, "charge", orc).expect("a square next to the Orc");
     let orc_at = *c.get::<skirmish::rules::components::GridPos>(orc).unwrap();
     assert_eq!(to.distance(orc_at), 1);
     let mut i = ActIntent::new(fighter, "charge", vec![orc]);
@@ -405,7 +405,7 @@ fn a_stunned_creature_shows_no_reactions() {
     // pf2e stunned: can't act, so no reaction (P2-16), whatever its pool says.
     let mut c = at_end_of("hud-p2-end-of-turn.ron");
     let ogre = id(&c, "Ogre");
-    assert_eq!(hud::card(&mut c, ogre).reactions, Reactions::Left(1));
+    assert_eq!(hud_model::card(&mut c, ogre).reactions, Reactions::Left(1));
     c.submit(Command::Gm(GmInput::ApplyCondition {
         who: ogre,
         condition: "stunned".into(),
@@ -413,5 +413,5 @@ fn a_stunned_creature_shows_no_reactions() {
         value: Some(1),
     }))
     .expect("stunned");
-    assert_eq!(hud::card(&mut c, ogre).reactions, Reactions::CannotAct);
+    assert_eq!(hud_model::card(&mut c, ogre).reactions, Reactions::CannotAct);
 }

@@ -44,6 +44,7 @@
 
 mod ai_strength;
 mod ai_tactics;
+mod architecture;
 mod common;
 mod compare_ai;
 mod data_errors;

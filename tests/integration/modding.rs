@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use skirmish::ai::{self, AiScope};
 use skirmish::encounter::Encounter;
+use skirmish::modding::builtin::{Regeneration, RegenerationMod, Riposte, RiposteMod};
 use skirmish::modding::data::{DataMods, check_mod};
 use skirmish::modding::watch::{HotData, load_combat_data};
 use skirmish::modding::*;
-use skirmish::mods_builtin::{Regeneration, RegenerationMod, Riposte, RiposteMod};
 use skirmish::rules::map::BattleMap;
 use skirmish::rules::ruleset::Ruleset;
 use skirmish::rules::setup::CombatantSpec;
@@ -88,7 +88,7 @@ fn type_id_of<M>(s: impl IntoSystem<(), (), M>) -> std::any::TypeId {
 
 #[test]
 fn example_mod_systems_run_in_their_sets_after_the_engine() {
-    use skirmish::mods_builtin::{regeneration::regenerate, riposte::riposte};
+    use skirmish::modding::builtin::{regeneration::regenerate, riposte::riposte};
     let probes = [type_id_of(regenerate), type_id_of(riposte)];
     let (sets, at) = run_positions(&ModList::new().with(RegenerationMod).with(RiposteMod), &probes);
     let set = |s: TurnSystems| sets.iter().find(|(x, _)| *x == s).unwrap().1.clone();
@@ -625,7 +625,7 @@ fn mod_files_stay_inside_the_mod_folder() {
         std::fs::remove_file(d.join("sneaky/abilities")).unwrap();
     }
     // Reads are size-capped.
-    let big = format!("[\n{}]\n", " ".repeat((skirmish::rules::ruleset::MAX_DATA_BYTES + 10) as usize));
+    let big = format!("[\n{}]\n", " ".repeat((skirmish::rules::data::MAX_DATA_BYTES + 10) as usize));
     write(&d.join("sneaky/conditions/big.ron"), &big);
     let e = DataMods::load(&[d.join("sneaky")]).unwrap_err();
     assert!(e.message.contains("larger than"), "{e}");

@@ -166,7 +166,7 @@ fn try_one(file: &Path, text: &str) -> Result<Outcome, String> {
         return match skirmish::encounter::check_text(file, text) {
             Ok(_) => {
                 let e = skirmish::encounter::Encounter::from_ron_str(&shown, text).map_err(|e| e.to_string())?;
-                let rulesets = skirmish::encounter::installed_rulesets(file).map_err(|e| e.to_string())?;
+                let rulesets = skirmish::rules::data::installed_rulesets(file).map_err(|e| e.to_string())?;
                 let rs = rulesets[text.len() % rulesets.len()].clone();
                 let mut c = e.start(rs, 1).map_err(|e| format!("checked, yet set-up failed: {e}"))?;
                 let sent = skirmish::ai::play(&mut c, skirmish::ai::AiScope { gm: true, all_creatures: true }, 100_000);
@@ -234,7 +234,7 @@ fn ran_to_the_end(
 }
 
 /// A data error must give `file:line:col: path: message`.
-fn positioned(e: skirmish::rules::ruleset::DataError) -> Result<(), String> {
+fn positioned(e: skirmish::rules::data::DataError) -> Result<(), String> {
     let s = e.to_string();
     let prefix = format!("{}:{}:{}: ", e.file, e.line, e.col);
     if !s.starts_with(&prefix) || e.line == 0 || e.col == 0 {
@@ -439,7 +439,7 @@ fn mutated_saves_and_replays_are_refused_or_load_exactly() {
 }
 
 /// A data error with `file:line:col:` (the field path may be absent for a save's own syntax).
-fn positioned_anywhere(e: &skirmish::rules::ruleset::DataError) -> Result<(), String> {
+fn positioned_anywhere(e: &skirmish::rules::data::DataError) -> Result<(), String> {
     if e.line == 0 || e.col == 0 || e.file.is_empty() {
         return Err(format!("error without file:line:col: {e}"));
     }

@@ -1,7 +1,7 @@
 //! The battle HUD's egui widgets: the initiative tracker (a segment timeline under segments), the
 //! creature card (action economy, conditions, casting), the ability bar and the combat log.
 //!
-//! They draw the view-models of [`crate::hud`] and act only by returning [`HudAction`]s, which the
+//! They draw the view-models of [`crate::hud_model`] and act only by returning [`HudAction`]s, which the
 //! calling system turns into `HumanCommand`s: nothing here touches rules state. The view-models are
 //! rebuilt only when the combat changed (its log grew, the engine ran, or what the player points
 //! at changed), so a frame costs the drawing alone. [`draw_panels`] takes a plain `egui::Ui`, so the
@@ -11,8 +11,8 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 use egui::{Color32, RichText};
 
-use crate::hud::log::{Category, LogFilter, LogView};
-use crate::hud::{self, AbilityButton, Budget, Card, MarkKind, Reactions, Tracker, TrackerKind, TrackerRow};
+use crate::hud_model::log::{Category, LogFilter, LogView};
+use crate::hud_model::{self, AbilityButton, Budget, Card, MarkKind, Reactions, Tracker, TrackerKind, TrackerRow};
 use crate::rules::components::Cid;
 use crate::rules::driver::Combat;
 
@@ -105,15 +105,15 @@ impl HudCache {
         self.key = Some(key);
         self.names = combat.log().names.clone();
         let what_if = human.zip(hovered);
-        self.tracker = Some(hud::tracker(combat, (combat.len() * 2).clamp(4, 24), what_if));
+        self.tracker = Some(hud_model::tracker(combat, (combat.len() * 2).clamp(4, 24), what_if));
         let shown = focus.or(human).or_else(|| match combat.status() {
             crate::rules::state::EngineStatus::AwaitingCommand(c) => Some(c),
             crate::rules::state::EngineStatus::AwaitingDecision(crate::rules::command::Decider::Creature(c)) => Some(c),
             _ => combat.turn().active,
         });
-        self.card = shown.map(|c| hud::card(combat, c));
+        self.card = shown.map(|c| hud_model::card(combat, c));
         if self.bar_for != human || human.is_some() {
-            self.bar = human.map(|h| hud::ability_bar(combat, h, hotkeys)).unwrap_or_default();
+            self.bar = human.map(|h| hud_model::ability_buttons(combat, h, hotkeys)).unwrap_or_default();
         }
         self.bar_for = human;
     }
@@ -229,9 +229,9 @@ fn slot(ui: &mut egui::Ui, open: bool, word: &str) {
     });
 }
 
-/// A side's colour in the HUD: the same as its tokens' on the board ([`crate::hud::side_rgb`]).
+/// A side's colour in the HUD: the same as its tokens' on the board ([`crate::hud_model::side_rgb`]).
 fn side_colour(index: usize) -> Color32 {
-    let [r, g, b] = crate::hud::side_rgb(index);
+    let [r, g, b] = crate::hud_model::side_rgb(index);
     Color32::from_rgb(r, g, b)
 }
 
@@ -490,7 +490,7 @@ fn card(ui: &mut egui::Ui, c: &Card, st: &mut HudUi, out: &mut Vec<HudAction>) {
     }
 }
 
-fn badge_tooltip(ui: &mut egui::Ui, b: &hud::Badge) {
+fn badge_tooltip(ui: &mut egui::Ui, b: &hud_model::Badge) {
     ui.set_max_width(360.0);
     ui.label(RichText::new(&b.label).strong());
     if let Some(text) = &b.text {
@@ -499,7 +499,7 @@ fn badge_tooltip(ui: &mut egui::Ui, b: &hud::Badge) {
     ui.label(RichText::new(&b.expiry).italics());
     for id in &b.rules {
         ui.separator();
-        match hud::rules_ref::rule_text(id) {
+        match hud_model::rules_ref::rule_text(id) {
             Some((title, text)) => {
                 ui.label(RichText::new(format!("{id} — {title}")).strong().color(GOLD));
                 ui.label(RichText::new(text).small());
@@ -513,7 +513,7 @@ fn badge_tooltip(ui: &mut egui::Ui, b: &hud::Badge) {
 
 fn rule_tooltip(ui: &mut egui::Ui, id: &str) {
     ui.set_max_width(360.0);
-    match hud::rules_ref::rule_text(id) {
+    match hud_model::rules_ref::rule_text(id) {
         Some((title, text)) => {
             ui.label(RichText::new(format!("{id} — {title}")).strong().color(GOLD));
             ui.label(RichText::new(text).small());
@@ -553,7 +553,7 @@ fn log(ui: &mut egui::Ui, cache: &HudCache, st: &mut HudUi, out: &mut Vec<HudAct
     if let Some(n) = &st.export_note {
         ui.label(RichText::new(n).small().color(GOLD));
     }
-    let rows: Vec<&crate::hud::log::LogEntry> = cache.log.filtered(&st.filter).collect();
+    let rows: Vec<&crate::hud_model::log::LogEntry> = cache.log.filtered(&st.filter).collect();
     // Rows of three lines of body text (an attack with its defence and damage fits at 1280×800;
     // hover shows any longer one whole), the sentence the readable part and the rule ID small and
     // muted beside it (playtest fault 5, issue 23). Only the rows in view are laid out, so a
@@ -605,7 +605,7 @@ const LOG_TAG_WIDTH: f32 = 46.0;
 const MUTED: Color32 = Color32::from_rgb(120, 116, 100);
 
 /// Draw the ability bar of the acting person's creature. Returns what the player did.
-pub fn ability_bar(ui: &mut egui::Ui, cache: &HudCache, chosen: Option<&str>, st: &mut HudUi) -> Vec<HudAction> {
+pub fn draw_ability_bar(ui: &mut egui::Ui, cache: &HudCache, chosen: Option<&str>, st: &mut HudUi) -> Vec<HudAction> {
     let mut out = Vec::new();
     let mut hovered = None;
     ui.horizontal_wrapped(|ui| {
@@ -657,8 +657,9 @@ mod tests {
 
     use bevy::color::ColorToPacked;
 
-    use crate::encounter::{Encounter, installed_rulesets};
+    use crate::encounter::Encounter;
     use crate::rules::components::{Cid, Side};
+    use crate::rules::data::installed_rulesets;
 
     /// Playtest fault 6 (issue 23): the heroes' tokens were blue and their dots in the turn
     /// tracker red. Every creature's dot in the tracker and on its card has its token's colour,
@@ -673,16 +674,16 @@ mod tests {
                 let mut combat = enc.start(rs.clone(), 1).unwrap();
                 let token = |combat: &crate::rules::driver::Combat, who: Cid| {
                     let side = combat.get::<Side>(who).unwrap().0.clone();
-                    super::super::view::side_color(crate::hud::side_index(combat, &side)).to_srgba().to_u8_array()
+                    super::super::view::side_color(crate::hud_model::side_index(combat, &side)).to_srgba().to_u8_array()
                 };
                 let ahead = 2 * combat.len();
-                let rows = crate::hud::tracker(&mut combat, ahead, None).order;
+                let rows = crate::hud_model::tracker(&mut combat, ahead, None).order;
                 assert!(!rows.is_empty(), "{file} {}", rs.name);
                 let mut by_side: Vec<(String, [u8; 4])> = Vec::new();
                 for r in &rows {
                     let dot = super::side_colour(r.side_index).to_array();
                     assert_eq!(dot, token(&combat, r.who), "{file} {}: {} ({})", rs.name, r.name, r.side);
-                    let card = crate::hud::card(&mut combat, r.who);
+                    let card = crate::hud_model::card(&mut combat, r.who);
                     assert_eq!(super::side_colour(card.side_index).to_array(), dot, "{file}: {}'s card", r.name);
                     if !by_side.iter().any(|(s, _)| *s == r.side) {
                         by_side.push((r.side.clone(), dot));

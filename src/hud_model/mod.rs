@@ -1,5 +1,5 @@
 //! The HUD's view-models: plain structs computed from the rules state and the combat log, with no
-//! egui in them. The game's widgets ([`crate::game::hud`]) only draw these; the headless tests
+//! egui in them. The game's widgets ([`crate::game::hud_panels`]) only draw these; the headless tests
 //! check them under every ruleset.
 //!
 //! Everything here reads the [`Combat`]; nothing writes rules state. Where the HUD must know
@@ -9,12 +9,13 @@
 //! - [`tracker`]: the initiative tracker (round-based rulesets) and the segment timeline.
 //! - [`card`]: one creature's action economy under its ruleset's budget, conditions with their
 //!   expiry in words, and its cast or activity in progress.
-//! - [`ability_bar`] and [`what_if`]: the active creature's abilities, costs, hotkeys, the engine's
+//! - [`ability_buttons`] and [`what_if`]: the active creature's abilities, costs, hotkeys, the engine's
 //!   reason when one can't be used, and where its user would act next.
 //! - [`log`]: the combat log as sentences with dice and rule IDs, filters, and JSON lines.
 //! - [`rules_ref`]: rule IDs for events and conditions, and their text from `docs/rules.md`.
 
 pub mod log;
+pub mod prompt;
 pub mod rules_ref;
 
 use crate::rules::command::{ActIntent, Rejection};
@@ -856,6 +857,21 @@ fn targeted_effect(e: &Effect) -> bool {
     )
 }
 
+/// Creatures the ability may target now, by the engine's own dry run (a charge: with a square
+/// next to the target to end on).
+pub fn valid_targets(combat: &mut Combat, who: Cid, ability: &str) -> Vec<Cid> {
+    if combat.ruleset().ability(ability).is_some_and(|d| matches!(d.effect, Effect::Charge { .. })) {
+        return (0..combat.len() as u32)
+            .map(Cid)
+            .filter(|t| charge_destination(combat, who, ability, *t).is_some())
+            .collect();
+    }
+    (0..combat.len() as u32)
+        .map(Cid)
+        .filter(|t| combat.check_act(&crate::rules::command::ActIntent::new(who, ability, vec![*t])).is_ok())
+        .collect()
+}
+
 /// Abilities the creature has, in hotkey order: its own, then the ruleset's basic ones.
 pub fn abilities_of(combat: &Combat, who: Cid) -> Vec<String> {
     let mut v = combat.get::<Abilities>(who).map(|a| a.0.clone()).unwrap_or_default();
@@ -875,7 +891,7 @@ pub fn abilities_of(combat: &Combat, who: Cid) -> Vec<String> {
 /// (the rest). When none is accepted, the reason shown is the engine's rejection of the nearest
 /// plausible use: the nearest enemy for hostile abilities, the nearest ally or itself for helpful
 /// ones, the nearest free square for movement.
-pub fn ability_bar(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec<AbilityButton> {
+pub fn ability_buttons(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec<AbilityButton> {
     let rs = combat.ruleset().clone();
     let ids = abilities_of(combat, who);
     let me = combat.get::<GridPos>(who).copied();

@@ -1,0 +1,58 @@
+//! The game's shared state, below every other game module: which screen is up, what the command
+//! line asked for, and what the player has chosen.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+
+use crate::rules::components::Cid;
+
+/// The screens of the game.
+#[derive(States, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    /// Pick an encounter, a ruleset and who plays each side.
+    #[default]
+    Start,
+    /// The fight.
+    Battle,
+    /// Victory, defeat or draw.
+    End,
+}
+
+/// What `skirmish play` (or a plain `skirmish`) was asked for.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct PlayOptions {
+    /// The encounter file; none = the default encounter.
+    pub encounter: Option<PathBuf>,
+    /// The ruleset's name; none = homebrew-d20.
+    pub ruleset: Option<String>,
+    /// Sides the AI plays; the others are played by people at this screen (hot seat).
+    pub ai_sides: Vec<String>,
+    /// Every side is played by the AI.
+    pub all_ai: bool,
+    /// The dice seed; none = from the clock.
+    pub seed: Option<u64>,
+    /// Skip the start screen.
+    pub start_now: bool,
+    /// Save screenshots here, then exit (see [`super::shots`]).
+    pub screenshots: Option<PathBuf>,
+    /// Open the battle at the end of this scenario file's steps (every side played by people
+    /// unless `ai_sides` says otherwise).
+    pub scenario: Option<PathBuf>,
+    /// With `screenshots`: exit once this many rounds have been played.
+    pub exit_after_rounds: Option<u32>,
+    /// Mods to load by name (`--mod`), in order: see `skirmish::modding::load_mods`.
+    pub mods: Vec<String>,
+    /// Windows to open when the battle starts (`--open`): `saves`, `simulate` (which also
+    /// starts a batch), `inspector`, `log`.
+    pub open: Vec<String>,
+}
+
+/// The player's current choice.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct Selection {
+    /// The ability chosen, if any.
+    pub ability: Option<String>,
+    /// The target picked with Tab, by index into the valid targets.
+    pub target: Option<Cid>,
+}

@@ -1,0 +1,304 @@
+//! The battle screen: the turn banner (whose turn, pacing, undo, saves) and the HUD's panels
+//! ([`crate::game::hud_panels`]), and the log's export.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use super::SessionUi;
+use crate::game::app_state::Screen;
+use crate::game::app_state::Selection;
+use crate::game::battle::{Battle, HumanCommand, Pacing};
+use crate::game::hud_panels::{HudCache, HudUi};
+use crate::game::input::HotkeyLabels;
+use crate::game::setup::SideControl;
+use crate::game::view::BannerRect;
+use crate::rules::command::Command;
+use crate::rules::state::EngineStatus;
+
+pub(super) fn battle_hud(
+    mut contexts: EguiContexts,
+    battle: Option<ResMut<Battle>>,
+    mut selection: ResMut<Selection>,
+    mut pacing: ResMut<Pacing>,
+    mut out: MessageWriter<HumanCommand>,
+    mut next: ResMut<NextState<Screen>>,
+    mut hud_ui: ResMut<HudUi>,
+    mut cache: ResMut<HudCache>,
+    hotkeys: Option<Res<HotkeyLabels>>,
+    mut rects: ResMut<BannerRect>,
+    mut su: SessionUi,
+) -> Result {
+    let Some(mut battle) = battle else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    // The game's keys (Tab, Enter, Space) must not move egui's focus or press its buttons; a text
+    // field (a save's name, a number of runs) keeps it while it is typed in.
+    if let Some(id) = ctx.memory(|m| m.focused())
+        && !ctx.text_edit_focused()
+    {
+        ctx.memory_mut(|m| m.surrender_focus(id));
+    }
+    if (ctx.zoom_factor() - hud_ui.zoom).abs() > 0.001 {
+        ctx.set_zoom_factor(hud_ui.zoom);
+    }
+    // Whose ability bar: the person's creature whose turn it is.
+    let human = battle.human_waiting().filter(|w| battle.combat.turn().active == Some(*w));
+    let keys = hotkeys.map(|h| h.0.clone()).unwrap_or_default();
+    {
+        // Reading the engine's dry runs and forecasts needs the world mutably; nothing in the
+        // rules state changes, so the battle is not marked changed.
+        let b = battle.bypass_change_detection();
+        let pointed = hud_ui.preview.as_deref().or(hud_ui.hovered.as_deref());
+        cache.refresh(&mut b.combat, human, hud_ui.focus, pointed, &keys);
+    }
+    let battle = &*battle;
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    );
+    let c = &battle.combat;
+    let mut covered = Vec::new();
+    let shown = egui::Panel::top("banner").show_inside(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            ui.label(
+                egui::RichText::new(format!("Round {}", c.turn().round))
+                    .strong()
+                    .size(18.0)
+                    .color(crate::game::hud_panels::GOLD),
+            );
+            ui.separator();
+            ui.label(format!("{} · {}", battle.setup.encounter.name, battle.setup.ruleset_name));
+            ui.separator();
+            match c.status() {
+                EngineStatus::AwaitingCommand(who) => {
+                    let whose = if battle.control(who) == SideControl::Human { "your turn" } else { "AI" };
+                    ui.label(
+                        egui::RichText::new(format!("{} ({whose})", c.name(who)))
+                            .strong()
+                            .color(egui::Color32::from_rgb(255, 214, 90)),
+                    );
+                }
+                _ => {
+                    ui.label(crate::hud_model::status_line(c));
+                }
+            }
+            ui.separator();
+            ui.add(egui::Slider::new(&mut pacing.speed, 0.25..=4.0).text("speed"));
+            ui.separator();
+            ui.toggle_value(&mut hud_ui.tracker, "Tracker").on_hover_text("Show or hide the initiative tracker");
+            ui.toggle_value(&mut hud_ui.card, "Card").on_hover_text("Show or hide the creature card");
+            ui.toggle_value(&mut hud_ui.log, "Log (L)").on_hover_text("Show or hide the combat log");
+            ui.toggle_value(&mut hud_ui.inspector, "F12").on_hover_text("The world inspector, for modders");
+            ui.add(egui::DragValue::new(&mut hud_ui.zoom).range(0.6..=2.0).speed(0.01).prefix("UI ×"))
+                .on_hover_text("HUD scale, on top of the system's scale factor");
+            if ui.button("Quit to start").clicked() {
+                next.set(Screen::Start);
+            }
+        });
+        ui.horizontal(|ui| {
+            use crate::game::session::SessionRequest;
+            let undo = ui
+                .add_enabled(su.session.can_undo(c), egui::Button::new("Undo"))
+                .on_hover_text("Ctrl+Z: take back your last command and what the AI did since")
+                .on_disabled_hover_text("Nothing of yours to undo yet");
+            if undo.clicked() {
+                su.requests.write(SessionRequest::Undo);
+            }
+            let redo = ui
+                .add_enabled(su.session.history.can_redo(c), egui::Button::new("Redo"))
+                .on_hover_text("Ctrl+Y: give it back, with the same dice");
+            if redo.clicked() {
+                su.requests.write(SessionRequest::Redo);
+            }
+            if ui.button("Quick save").on_hover_text("F5: save to the quick-save slot").clicked() {
+                su.requests.write(SessionRequest::QuickSave);
+            }
+            if ui.button("Quick load").on_hover_text("F9: load the quick-save slot").clicked() {
+                su.requests.write(SessionRequest::QuickLoad);
+            }
+            if ui.toggle_value(&mut su.session.saves_open, "Saves (F6)").clicked() && su.session.saves_open {
+                su.session.refresh_list();
+                su.session.save_name.clear();
+            }
+            ui.toggle_value(&mut su.sim.open, "Simulate (F7)")
+                .on_hover_text("Play this encounter many times, AI against AI, in the background");
+            if let Some(n) = &su.session.note {
+                ui.separator();
+                let colour =
+                    if n.ok { egui::Color32::from_rgb(150, 220, 150) } else { egui::Color32::from_rgb(255, 130, 110) };
+                ui.colored_label(colour, &n.text);
+            }
+        });
+        // Hot reload: files edited while the battle runs.
+        if let Some(hot) = su.hot.as_ref().filter(|_| su.watches(&battle.setup)) {
+            if let Some(e) = hot.error() {
+                ui.colored_label(
+                    egui::Color32::from_rgb(255, 130, 110),
+                    format!("Data file error (this battle goes on unchanged): {e}"),
+                );
+            } else if hot.has_pending() {
+                ui.horizontal(|ui| {
+                    ui.colored_label(
+                        egui::Color32::from_rgb(255, 214, 90),
+                        "Encounter, ruleset or mod files changed on disk.",
+                    );
+                    if ui.button("Restart with changes").clicked() {
+                        su.commands.insert_resource(battle.setup.clone());
+                        next.set(Screen::Battle);
+                    }
+                });
+            }
+        }
+        if let Some(r) = &battle.last_rejection {
+            ui.colored_label(egui::Color32::from_rgb(255, 130, 110), format!("Refused: {r}"));
+        }
+        if let Some(e) = &battle.error {
+            ui.colored_label(egui::Color32::from_rgb(255, 130, 110), e);
+        }
+    });
+    covered.push(shown.response.rect);
+    // The ability bar and the turn's buttons, for the person whose turn it is.
+    let turn = c.turn();
+    let mine: Vec<_> = (0..c.len() as u32)
+        .map(crate::rules::components::Cid)
+        .filter(|x| battle.control(*x) == SideControl::Human)
+        .collect();
+    let delayed: Vec<_> = mine.iter().copied().filter(|x| turn.delayed.contains(x)).collect();
+    let holding: Vec<_> = mine
+        .iter()
+        .copied()
+        .filter(|x| {
+            c.get::<crate::rules::components::Casting>(*x).is_some_and(|k| k.0.as_ref().is_some_and(|a| a.holding))
+        })
+        .collect();
+    let mut actions = Vec::new();
+    if human.is_some() || !delayed.is_empty() || !holding.is_empty() {
+        let shown = egui::Panel::bottom("abilities").show_inside(&mut root, |ui| {
+            ui.add_space(3.0);
+            if let Some(who) = human {
+                ui.horizontal(|ui| {
+                    ui.label(egui::RichText::new(format!("{}'s abilities", c.name(who))).strong());
+                    ui.label(
+                        egui::RichText::new("hover for the what-if preview; greyed ones say why")
+                            .small()
+                            .color(crate::game::hud_panels::DIM),
+                    );
+                });
+                actions.extend(crate::game::hud_panels::draw_ability_bar(
+                    ui,
+                    &cache,
+                    selection.ability.as_deref(),
+                    &mut hud_ui,
+                ));
+                // A Recovery Action saves against one effect (SG-30): the player names which.
+                let recovery = selection.ability.clone().filter(|a| {
+                    matches!(
+                        c.ruleset().ability(a).map(|d| &d.effect),
+                        Some(crate::rules::ruleset::Effect::RecoverySave)
+                    )
+                });
+                if let Some(ab) = recovery {
+                    let ends: Vec<(String, String)> = c
+                        .get::<crate::rules::components::Conditions>(who)
+                        .map(|cs| {
+                            cs.0.keys()
+                                .filter_map(|id| {
+                                    let save = c.ruleset().condition(id)?.save_ends.clone()?;
+                                    Some((id.clone(), format!("{} DC {}", save.stat, save.dc)))
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label("Save against:");
+                        if ends.is_empty() {
+                            ui.label(egui::RichText::new("nothing a save can end").color(crate::game::hud_panels::DIM));
+                        }
+                        for (id, save) in ends {
+                            if ui.button(format!("{} ({save})", id.replace('_', " "))).clicked() {
+                                let mut i = crate::rules::command::ActIntent::new(who, ab.clone(), vec![]);
+                                i.mode = Some(id);
+                                out.write(HumanCommand(Command::Act(i)));
+                                selection.ability = None;
+                            }
+                        }
+                    });
+                }
+            }
+            ui.horizontal_wrapped(|ui| {
+                if let Some(who) = human {
+                    if ui.button("End turn (E)").clicked() {
+                        out.write(HumanCommand(Command::EndTurn { actor: who }));
+                    }
+                    // Delay (pf2e, pf1e, segments): the engine refuses it where the ruleset has none.
+                    let delay = ui.button("Delay");
+                    let delay = if crate::hud_model::rules_ref::family(c.ruleset())
+                        == crate::hud_model::rules_ref::Family::PerRoundPool
+                    {
+                        delay.on_hover_text("This ruleset has no Delay; the engine will say so")
+                    } else {
+                        delay.on_hover_text("Leave the order now and come back after any later turn")
+                    };
+                    if delay.clicked() {
+                        out.write(HumanCommand(Command::Delay { actor: who }));
+                    }
+                }
+                for x in &delayed {
+                    if ui.button(format!("{} returns from Delay", c.name(*x))).clicked() {
+                        out.write(HumanCommand(Command::ReturnFromDelay { actor: *x }));
+                    }
+                }
+                for x in &holding {
+                    if ui.button(format!("{} releases the held cast", c.name(*x))).clicked() {
+                        out.write(HumanCommand(Command::Release { actor: *x }));
+                    }
+                }
+            });
+        });
+        covered.push(shown.response.rect);
+    } else if hud_ui.hovered.is_some() || hud_ui.preview.is_some() {
+        hud_ui.hovered = None;
+        hud_ui.preview = None;
+    }
+    let (more, panels) = crate::game::hud_panels::draw_panels(&mut root, &cache, &mut hud_ui);
+    actions.extend(more);
+    covered.extend(panels);
+    for a in actions {
+        match a {
+            crate::game::hud_panels::HudAction::Choose(ab) => {
+                selection.ability = ab;
+                selection.target = None;
+            }
+            crate::game::hud_panels::HudAction::Focus(f) => hud_ui.focus = f,
+            crate::game::hud_panels::HudAction::ExportLog => {
+                hud_ui.export_note = Some(export_log(battle, &cache));
+            }
+        }
+    }
+    rects.0 = covered.iter().map(|r| (r.left(), r.top(), r.right(), r.bottom())).collect();
+    Ok(())
+}
+
+/// Write the combat log as JSON lines under `exports/`, and say where (or why not).
+fn export_log(battle: &Battle, cache: &HudCache) -> String {
+    let dir = std::path::Path::new("exports");
+    // Both names are data (a loaded save's `meta.ruleset` is any text): only letters and digits
+    // reach the file name, so it never names a folder.
+    let plain = |s: &str| s.to_lowercase().replace(|ch: char| !ch.is_ascii_alphanumeric(), "-");
+    let name = format!(
+        "{}-{}-seed{}-{}.jsonl",
+        plain(&battle.setup.encounter.name),
+        plain(&battle.setup.ruleset_name),
+        battle.setup.seed,
+        battle.combat.log().events.len()
+    );
+    let path = dir.join(name);
+    let text = cache.log.to_jsonl(&battle.combat);
+    let r = std::fs::create_dir_all(dir)
+        .map_err(|e| format!("{}: cannot make the folder: {e}", dir.display()))
+        .and_then(|()| crate::outfile::write_atomic(&path, text.as_bytes(), &[]));
+    match r {
+        Ok(()) => format!("log written to {}", path.display()),
+        Err(e) => format!("log not written: {e}"),
+    }
+}

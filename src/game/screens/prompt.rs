@@ -1,0 +1,95 @@
+//! The decision prompt: a person answers a pending decision (a defence, an attack of
+//! opportunity, an opening, a GM call) with a click or a number key, and sets the policy for the
+//! next ones ("ask", "always", "never"). The words come from [`crate::hud_model::prompt`].
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use crate::game::battle::{Battle, GmSeat, HumanCommand, Policies, Policy};
+use crate::game::setup::SideControl;
+use crate::hud_model::prompt::{choices, decision_summary, describe_choice, kind_words};
+use crate::rules::command::{Choice, Command, Decider};
+use crate::rules::state::{EngineStatus, Pending};
+
+/// Who answers the decision pending now, if a person at this screen does: a person's creature, or
+/// the GM when a person has taken the GM's seat.
+fn person_deciding(battle: &Battle, gm: &GmSeat) -> Option<Decider> {
+    let p = battle.combat.world.resource::<Pending>().0.as_ref()?;
+    match (battle.combat.status(), p.by) {
+        (EngineStatus::AwaitingDecision(Decider::Creature(c)), by) if battle.control(c) == SideControl::Human => {
+            Some(by)
+        }
+        (EngineStatus::AwaitingDecision(Decider::Gm), Decider::Gm) if gm.0 => Some(Decider::Gm),
+        _ => None,
+    }
+}
+
+pub(super) fn prompt(
+    mut contexts: EguiContexts,
+    battle: Option<Res<Battle>>,
+    gm: Res<GmSeat>,
+    mut policies: ResMut<Policies>,
+    mut out: MessageWriter<HumanCommand>,
+    mut ai_pick: Local<Option<(usize, Option<Choice>)>>,
+) -> Result {
+    let Some(battle) = battle else { return Ok(()) };
+    let Some(by) = person_deciding(&battle, &gm) else { return Ok(()) };
+    let Some(p) = battle.combat.world.resource::<Pending>().0.clone() else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let mut options = choices(&battle.combat, &p.kind, by);
+    // The AI's own answer, for choices the list above cannot spell out (which ability, on whom):
+    // worked out once per decision, not every frame.
+    let asked_at = battle.combat.log().events.len();
+    if ai_pick.as_ref().is_none_or(|(at, _)| *at != asked_at) {
+        let pick = match crate::ai::next_command(&battle.combat, crate::ai::AiScope { gm: true, all_creatures: true }) {
+            Some(Command::Decide { choice, .. }) => Some(choice),
+            _ => None,
+        };
+        *ai_pick = Some((asked_at, pick));
+    }
+    if let Some(choice) = ai_pick.as_ref().and_then(|(_, c)| c.clone())
+        && !options.iter().any(|(_, c)| *c == choice)
+    {
+        options.insert(0, (format!("{} (the AI's pick)", describe_choice(&battle.combat, &choice)), choice));
+    }
+    let kind = p.kind.name();
+    // Keyboard: 1..9 pick a choice.
+    let keys = [
+        egui::Key::Num1,
+        egui::Key::Num2,
+        egui::Key::Num3,
+        egui::Key::Num4,
+        egui::Key::Num5,
+        egui::Key::Num6,
+        egui::Key::Num7,
+        egui::Key::Num8,
+        egui::Key::Num9,
+    ];
+    let pressed = ctx.input(|i| keys.iter().position(|k| i.key_pressed(*k)));
+    let title = match by {
+        Decider::Creature(c) => format!("{}: {}", battle.combat.name(c), kind_words(kind)),
+        Decider::Gm => format!("GM: {}", kind_words(kind)),
+    };
+    egui::Window::new(title)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -110.0))
+        .show(ctx, |ui| {
+            ui.label(egui::RichText::new(decision_summary(&battle.combat, &p.kind)).small());
+            for (i, (label, choice)) in options.iter().enumerate() {
+                let key = if i < 9 { format!("{}. ", i + 1) } else { String::new() };
+                if ui.button(format!("{key}{label}")).clicked() || pressed == Some(i) {
+                    out.write(HumanCommand(Command::Decide { by: p.by, choice: choice.clone() }));
+                }
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.label(format!("{} from now on:", kind_words(kind)));
+                let entry = policies.0.entry(kind).or_insert(Policy::Ask);
+                ui.selectable_value(entry, Policy::Ask, "ask");
+                ui.selectable_value(entry, Policy::Always, "always").on_hover_text("Take it the way the AI would");
+                ui.selectable_value(entry, Policy::Never, "never").on_hover_text("Decline it without asking");
+            });
+        });
+    Ok(())
+}
