@@ -779,7 +779,7 @@ fn choices(battle: &Battle, kind: &DecisionKind, by: Decider) -> Vec<(String, Ch
 }
 
 fn ability_name(c: &crate::rules::driver::Combat, a: &str) -> String {
-    c.ruleset().ability(a).map_or(a.to_string(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() })
+    c.ruleset().ability(a).map_or(a.to_string(), |d| d.display_name().to_string())
 }
 
 /// A choice in words.
