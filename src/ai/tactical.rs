@@ -50,9 +50,10 @@ use crate::rules::components::{
 use crate::rules::dice::DiceExpr;
 use crate::rules::driver::Combat;
 use crate::rules::map::BattleMap;
+use crate::rules::query;
 use crate::rules::ruleset::{
-    AbilityDef, AbilityTrigger, ActionBudget, ActionType, AttackKind, CastComponent, ConditionDef, DefenseRule, Effect,
-    Lasts, MultiTurnActivities, OpportunityRule, ReactionBudget, ReorderPolicy, Ruleset, Timing, TurnModel,
+    AbilityDef, ActionBudget, ActionType, AttackKind, ConditionDef, DefenseRule, Effect, Lasts, MultiTurnActivities,
+    ReactionBudget, ReorderPolicy, Ruleset, Timing, TurnModel,
 };
 use crate::rules::state::{DecisionKind, Pending, Roster};
 
@@ -151,7 +152,7 @@ fn best_defense(combat: &Combat, who: Cid, options: &[DefenseMethod], total: i32
         return DefenseMethod::NoDefense;
     };
     let stats = combat.get::<Stats>(who);
-    let adv = has_advantage(combat.ruleset(), combat.get::<Conditions>(who));
+    let adv = combat.get::<Conditions>(who).is_some_and(|k| query::has_defense_advantage(combat.ruleset(), k));
     let odds = |m: DefenseMethod| -> f32 {
         let stat = match m {
             DefenseMethod::Dodge => stats.map_or(0, |s| s.get(dodge_stat)),
@@ -179,7 +180,9 @@ fn best_defense(combat: &Combat, who: Cid, options: &[DefenseMethod], total: i32
 /// does more than the reaction is worth kept (an attack of opportunity).
 fn triggered(combat: &Combat, who: Cid, options: &[String]) -> Option<String> {
     let rs = combat.ruleset();
-    let keeps_reaction = know(rs, combat.get::<Abilities>(who)).any(|d| is_opportunity_attack(rs, d));
+    let listed = combat.get::<Abilities>(who).map_or(&[][..], |a| &a.0[..]);
+    let keeps_reaction =
+        query::known_abilities(rs, listed).filter_map(|id| rs.ability(id)).any(|d| query::is_opportunity_attack(rs, d));
     options
         .iter()
         .filter_map(|a| rs.ability(a))
@@ -324,6 +327,8 @@ enum Kind<'a> {
 struct Opt<'a> {
     def: &'a AbilityDef,
     kind: Kind<'a>,
+    /// Its effect needs line of sight to each target ([`Effect::needs_sight`]).
+    sight: bool,
 }
 
 /// A movement ability: how far it goes and whether it provokes.
@@ -494,22 +499,14 @@ impl Field {
     }
 }
 
-/// Abilities a creature knows: listed, then the ruleset's basic ones.
-fn know<'a>(rs: &'a Ruleset, listed: Option<&'a Abilities>) -> impl Iterator<Item = &'a AbilityDef> + 'a {
-    let listed: &'a [String] = listed.map_or(&[], |a| a.0.as_slice());
-    listed
-        .iter()
-        .chain(rs.basic_abilities.iter().filter(move |b| !listed.contains(b)))
-        .filter_map(move |id| rs.ability(id))
-}
-
-/// [`know`] with names resolved once per decision: [`Ruleset::ability`] compares names one by
-/// one, and every creature is read each decision. The ruleset's basic abilities are looked up
-/// once, and each distinct list of listed abilities once (mirrored creatures list the same).
+/// [`query::known_abilities`] with names resolved once per decision: [`Ruleset::ability`]
+/// compares names one by one, and every creature is read each decision. The ruleset's basic
+/// abilities are looked up once, and each distinct list of listed abilities once (mirrored
+/// creatures list the same).
 struct Known<'a> {
     rs: &'a Ruleset,
     basic: Vec<Option<&'a AbilityDef>>,
-    /// Listed abilities (as on the sheet) and what [`know`] gives for them.
+    /// Listed abilities (as on the sheet) and the abilities they know.
     lists: Vec<(&'a [String], Vec<&'a AbilityDef>)>,
 }
 
@@ -518,7 +515,7 @@ impl<'a> Known<'a> {
         Known { rs, basic: rs.basic_abilities.iter().map(|id| rs.ability(id)).collect(), lists: Vec::new() }
     }
 
-    /// The abilities [`know`] gives for `listed`, in its order.
+    /// The abilities a creature listing `listed` knows, in [`query::known_abilities`]' order.
     fn of(&mut self, listed: Option<&'a Abilities>) -> &[&'a AbilityDef] {
         let at = self.index(listed);
         &self.lists[at].1
@@ -531,23 +528,19 @@ impl<'a> Known<'a> {
             Some(i) => i,
             None => {
                 let rs = self.rs;
-                let mut out: Vec<&'a AbilityDef> = listed.iter().filter_map(|id| rs.ability(id)).collect();
-                for (b, d) in rs.basic_abilities.iter().zip(&self.basic) {
-                    if !listed.contains(b) {
-                        out.extend(*d);
-                    }
-                }
+                let basic = &rs.basic_abilities;
+                let out: Vec<&'a AbilityDef> = query::known_abilities(rs, listed)
+                    .filter_map(|id| match basic.iter().position(|b| std::ptr::eq(b, id)) {
+                        // A basic ability, looked up once in `Known::new`.
+                        Some(k) => self.basic[k],
+                        None => rs.ability(id),
+                    })
+                    .collect();
                 self.lists.push((listed, out));
                 self.lists.len() - 1
             }
         }
     }
-}
-
-fn is_opportunity_attack(rs: &Ruleset, d: &AbilityDef) -> bool {
-    matches!(d.effect, Effect::Attack { kind: AttackKind::Melee, .. })
-        && (rs.opportunity != OpportunityRule::TriggeredReactions
-            || (d.timing == Timing::Reaction && d.trigger == Some(AbilityTrigger::EnemyLeavesReach)))
 }
 
 /// Usable on your own turn (not a reaction or a triggered ability).
@@ -568,13 +561,10 @@ fn condition_matters(d: &ConditionDef) -> bool {
         || !d.blocks_components.is_empty()
 }
 
-fn has_advantage(rs: &Ruleset, conds: Option<&Conditions>) -> bool {
-    conds.is_some_and(|k| k.0.keys().any(|id| rs.condition(id).is_some_and(|d| d.defense_advantage)))
-}
-
-fn blocks_actions(rs: &Ruleset, conds: Option<&Conditions>) -> bool {
-    conds.is_some_and(|k| k.0.keys().any(|id| rs.condition(id).is_some_and(|d| d.blocks_actions)))
-}
+/// What the AI reads for a creature without the component (the rules' queries take references).
+static NO_CONDITIONS: Conditions = Conditions(BTreeMap::new());
+static NO_ITEMS: Inventory = Inventory(BTreeMap::new());
+static NO_TRAITS: Traits = Traits(Vec::new());
 
 /// Sum of a dice expression's stat terms for a creature.
 fn stat_terms(e: &DiceExpr, stats: &Stats) -> i32 {
@@ -858,7 +848,8 @@ impl<'a> View<'a> {
             // Out of the fight: down, or at 0 hit points and unable to act (pf2e's dying). One that
             // recovered at 0 hit points still acts, and any hit puts it back down: it stays, with
             // 1 hit point for pricing.
-            let out = conds.is_some_and(|k| k.has(down)) || (h.hp <= 0 && blocks_actions(rs, conds));
+            let out = conds.is_some_and(|k| k.has(down))
+                || (h.hp <= 0 && conds.is_some_and(|k| query::blocks_actions(rs, k)));
             if out && id != who {
                 continue;
             }
@@ -878,7 +869,7 @@ impl<'a> View<'a> {
                 max_hp: h.max,
                 stats,
                 conds,
-                can_act: !blocks_actions(rs, conds),
+                can_act: !conds.is_some_and(|k| query::blocks_actions(rs, k)),
                 busy: r.casting.is_some_and(|k| k.0.is_some()),
                 speed: r.movement.and_then(|m| m.0.values().copied().max()).unwrap_or(0),
                 abilities: r.abilities,
@@ -891,7 +882,7 @@ impl<'a> View<'a> {
                 aoo: None,
                 ranged: false,
                 rank: r.initiative.map_or(0, |k| k.rank),
-                adv: has_advantage(rs, conds),
+                adv: conds.is_some_and(|k| query::has_defense_advantage(rs, k)),
                 dodge: match &rs.defense {
                     DefenseRule::ActiveRoll { dodge_stat, .. } => stats.get(dodge_stat),
                     DefenseRule::StaticAc { .. } => 0,
@@ -1054,7 +1045,10 @@ impl<'a> View<'a> {
             if !on_turn(d) || (holding && d.hold_surcharge.is_none()) {
                 continue;
             }
-            if d.cast_time.is_some() && !components_ok(rs, d, conds, items) {
+            if d.cast_time.is_some()
+                && query::missing_component(rs, d, conds.unwrap_or(&NO_CONDITIONS), items.unwrap_or(&NO_ITEMS))
+                    .is_some()
+            {
                 continue;
             }
             if matches!(rs.multi_turn, MultiTurnActivities::OnlyIfOwnTimeAtLeastOneRound) && d.casting_rounds.is_some()
@@ -1143,7 +1137,7 @@ impl<'a> View<'a> {
                 _ => None,
             };
             if let Some(kind) = kind {
-                self.opts.push(Opt { def: d, kind });
+                self.opts.push(Opt { def: d, kind, sight: d.effect.needs_sight() });
             }
         }
     }
@@ -1173,9 +1167,7 @@ impl<'a> View<'a> {
         if d.timing == Timing::Free {
             return 0.0;
         }
-        let add: i32 =
-            self.me().conds.map_or(0, |k| k.0.keys().filter_map(|id| self.rs.condition(id)).map(|c| c.rt_add).sum());
-        let rt = (d.recovery.unwrap_or(1) as i32).saturating_add(add).max(1) as u32;
+        let rt = query::recovery_time(self.rs, self.me().conds.unwrap_or(&NO_CONDITIONS), d.recovery.unwrap_or(1));
         (rt + d.cast_time.unwrap_or(0) + d.focus_time.unwrap_or(0)) as f32
     }
 
@@ -1198,7 +1190,7 @@ impl<'a> View<'a> {
                 ))
             }
             Budget::Typed { mut standard, mut moves, mut swift, mut moved, mut stepped, one_of } => {
-                let movement = matches!(d.effect, Effect::Move | Effect::Charge { .. });
+                let movement = d.effect.excludes_five_foot_step();
                 if movement && stepped {
                     return None;
                 }
@@ -1249,34 +1241,21 @@ impl<'a> View<'a> {
 
     // ---- odds -----------------------------------------------------------------------------
 
-    fn armor_class(&self, u: &Unit, ac_stat: &str, m: DefMod) -> i32 {
+    /// [`query::armor_class`] of `u` with a change of `m.ac`, remembered for the decision.
+    fn ac(&self, u: &Unit, ac_stat: &str, m: DefMod) -> i32 {
         if let Some(&(_, _, ac)) = self.ac_memo.borrow().iter().find(|(id, mac, _)| *id == u.id && *mac == m.ac) {
             return ac;
         }
-        let ac = self.armor_class_uncached(u, ac_stat, m);
+        let base = u.stats.get(ac_stat).saturating_add(m.ac);
+        let ac = query::armor_class(self.rs, base, u.stats, u.conds.unwrap_or(&NO_CONDITIONS));
         self.ac_memo.borrow_mut().push((u.id, m.ac, ac));
-        ac
-    }
-
-    fn armor_class_uncached(&self, u: &Unit, ac_stat: &str, m: DefMod) -> i32 {
-        let mut ac = u.stats.get(ac_stat).saturating_add(m.ac);
-        if let Some(k) = u.conds {
-            for d in k.0.keys().filter_map(|id| self.rs.condition(id)) {
-                ac = ac.saturating_add(d.ac_bonus);
-                if let Some(s) = &d.ac_loses_stat {
-                    ac = ac.saturating_sub(u.stats.get(s).max(0));
-                }
-            }
-        }
         ac
     }
 
     /// P(an attack with this bonus hits `t`).
     fn p_hit(&self, bonus: i32, melee: bool, opportunity: bool, t: &Unit, m: DefMod) -> f32 {
         match &self.rs.defense {
-            DefenseRule::StaticAc { attack_dice, ac_stat } => {
-                p_at_least(attack_dice, bonus, self.armor_class(t, ac_stat, m))
-            }
+            DefenseRule::StaticAc { attack_dice, ac_stat } => p_at_least(attack_dice, bonus, self.ac(t, ac_stat, m)),
             DefenseRule::ActiveRoll { attack_dice, dice, defender_wins_ties, .. } => {
                 if !t.can_act {
                     return 1.0;
@@ -1312,8 +1291,9 @@ impl<'a> View<'a> {
     }
 
     /// Whether `t` is flanked if the decider stands on `from` (two of its enemies on opposite
-    /// sides, one of them possibly the decider).
-    fn flanked(&self, t: &Unit, from: GridPos) -> bool {
+    /// sides, one of them possibly the decider): [`query::flanked`] with the decider moved to
+    /// `from`, by way of [`View::flank_squares`].
+    fn flanked_from(&self, t: &Unit, from: GridPos) -> bool {
         if self.rs.engagement.flanking_attack_bonus == 0 {
             return false;
         }
@@ -1339,28 +1319,21 @@ impl<'a> View<'a> {
         (size > 0 && at.is_multiple_of(size) && at / size < self.units.len()).then_some(at / size)
     }
 
-    /// Where [`View::flanked`] holds for `t` whatever the decider's square (`always`), else the
+    /// Where [`View::flanked_from`] holds for `t` whatever the decider's square (`always`), else the
     /// squares the decider would flank it from: opposite a foe of `t` across it. (Two squares
     /// opposite each other across `t` differ, so the decider stands on at most one of them.)
     fn flank_squares(&self, t: &Unit) -> Flank {
         let me = self.me().id;
         let foe_at = |p: GridPos| self.occupant(p).is_some_and(|u| u.id != me && u.enemy != t.enemy);
         let mut f = Flank { always: false, squares: [GridPos::default(); 8], n: 0 };
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
+        for (n, o) in query::opposite_squares(t.pos) {
+            match (foe_at(n), foe_at(o)) {
+                (true, true) => f.always = true,
+                (false, true) => {
+                    f.squares[usize::from(f.n)] = n;
+                    f.n += 1;
                 }
-                let n = GridPos { x: t.pos.x + dx, y: t.pos.y + dy };
-                let o = GridPos { x: t.pos.x - dx, y: t.pos.y - dy };
-                match (foe_at(n), foe_at(o)) {
-                    (true, true) => f.always = true,
-                    (false, true) => {
-                        f.squares[usize::from(f.n)] = n;
-                        f.n += 1;
-                    }
-                    _ => {}
-                }
+                _ => {}
             }
         }
         f
@@ -1385,7 +1358,7 @@ impl<'a> View<'a> {
         left: i32,
     ) -> f32 {
         let mut bonus = roll.stat.saturating_add(extra);
-        if melee && self.flanked(t, from) {
+        if melee && self.flanked_from(t, from) {
             bonus = bonus.saturating_add(self.rs.engagement.flanking_attack_bonus);
         }
         bonus = bonus.saturating_add(self.assist);
@@ -1595,7 +1568,7 @@ impl<'a> View<'a> {
                             let left = t.hp - dealt[i].ceil() as i32;
                             let target = t.enemy
                                 && (!melee || from.distance(t.pos) <= self.reach)
-                                && (melee || self.sees(from, t.pos))
+                                && self.aims(o, from, t.pos)
                                 && left > 0;
                             let e = if target {
                                 let roll = roll.get_or_insert_with(|| self.attack_roll(stat, dmg));
@@ -1642,7 +1615,7 @@ impl<'a> View<'a> {
                 let v: f32 = self
                     .units
                     .iter()
-                    .filter(|u| !u.enemy && (u.id == me.id || self.sees(from, u.pos)))
+                    .filter(|u| !u.enemy && (u.id == me.id || self.aims(o, from, u.pos)))
                     .map(|u| self.condition_value(u, cond, value, lasts))
                     .sum();
                 (v, Tgt::Allies)
@@ -1651,7 +1624,7 @@ impl<'a> View<'a> {
                 let v: f32 = self
                     .units
                     .iter()
-                    .filter(|u| u.enemy && self.sees(from, u.pos))
+                    .filter(|u| u.enemy && self.aims(o, from, u.pos))
                     .map(|u| self.condition_value(u, cond, value, lasts))
                     .sum();
                 (v, Tgt::AllEnemies)
@@ -1659,7 +1632,7 @@ impl<'a> View<'a> {
             Kind::Save { stat, dc, dmg, on_fail, lasts } => {
                 let mut v = 0.0;
                 for (i, t) in self.units.iter().enumerate() {
-                    if !t.enemy || !self.sees(from, t.pos) {
+                    if !t.enemy || !self.aims(o, from, t.pos) {
                         continue;
                     }
                     let left = t.hp - dealt[i].ceil() as i32;
@@ -1688,7 +1661,7 @@ impl<'a> View<'a> {
                 let (lo, hi, mean) = self.dmg(dmg, me.stats);
                 let mut v = 0.0;
                 for (i, t) in self.units.iter().enumerate() {
-                    if !t.enemy || !self.sees(from, t.pos) {
+                    if !t.enemy || !self.aims(o, from, t.pos) {
                         continue;
                     }
                     let left = t.hp - dealt[i].ceil() as i32;
@@ -1705,7 +1678,7 @@ impl<'a> View<'a> {
                 let v = self
                     .units
                     .iter()
-                    .filter(|u| !u.enemy && (u.id == me.id || self.sees(from, u.pos)))
+                    .filter(|u| !u.enemy && (u.id == me.id || self.aims(o, from, u.pos)))
                     .filter_map(|u| {
                         let max = u.max_hp;
                         let missing = max - u.hp;
@@ -2064,31 +2037,13 @@ impl<'a> View<'a> {
         if self.c.turn().delayed.contains(&e.id) {
             return false;
         }
-        let traits = self.c.get::<Traits>(e.id);
-        let ff = e.conds.is_some_and(|k| {
-            k.0.keys()
-                .filter_map(|id| self.rs.condition(id))
-                .any(|d| d.no_opportunity_unless.as_ref().is_some_and(|t| !traits.is_some_and(|x| x.has(t))))
-        });
-        !ff
+        let traits = self.c.get::<Traits>(e.id).unwrap_or(&NO_TRAITS);
+        !e.conds.is_some_and(|k| query::flat_footed_no_aoo(self.rs, k, traits))
     }
 
     /// Whether enemy `e` is flanked by the decider's side as things stand.
     fn flanked_by_us(&self, e: &Unit) -> bool {
-        let ours = |p: GridPos| self.occupant(p).is_some_and(|u| !u.enemy);
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                let a = GridPos { x: e.pos.x + dx, y: e.pos.y + dy };
-                let b = GridPos { x: e.pos.x - dx, y: e.pos.y - dy };
-                if ours(a) && ours(b) {
-                    return true;
-                }
-            }
-        }
-        false
+        query::flanked(e.pos, |p| self.occupant(p).is_some_and(|u| !u.enemy))
     }
 
     /// The squares a mover can end on, as the engine finds paths: walls and standing enemies bar
@@ -2312,6 +2267,12 @@ impl<'a> View<'a> {
         v
     }
 
+    /// Whether option `o` can be aimed from `from` at a creature on `to`: with line of sight when
+    /// its effect needs it ([`Effect::needs_sight`]).
+    fn aims(&self, o: &Opt, from: GridPos, to: GridPos) -> bool {
+        !o.sight || self.sees(from, to)
+    }
+
     /// Whether a target at `to` can be aimed at from `from` (line of sight past walls).
     /// Remembered for the map (on a small bounded map): sight lines depend on nothing else.
     fn sees(&self, from: GridPos, to: GridPos) -> bool {
@@ -2498,27 +2459,24 @@ impl<'a> View<'a> {
             let m = self.movers.get(p.ability - self.opts.len())?;
             (m.def, m.mode)
         };
+        let o = self.opts.get(p.ability);
+        // As priced: in sight unless the option's effect needs none (a mover is no option).
+        let aims = |u: &Unit| o.is_some_and(|o| !o.sight) || self.sees(me.pos, u.pos);
         let targets = match p.tgt {
             Tgt::None => vec![],
             Tgt::One(c) => vec![c],
-            Tgt::AllEnemies => {
-                self.units.iter().filter(|u| u.enemy && self.sees(me.pos, u.pos)).map(|u| u.id).collect()
-            }
-            Tgt::Allies => {
-                let o = self.opts.get(p.ability);
-                self.units
-                    .iter()
-                    .filter(|u| !u.enemy && (u.id == who || self.sees(me.pos, u.pos)))
-                    .filter(|u| match o.map(|o| o.kind) {
-                        Some(Kind::OnAllies { cond, value, lasts }) => {
-                            self.condition_value(u, cond, value, lasts) > EPS
-                        }
-                        Some(Kind::Heal { .. }) => self.c.get::<Health>(u.id).is_some_and(|h| h.hp < h.max),
-                        _ => true,
-                    })
-                    .map(|u| u.id)
-                    .collect()
-            }
+            Tgt::AllEnemies => self.units.iter().filter(|u| u.enemy && aims(u)).map(|u| u.id).collect(),
+            Tgt::Allies => self
+                .units
+                .iter()
+                .filter(|u| !u.enemy && (u.id == who || aims(u)))
+                .filter(|u| match o.map(|o| o.kind) {
+                    Some(Kind::OnAllies { cond, value, lasts }) => self.condition_value(u, cond, value, lasts) > EPS,
+                    Some(Kind::Heal { .. }) => self.c.get::<Health>(u.id).is_some_and(|h| h.hp < h.max),
+                    _ => true,
+                })
+                .map(|u| u.id)
+                .collect(),
         };
         if matches!(p.tgt, Tgt::AllEnemies | Tgt::Allies) && targets.is_empty() {
             return None;
@@ -2719,22 +2677,6 @@ fn attack_stat<'a>(o: &Opt<'a>) -> &'a str {
     }
 }
 
-/// Whether a cast's components are there (SG-15, G-SG-19).
-fn components_ok(rs: &Ruleset, d: &AbilityDef, conds: Option<&Conditions>, items: Option<&Inventory>) -> bool {
-    let blocked = |name: &str| {
-        conds.is_some_and(|k| {
-            k.0.keys().filter_map(|id| rs.condition(id)).any(|c| c.blocks_components.iter().any(|b| b == name))
-        })
-    };
-    d.components.iter().all(|comp| match comp {
-        CastComponent::Verbal => !blocked("Verbal"),
-        CastComponent::Somatic => !blocked("Somatic"),
-        CastComponent::Material(item) | CastComponent::Focus(item) => {
-            items.is_some_and(|i| i.0.get(item).copied().unwrap_or(0) > 0)
-        }
-    })
-}
-
 /// Expected damage of one use against a nominal defender (AC 15, or a +2 defence roll).
 fn nominal(rs: &Ruleset, stats: &Stats, d: &AbilityDef) -> f32 {
     let p = |bonus: i32, melee: bool| match &rs.defense {
@@ -2820,7 +2762,7 @@ fn rating<'a>(rs: &'a Ruleset, known: &[&'a AbilityDef], stats: &Stats, foes: us
         if per <= 0.0 {
             continue;
         }
-        if is_opportunity_attack(rs, d) && aoo.is_none_or(|(_, v)| per > v) {
+        if query::is_opportunity_attack(rs, d) && aoo.is_none_or(|(_, v)| per > v) {
             aoo = Some((d, per));
         }
         if !on_turn(d) {

@@ -280,13 +280,6 @@ fn movements(combat: &Combat, bar: &[String]) -> Vec<String> {
     v.into_iter().map(|(_, _, a)| a).collect()
 }
 
-fn is_movement(combat: &Combat, ability: &str) -> bool {
-    combat
-        .ruleset()
-        .ability(ability)
-        .is_some_and(|d| matches!(d.effect, Effect::Move | Effect::MoveAs { .. } | Effect::Step | Effect::Disengage))
-}
-
 fn is_attack(combat: &Combat, ability: &str) -> bool {
     combat.ruleset().ability(ability).is_some_and(|d| matches!(d.effect, Effect::Attack { .. }))
 }
@@ -395,7 +388,8 @@ pub fn handle_input(
         }
     };
     let mut intent = ActIntent::new(who, ability.clone(), vec![]);
-    if is_movement(&battle.combat, &ability) || on_cell.is_none() {
+    let to_square = battle.combat.ruleset().ability(&ability).is_some_and(|d| d.effect.targets_square());
+    if to_square || on_cell.is_none() {
         intent.to = Some(cell);
     } else if let Some(t) = on_cell {
         intent.targets = vec![t];

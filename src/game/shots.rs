@@ -178,17 +178,7 @@ fn scenario_shot(
             state.previewed = true;
             let Some(b) = battle else { return };
             let rs = b.combat.ruleset();
-            let movement = |id: &str| {
-                rs.ability(id).is_some_and(|d| {
-                    matches!(
-                        d.effect,
-                        crate::rules::ruleset::Effect::Move
-                            | crate::rules::ruleset::Effect::MoveAs { .. }
-                            | crate::rules::ruleset::Effect::Step
-                            | crate::rules::ruleset::Effect::Disengage
-                    )
-                })
-            };
+            let movement = |id: &str| rs.ability(id).is_some_and(|d| d.effect.targets_square());
             hud_ui.preview = cache
                 .bar
                 .iter()

@@ -356,8 +356,7 @@ fn attack_sentence(
             AttackRolled { attacker, target: t, ability, roll, bonus, total, dice, flanking, .. } => {
                 target = Some(*t);
                 let def = rs.ability(ability);
-                let shown =
-                    def.map_or(ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
+                let shown = def.map_or(ability.clone(), |d| d.display_name().to_string());
                 let stat = match def.map(|d| &d.effect) {
                     Some(Effect::Attack { stat, .. } | Effect::Charge { stat, .. }) => stat.clone(),
                     _ => String::new(),
@@ -508,9 +507,7 @@ fn list(names: &dyn Fn(Cid) -> String, v: &[Cid]) -> String {
 /// One event as a sentence; `None` for events the attack entries or other entries already say.
 fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Option<String> {
     use CombatEvent::*;
-    let ab = |a: &str| {
-        rs.ability(a).map_or(a.to_string(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() })
-    };
+    let ab = |a: &str| rs.ability(a).map_or(a.to_string(), |d| d.display_name().to_string());
     Some(match e {
         CombatStarted { ruleset, seed } => format!("The fight begins under {ruleset} (dice seed {seed})."),
         InitiativeRolled { who, roll, bonus, total, dice } => {

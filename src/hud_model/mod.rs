@@ -169,7 +169,7 @@ fn row(combat: &Combat, who: Cid, round: u32, segment: u32, current: bool) -> Tr
     let rs = combat.ruleset();
     let conditions = combat.get::<Conditions>(who);
     let down = conditions.is_some_and(|c| c.has(&rs.defeated_condition));
-    let prevented = conditions.is_some_and(|c| crate::rules::movement::blocks_reactions(rs, c));
+    let prevented = conditions.is_some_and(|c| crate::rules::query::blocks_reactions(rs, c));
     let tags = conditions
         .map(|c| {
             c.0.iter()
@@ -263,8 +263,7 @@ pub fn tracker(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &st
             let c = Cid(i);
             let Some(act) = combat.get::<Casting>(c).and_then(|k| k.0.clone()) else { continue };
             let def = rs.ability(&act.ability);
-            let shown =
-                def.map_or(act.ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
+            let shown = def.map_or(act.ability.clone(), |d| d.display_name().to_string());
             if act.holding {
                 let owes = combat.release_owed(c).unwrap_or(0);
                 held.push(HeldCast { who: c, name: combat.name(c), ability: shown, owes });
@@ -344,10 +343,7 @@ pub fn what_if(combat: &mut Combat, who: Cid, ability: &str) -> Option<WhatIf> {
             after.push(combat.name(f.who));
         }
     }
-    let shown = combat
-        .ruleset()
-        .ability(ability)
-        .map_or(ability.to_string(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
+    let shown = combat.ruleset().ability(ability).map_or(ability.to_string(), |d| d.display_name().to_string());
     let when = if segment == 0 {
         let place = after.len() + 1;
         format!("next turn in round {round}, {} in the order", ordinal(place))
@@ -538,7 +534,7 @@ pub fn card(combat: &mut Combat, who: Cid) -> Card {
         }
     };
     // The engine's own test of "can't act" off its turn (pf2e stunned included).
-    let blocked = combat.get::<Conditions>(who).is_some_and(|c| crate::rules::movement::blocks_reactions(&rs, c));
+    let blocked = combat.get::<Conditions>(who).is_some_and(|c| crate::rules::query::blocks_reactions(&rs, c));
     let reactions = match rs.reactions {
         _ if blocked => Reactions::CannotAct,
         ReactionBudget::Unlimited => Reactions::Unlimited,
@@ -587,7 +583,7 @@ pub fn card(combat: &mut Combat, who: Cid) -> Card {
 fn activity_bar(combat: &mut Combat, rs: &Ruleset, who: Cid) -> Option<ActivityBar> {
     let act = combat.get::<Casting>(who)?.0.clone()?;
     let def = rs.ability(&act.ability);
-    let shown = def.map_or(act.ability.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
+    let shown = def.map_or(act.ability.clone(), |d| d.display_name().to_string());
     if act.holding {
         let owes = combat.release_owed(who);
         let text =
@@ -793,9 +789,7 @@ pub fn cost_text(rs: &Ruleset, ability: &str) -> String {
             }
             match d.recovery {
                 Some(rt) => parts.push(format!("RT {rt}")),
-                None if matches!(d.effect, Effect::Move | Effect::MoveAs { .. } | Effect::Step | Effect::Disengage) => {
-                    parts.push("RT by movement mode".into())
-                }
+                None if d.effect.targets_square() => parts.push("RT by movement mode".into()),
                 None => {}
             }
             if let Some(ct) = d.cast_time {
@@ -840,23 +834,6 @@ pub fn charge_destination(combat: &mut Combat, who: Cid, ability: &str, target: 
     squares.into_iter().zip(ok).find(|(_, r)| r.is_ok()).map(|(q, _)| q)
 }
 
-fn movement_effect(e: &Effect) -> bool {
-    matches!(e, Effect::Move | Effect::MoveAs { .. } | Effect::Step | Effect::Disengage)
-}
-
-fn targeted_effect(e: &Effect) -> bool {
-    matches!(
-        e,
-        Effect::Attack { .. }
-            | Effect::Charge { .. }
-            | Effect::Assist { .. }
-            | Effect::TargetCondition { .. }
-            | Effect::Damage { .. }
-            | Effect::Heal { .. }
-            | Effect::Save { .. }
-    )
-}
-
 /// Creatures the ability may target now, by the engine's own dry run (a charge: with a square
 /// next to the target to end on).
 pub fn valid_targets(combat: &mut Combat, who: Cid, ability: &str) -> Vec<Cid> {
@@ -874,13 +851,8 @@ pub fn valid_targets(combat: &mut Combat, who: Cid, ability: &str) -> Vec<Cid> {
 
 /// Abilities the creature has, in hotkey order: its own, then the ruleset's basic ones.
 pub fn abilities_of(combat: &Combat, who: Cid) -> Vec<String> {
-    let mut v = combat.get::<Abilities>(who).map(|a| a.0.clone()).unwrap_or_default();
-    for b in &combat.ruleset().basic_abilities {
-        if !v.contains(b) {
-            v.push(b.clone());
-        }
-    }
-    v
+    let listed = combat.get::<Abilities>(who).map_or(&[][..], |a| &a.0[..]);
+    crate::rules::query::known_abilities(combat.ruleset(), listed).cloned().collect()
 }
 
 /// The active creature's ability bar: every ability with its cost and hotkey, and, for those it
@@ -911,11 +883,11 @@ pub fn ability_buttons(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec
     let mut out = Vec::with_capacity(ids.len());
     for (i, id) in ids.iter().enumerate() {
         let def = rs.ability(id).cloned();
-        let name = def.as_ref().map_or(id.clone(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() });
+        let name = def.as_ref().map_or(id.clone(), |d| d.display_name().to_string());
         let mut targets = Vec::new();
         let mut reason = None;
         let enabled = match def.as_ref().map(|d| &d.effect) {
-            Some(e) if movement_effect(e) => {
+            Some(e) if e.targets_square() => {
                 let reach = combat.reachable(who, id);
                 if reach.is_empty() {
                     // Ask the engine about the nearest free square, for its reason.
@@ -934,7 +906,7 @@ pub fn ability_buttons(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec
                 }
                 !reach.is_empty()
             }
-            Some(e) if targeted_effect(e) => {
+            Some(e) if e.targets_creature() => {
                 let hostile = !matches!(e, Effect::Assist { .. } | Effect::Heal { .. });
                 let answers: Vec<Result<(), Rejection>> = if matches!(e, Effect::Charge { .. }) {
                     // A charge needs a destination next to its target: the engine is asked about

@@ -160,7 +160,7 @@ pub fn choices(c: &Combat, kind: &DecisionKind, by: Decider) -> Vec<(String, Cho
 }
 
 fn ability_name(c: &Combat, a: &str) -> String {
-    c.ruleset().ability(a).map_or(a.to_string(), |d| if d.name.is_empty() { d.id.clone() } else { d.name.clone() })
+    c.ruleset().ability(a).map_or(a.to_string(), |d| d.display_name().to_string())
 }
 
 /// A choice in words.

@@ -326,7 +326,7 @@ impl<'w> Rules<'w, '_> {
             }
             Effect::SelfCondition { .. } | Effect::Narrative | Effect::Sustain => {}
         }
-        if needs_sight(&def.effect) {
+        if def.effect.needs_sight() {
             self.check_sight(who, targets)?;
         }
         Ok(())
@@ -512,7 +512,7 @@ impl<'w> Rules<'w, '_> {
     fn typed_payment(&self, who: Cid, def: &AbilityDef) -> Result<Payment, Rejection> {
         let p = &self.c(who).pool;
         let no = |why: &str| Err(Rejection::NoActionOfType(why.into()));
-        let movement = matches!(def.effect, Effect::Move | Effect::Charge { .. });
+        let movement = def.effect.excludes_five_foot_step();
         if movement && p.stepped {
             return no("no other movement after a 5-foot step");
         }
@@ -616,7 +616,7 @@ impl<'w> Rules<'w, '_> {
                 self.queue_use(i, def, cost, Via::Turn);
             }
             Payment::Typed { action, rounds: None } => {
-                let movement = matches!(def.effect, Effect::Move | Effect::Charge { .. });
+                let movement = def.effect.excludes_five_foot_step();
                 spend_typed(&mut self.cm(i.actor).pool, action, movement);
                 self.queue_use(i, def, 0, Via::Turn);
             }
@@ -678,7 +678,7 @@ impl<'w> Rules<'w, '_> {
     /// other (see [`Rules::fire_held`]).
     fn held_triggers(&mut self, actor: Cid, def: &AbilityDef, to: Option<GridPos>) -> Vec<Work> {
         let mut out = Vec::new();
-        let movement = super::movement::is_move(&def.effect);
+        let movement = def.effect.moves_user();
         let holders: Vec<(u32, Cid)> = self.turn.holders.iter().copied().collect();
         for (rank, holder) in holders {
             // A creature that cannot act, or is paying for an activity, cannot take its held or
@@ -778,7 +778,7 @@ impl<'w> Rules<'w, '_> {
         let target = h.targets.first().copied().unwrap_or(actor);
         if !melee {
             // A held shot or spell fires only at targets the holder sees (the battle map's walls).
-            let sight = self.ruleset.ability(&h.ability).is_some_and(|d| needs_sight(&d.effect));
+            let sight = self.ruleset.ability(&h.ability).is_some_and(|d| d.effect.needs_sight());
             let targets = if h.targets.is_empty() { std::slice::from_ref(&actor) } else { &h.targets[..] };
             return !sight || targets.iter().all(|t| *t == holder || self.sees(holder, *t));
         }
@@ -1229,18 +1229,6 @@ impl<'w> Rules<'w, '_> {
 
 /// The name Ready's own cost is paid under (no restricted action is for it).
 const READY: &str = "(ready)";
-
-/// Effects aimed at creatures at a distance, which need line of sight to each target other than
-/// the user on the battle map: ranged and area attacks, saving throws, damage, healing and
-/// conditions put on targets. A melee attack needs reach instead; Assist and Disengage name
-/// creatures without reaching them.
-pub fn needs_sight(effect: &Effect) -> bool {
-    match effect {
-        Effect::Attack { kind, .. } => *kind != AttackKind::Melee,
-        Effect::Save { .. } | Effect::Damage { .. } | Effect::Heal { .. } | Effect::TargetCondition { .. } => true,
-        _ => false,
-    }
-}
 
 /// Spend a typed action (G-P1-01): a move action may take the standard action's place; in the
 /// surprise round the one action is all there is (P1-27).

@@ -9,6 +9,7 @@ use super::command::{Decider, DefenseMethod};
 use super::components::{AssistBonus, Cid};
 use super::dice::DieRoll;
 use super::log::{CombatEvent, EndReason, Via};
+use super::query::has_defense_advantage;
 use super::ruleset::{
     AttackKind, DefenseRule, DisruptionPolicy, DurationClock, Effect, EndTrigger, HitKind, Lasts, ReorderPolicy,
 };
@@ -85,7 +86,7 @@ impl<'w> Rules<'w, '_> {
         };
         // G-X-01: a held or readied action set off by this move resolved first and left the mover
         // down or unable to act.
-        if super::movement::is_move(&def.effect) && self.stop_blocked_move(who) {
+        if def.effect.moves_user() && self.stop_blocked_move(who) {
             return;
         }
         if self.is_down(who) {
@@ -274,7 +275,9 @@ impl<'w> Rules<'w, '_> {
             dice,
         });
         if let DefenseRule::StaticAc { ac_stat, .. } = &self.ruleset.defense {
-            let ac = self.armor_class(ctx.target, ac_stat);
+            // The stat, plus condition bonuses, less any stat a condition takes away (P1-19).
+            let t = self.c(ctx.target);
+            let ac = super::query::armor_class(&self.ruleset, t.stats.get(ac_stat), t.stats, t.conditions);
             if ctx.total >= ac {
                 self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: ctx.target });
                 self.work.0.push_front(Work::Damage(ctx, false));
@@ -332,7 +335,8 @@ impl<'w> Rules<'w, '_> {
         };
         let stat = if method == DefenseMethod::Dodge { dodge_stat } else { parry_stat };
         // G-HB-08: advantage = roll 2d20, keep the higher: `1d20` becomes `2d20kh1`.
-        let dice = if self.has_defense_advantage(t) { dice.with_advantage() } else { dice };
+        let dice =
+            if has_defense_advantage(&self.ruleset, self.c(t).conditions) { dice.with_advantage() } else { dice };
         let mut rolled = Vec::new();
         let best = self.dice.roll_logged(&dice, |_| 0, &mut rolled);
         // `rolls`: the faces of the first dice term (both with advantage), as before.
@@ -354,24 +358,6 @@ impl<'w> Rules<'w, '_> {
             self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: t });
             self.work.0.push_front(Work::Damage(ctx, false));
         }
-    }
-
-    /// AC: the stat, plus condition bonuses (Raise a Shield, total defense), less any stat a
-    /// condition takes away (flat-footed loses the Dex bonus, P1-19).
-    pub fn armor_class(&self, who: Cid, ac_stat: &str) -> i32 {
-        let mut ac = self.stat(who, ac_stat);
-        for d in self.c(who).conditions.0.keys().filter_map(|id| self.ruleset.condition(id)) {
-            ac += d.ac_bonus;
-            if let Some(s) = &d.ac_loses_stat {
-                ac -= self.stat(who, s).max(0);
-            }
-        }
-        ac
-    }
-
-    /// Whether a condition grants advantage on defensive rolls (HB-22).
-    pub fn has_defense_advantage(&self, who: Cid) -> bool {
-        self.c(who).conditions.0.keys().any(|id| self.ruleset.condition(id).is_some_and(|d| d.defense_advantage))
     }
 
     /// Damage from an attack, then what a hit does (G-HB-09, HB-51).
@@ -539,11 +525,12 @@ impl<'w> Rules<'w, '_> {
     /// position does not help (HB-25).
     pub fn saving_throw(&mut self, who: Cid, stat: &str, dc: i32) -> bool {
         let rule = self.ruleset.saves.clone();
-        let dice_expr = if rule.defense_advantage_applies && self.has_defense_advantage(who) {
-            rule.dice.with_advantage()
-        } else {
-            rule.dice
-        };
+        let dice_expr =
+            if rule.defense_advantage_applies && has_defense_advantage(&self.ruleset, self.c(who).conditions) {
+                rule.dice.with_advantage()
+            } else {
+                rule.dice
+            };
         let mut dice = Vec::new();
         let roll = self.dice.roll_logged(&dice_expr, |_| 0, &mut dice);
         let (assist, _, _) = self.consume_assists(who, None);

@@ -646,7 +646,9 @@ impl Combat {
             };
             let enemy_side = side_of(enemy);
             let flanked = rs.engagement.no_opportunity_from_flanked
-                && super::state::flanked_at(&roster.occupied, at, |o| o != enemy && side_of(o) != enemy_side);
+                && super::query::flanked(at, |q| {
+                    roster.occupied.get(&q).is_some_and(|o| *o != enemy && side_of(*o) != enemy_side)
+                });
             if super::movement::no_opportunity(rs, &reactor, flanked, disengaged.contains(&enemy)).is_some() {
                 continue;
             }

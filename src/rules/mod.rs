@@ -24,6 +24,7 @@ pub mod map;
 pub mod modding;
 pub mod movement;
 pub mod phases;
+pub mod query;
 pub mod ruleset;
 pub mod segments;
 pub mod setup;

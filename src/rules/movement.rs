@@ -6,14 +6,9 @@ use std::collections::{BTreeMap, VecDeque};
 use super::command::Decider;
 use super::components::{Abilities, ActionPool, Casting, Cid, Conditions, GridPos, Traits};
 use super::log::{CombatEvent, NoOpportunityReason};
-use super::ruleset::{AbilityTrigger, AttackKind, Effect, OpportunityRule, ReactionBudget, Ruleset, Timing};
+use super::query::{blocks_reactions, flat_footed_no_aoo, is_opportunity_attack, known_abilities};
+use super::ruleset::{ReactionBudget, Ruleset};
 use super::state::{DecisionKind, Rules, Work};
-
-/// Whether an effect moves its user: what a held or readied action triggered by moves answers
-/// (HB-50, G-P1-04, SG-38), and what G-X-01 stops.
-pub fn is_move(effect: &Effect) -> bool {
-    matches!(effect, Effect::Move | Effect::MoveAs { .. } | Effect::Disengage | Effect::Step | Effect::Charge { .. })
-}
 
 impl Rules<'_, '_> {
     /// A Move: every engaged enemy may make an attack of opportunity first (HB-19), except a
@@ -126,11 +121,6 @@ impl Rules<'_, '_> {
         opportunity_attacks_of(&self.ruleset, &self.reactor(who))
     }
 
-    /// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
-    pub fn flat_footed_no_aoo(&self, who: Cid) -> bool {
-        flat_footed_no_aoo(&self.ruleset, &self.reactor(who))
-    }
-
     /// Squares `who` may pass through while moving: any not held by a standing enemy (allies may
     /// be passed). Walls and the map's edge are the map's own rule ([`BattleMap::passable`]).
     ///
@@ -203,52 +193,19 @@ pub struct Reactor<'a> {
     pub delayed: bool,
 }
 
-/// G-HB-19: a condition it has keeps it from acting.
-pub fn blocks_actions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
-    conditions.0.keys().any(|id| ruleset.condition(id).is_some_and(|d| d.blocks_actions))
-}
-
-/// Unable to act off its turn: a condition blocks actions, or a condition that its owner's lost
-/// actions use up (pf2e stunned) still has a value. "Can't act" covers reactions and free
-/// actions too (P2-16, issue 13), though a stunned creature's turn still starts so that the
-/// actions it loses can use the condition up.
-pub fn blocks_reactions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
-    blocks_actions(ruleset, conditions)
-        || conditions
-            .0
-            .iter()
-            .any(|(id, st)| st.value > 0 && ruleset.condition(id).is_some_and(|d| d.consumed_by_lost_actions))
-}
-
-/// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes.
-pub fn flat_footed_no_aoo(ruleset: &Ruleset, r: &Reactor) -> bool {
-    r.conditions
-        .0
-        .keys()
-        .filter_map(|id| ruleset.condition(id))
-        .any(|d| d.no_opportunity_unless.as_ref().is_some_and(|t| !r.traits.has(t)))
-}
-
 /// The attacks a creature could make as an attack of opportunity now: any melee attack
 /// (HB-45), or its reactions triggered by an enemy leaving its reach, while it has a reaction
 /// left and is not delaying (pf2e, G-P2-10/17); none while flat-footed (P1-21).
 pub fn opportunity_attacks_of(ruleset: &Ruleset, r: &Reactor) -> Vec<String> {
-    let triggered = ruleset.opportunity == OpportunityRule::TriggeredReactions;
     if ruleset.reactions != ReactionBudget::Unlimited && (r.pool.reactions_left == 0 || r.delayed) {
         return vec![];
     }
-    if flat_footed_no_aoo(ruleset, r) {
+    if flat_footed_no_aoo(ruleset, r.conditions, r.traits) {
         return vec![];
     }
-    super::state::known_abilities(ruleset, r.abilities)
-        .into_iter()
-        .filter(|a| {
-            ruleset.ability(a).is_some_and(|d| {
-                matches!(d.effect, Effect::Attack { kind: AttackKind::Melee, .. })
-                    && (!triggered
-                        || (d.timing == Timing::Reaction && d.trigger == Some(AbilityTrigger::EnemyLeavesReach)))
-            })
-        })
+    known_abilities(ruleset, &r.abilities.0)
+        .filter(|a| ruleset.ability(a).is_some_and(|d| is_opportunity_attack(ruleset, d)))
+        .cloned()
         .collect()
 }
 
@@ -266,7 +223,7 @@ pub fn no_opportunity(ruleset: &Ruleset, r: &Reactor, flanked: bool, disengaged:
         Some(NoOpportunityReason::Disengaged)
     } else if r.casting.0.is_some() {
         Some(NoOpportunityReason::Busy)
-    } else if flat_footed_no_aoo(ruleset, r) {
+    } else if flat_footed_no_aoo(ruleset, r.conditions, r.traits) {
         Some(NoOpportunityReason::FlatFooted)
     } else if ruleset.reactions != ReactionBudget::Unlimited && r.pool.reactions_left == 0 {
         Some(NoOpportunityReason::NoneLeft)

@@ -25,16 +25,7 @@ impl Rules<'_, '_> {
     /// A recovery time after every global modifier (Slowed, Haste, injury): never below 1
     /// (G-SG-05, SG-31).
     pub fn effective_rt(&self, who: Cid, base: u32) -> u32 {
-        let add: i64 = self
-            .c(who)
-            .conditions
-            .0
-            .keys()
-            .filter_map(|id| self.ruleset.condition(id))
-            .map(|d| i64::from(d.rt_add))
-            .sum();
-        // In 64 bits: a large base never wraps around to a short recovery.
-        u32::try_from((i64::from(base) + add).max(1)).unwrap_or(u32::MAX)
+        super::query::recovery_time(&self.ruleset, self.c(who).conditions, base)
     }
 
     /// Whether the creature holds a completed cast.
@@ -45,28 +36,10 @@ impl Rules<'_, '_> {
     /// SG-15, G-SG-19: a caster missing a component cannot announce the power.
     pub fn check_components(&self, who: Cid, def: &AbilityDef) -> Result<(), Rejection> {
         let c = self.c(who);
-        let blocked = |name: &str| {
-            c.conditions
-                .0
-                .keys()
-                .filter_map(|id| self.ruleset.condition(id))
-                .any(|d| d.blocks_components.iter().any(|b| b == name))
-        };
-        for comp in &def.components {
-            match comp {
-                CastComponent::Verbal if blocked("Verbal") => return Err(Rejection::MissingComponent("Verbal".into())),
-                CastComponent::Somatic if blocked("Somatic") => {
-                    return Err(Rejection::MissingComponent("Somatic".into()));
-                }
-                CastComponent::Material(item) | CastComponent::Focus(item)
-                    if c.items.0.get(item).copied().unwrap_or(0) == 0 =>
-                {
-                    return Err(Rejection::MissingComponent(item.clone()));
-                }
-                _ => {}
-            }
+        match super::query::missing_component(&self.ruleset, def, c.conditions, c.items) {
+            Some(missing) => Err(Rejection::MissingComponent(missing.into())),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// SG-21/22: while holding, only actions with a hold surcharge (and the release) are allowed.

@@ -490,13 +490,13 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Unable to act: a condition blocks actions (G-HB-19).
     pub fn cannot_act(&self, who: Cid) -> bool {
-        super::movement::blocks_actions(&self.ruleset, self.c(who).conditions)
+        super::query::blocks_actions(&self.ruleset, self.c(who).conditions)
     }
 
     /// Unable to use a reaction, free action, opening or attack of opportunity (see
-    /// [`super::movement::blocks_reactions`]).
+    /// [`super::query::blocks_reactions`]).
     pub fn cannot_react(&self, who: Cid) -> bool {
-        super::movement::blocks_reactions(&self.ruleset, self.c(who).conditions)
+        super::query::blocks_reactions(&self.ruleset, self.c(who).conditions)
     }
 
     /// Paying for a spread activity (HB-27).
@@ -522,7 +522,7 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Every ability the creature can use, listed first, then basic ones.
     pub fn known_abilities(&self, who: Cid) -> Vec<String> {
-        known_abilities(&self.ruleset, self.c(who).abilities)
+        super::query::known_abilities(&self.ruleset, &self.c(who).abilities.0).cloned().collect()
     }
 
     /// The attack types a creature can make (for HB-14).
@@ -575,7 +575,10 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Flanked: two enemies adjacent on opposite sides (G-HB-14, from positions on the grid).
     pub fn is_flanked(&self, who: Cid) -> bool {
-        flanked_at(&self.roster.occupied, *self.c(who).pos, |o| o != who && self.hostile(who, o))
+        let occupied = &self.roster.occupied;
+        super::query::flanked(*self.c(who).pos, |q| {
+            occupied.get(&q).is_some_and(|o| *o != who && self.hostile(who, *o))
+        })
     }
 
     /// Whether `a` sees `b` across the map (walls block line of sight; see
@@ -583,28 +586,6 @@ impl<'w, 's> Rules<'w, 's> {
     pub fn sees(&self, a: Cid, b: Cid) -> bool {
         self.map.line_of_sight(*self.c(a).pos, *self.c(b).pos)
     }
-}
-
-/// Every ability a creature with these listed abilities can use: listed first, then the
-/// ruleset's basic ones (HB-09).
-pub fn known_abilities(ruleset: &Ruleset, listed: &Abilities) -> Vec<String> {
-    let mut v = listed.0.clone();
-    for b in &ruleset.basic_abilities {
-        if !v.contains(b) {
-            v.push(b.clone());
-        }
-    }
-    v
-}
-
-/// G-HB-14: whether a creature on `p` is flanked, two enemies (`hostile`) standing adjacent on
-/// opposite sides of it. Reads only who stands where, so it holds on any map.
-pub fn flanked_at(occupied: &BTreeMap<GridPos, Cid>, p: GridPos, hostile: impl Fn(Cid) -> bool) -> bool {
-    let at = |x: i32, y: i32| occupied.get(&GridPos { x, y }).copied();
-    (-1..=1)
-        .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
-        .filter(|d| *d != (0, 0))
-        .any(|(dx, dy)| at(p.x + dx, p.y + dy).is_some_and(&hostile) && at(p.x - dx, p.y - dy).is_some_and(&hostile))
 }
 
 #[cfg(test)]

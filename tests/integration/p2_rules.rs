@@ -949,7 +949,7 @@ fn p2_16_a_frightened_creature_still_makes_its_reactive_strike() {
     assert_eq!(f.pending(), Some(("A".into(), "Opportunity".into())), "{:?}", f.text());
     let rs = pf2e();
     let conds = f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().clone();
-    assert!(!skirmish::rules::movement::blocks_reactions(&rs, &conds));
+    assert!(!skirmish::rules::query::blocks_reactions(&rs, &conds));
 }
 
 #[test]

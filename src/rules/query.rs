@@ -1,0 +1,179 @@
+//! Rule queries: pure questions about the rules, over a ruleset and a creature's components.
+//!
+//! One place per question. The rules ask them while they resolve, and the AI, the HUD and the
+//! input ask the same functions rather than re-derive the answers. Nothing here changes state or
+//! reads the world: a caller passes what it holds (the components, or the stat values it has
+//! already read), so a caller that keeps its own snapshot of a creature (the tactical AI) asks the
+//! same question as the rules do.
+//!
+//! Arithmetic saturates: with the data bounds of [`super::limits`] no sum here comes near `i32`'s
+//! ends, so saturating and plain adds give the same answers, and a value set past those bounds
+//! (by code, not data) cannot panic.
+
+use super::components::{Conditions, GridPos, Inventory, Stats, Traits};
+use super::ruleset::{AbilityDef, AbilityTrigger, AttackKind, CastComponent, Effect, OpportunityRule, Ruleset, Timing};
+
+impl Effect {
+    /// Whether the effect moves its user: what a held or readied action triggered by moves
+    /// answers (HB-50, G-P1-04, SG-38), and what G-X-01 stops. A Charge moves its user.
+    pub fn moves_user(&self) -> bool {
+        matches!(self, Effect::Move | Effect::MoveAs { .. } | Effect::Disengage | Effect::Step | Effect::Charge { .. })
+    }
+
+    /// Whether the ability is aimed at a square to move to: the user picks a destination (Move,
+    /// a Move with a mode, Step, Disengage). A Charge moves its user too, but it is aimed at a
+    /// creature ([`Effect::targets_creature`]), and its square follows from the target.
+    pub fn targets_square(&self) -> bool {
+        matches!(self, Effect::Move | Effect::MoveAs { .. } | Effect::Step | Effect::Disengage)
+    }
+
+    /// Whether the ability is aimed at creatures: attacks (a Charge too), Assist, conditions put
+    /// on targets, damage, healing and saving throws.
+    pub fn targets_creature(&self) -> bool {
+        matches!(
+            self,
+            Effect::Attack { .. }
+                | Effect::Charge { .. }
+                | Effect::Assist { .. }
+                | Effect::TargetCondition { .. }
+                | Effect::Damage { .. }
+                | Effect::Heal { .. }
+                | Effect::Save { .. }
+        )
+    }
+
+    /// Effects aimed at creatures at a distance, which need line of sight to each target other
+    /// than the user on the battle map: ranged and area attacks, saving throws, damage, healing
+    /// and conditions put on targets. A melee attack needs reach instead; Assist and Disengage
+    /// name creatures without reaching them.
+    pub fn needs_sight(&self) -> bool {
+        match self {
+            Effect::Attack { kind, .. } => *kind != AttackKind::Melee,
+            Effect::Save { .. } | Effect::Damage { .. } | Effect::Heal { .. } | Effect::TargetCondition { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// G-P1-01: movement that a 5-foot step excludes in the same turn, both ways (a Move or a
+    /// Charge).
+    pub fn excludes_five_foot_step(&self) -> bool {
+        matches!(self, Effect::Move | Effect::Charge { .. })
+    }
+}
+
+impl AbilityDef {
+    /// The name to show: its display name, or its id when it has none.
+    pub fn display_name(&self) -> &str {
+        if self.name.is_empty() { &self.id } else { &self.name }
+    }
+}
+
+/// Every ability a creature with these listed abilities knows (HB-09): the listed ones first, in
+/// their order, then the ruleset's basic ones it does not list.
+pub fn known_abilities<'a>(ruleset: &'a Ruleset, listed: &'a [String]) -> impl Iterator<Item = &'a String> + 'a {
+    let basic = &ruleset.basic_abilities;
+    listed.iter().chain(
+        basic.iter().enumerate().filter(move |(i, b)| !listed.contains(b) && !basic[..*i].contains(b)).map(|(_, b)| b),
+    )
+}
+
+/// Whether an ability can be made as an attack of opportunity (HB-45): a melee attack; under
+/// triggered reactions (pf2e, G-P2-17) only a reaction triggered by an enemy leaving reach.
+pub fn is_opportunity_attack(ruleset: &Ruleset, d: &AbilityDef) -> bool {
+    matches!(d.effect, Effect::Attack { kind: AttackKind::Melee, .. })
+        && (ruleset.opportunity != OpportunityRule::TriggeredReactions
+            || (d.timing == Timing::Reaction && d.trigger == Some(AbilityTrigger::EnemyLeavesReach)))
+}
+
+/// G-HB-19: a condition it has keeps it from acting.
+pub fn blocks_actions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
+    conditions.0.keys().any(|id| ruleset.condition(id).is_some_and(|d| d.blocks_actions))
+}
+
+/// Unable to act off its turn: a condition blocks actions, or a condition that its owner's lost
+/// actions use up (pf2e stunned) still has a value. "Can't act" covers reactions and free
+/// actions too (P2-16, issue 13), though a stunned creature's turn still starts so that the
+/// actions it loses can use the condition up.
+pub fn blocks_reactions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
+    blocks_actions(ruleset, conditions)
+        || conditions
+            .0
+            .iter()
+            .any(|(id, st)| st.value > 0 && ruleset.condition(id).is_some_and(|d| d.consumed_by_lost_actions))
+}
+
+/// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes (a condition that
+/// forbids them unless the creature has a trait it lacks).
+pub fn flat_footed_no_aoo(ruleset: &Ruleset, conditions: &Conditions, traits: &Traits) -> bool {
+    conditions
+        .0
+        .keys()
+        .filter_map(|id| ruleset.condition(id))
+        .any(|d| d.no_opportunity_unless.as_ref().is_some_and(|t| !traits.has(t)))
+}
+
+/// Whether a condition grants advantage on defensive rolls (HB-22).
+pub fn has_defense_advantage(ruleset: &Ruleset, conditions: &Conditions) -> bool {
+    conditions.0.keys().any(|id| ruleset.condition(id).is_some_and(|d| d.defense_advantage))
+}
+
+/// Armour class: `ac`, the value of the ruleset's AC stat (plus any change the caller weighs),
+/// plus condition bonuses (Raise a Shield, total defense), less any stat a condition takes away
+/// (flat-footed loses the Dex bonus, P1-19), in the conditions' order.
+pub fn armor_class(ruleset: &Ruleset, ac: i32, stats: &Stats, conditions: &Conditions) -> i32 {
+    let mut ac = ac;
+    for d in conditions.0.keys().filter_map(|id| ruleset.condition(id)) {
+        ac = ac.saturating_add(d.ac_bonus);
+        if let Some(s) = &d.ac_loses_stat {
+            ac = ac.saturating_sub(stats.get(s).max(0));
+        }
+    }
+    ac
+}
+
+/// SG-15, G-SG-19: the first component of a cast that is missing, if any: a verbal or somatic
+/// one a condition blocks, or a material component or focus not carried.
+pub fn missing_component<'a>(
+    ruleset: &Ruleset,
+    def: &'a AbilityDef,
+    conditions: &Conditions,
+    items: &Inventory,
+) -> Option<&'a str> {
+    let blocked = |name: &str| {
+        conditions
+            .0
+            .keys()
+            .filter_map(|id| ruleset.condition(id))
+            .any(|d| d.blocks_components.iter().any(|b| b == name))
+    };
+    def.components.iter().find_map(|comp| match comp {
+        CastComponent::Verbal if blocked("Verbal") => Some("Verbal"),
+        CastComponent::Somatic if blocked("Somatic") => Some("Somatic"),
+        CastComponent::Material(item) | CastComponent::Focus(item) if items.0.get(item).copied().unwrap_or(0) == 0 => {
+            Some(item.as_str())
+        }
+        _ => None,
+    })
+}
+
+/// A recovery time `base` after every global modifier of the conditions (Slowed, Haste, injury):
+/// never below 1 (G-SG-05, SG-31).
+pub fn recovery_time(ruleset: &Ruleset, conditions: &Conditions, base: u32) -> u32 {
+    let add: i64 = conditions.0.keys().filter_map(|id| ruleset.condition(id)).map(|d| i64::from(d.rt_add)).sum();
+    // In 64 bits: a large base never wraps around to a short recovery.
+    u32::try_from((i64::from(base) + add).max(1)).unwrap_or(u32::MAX)
+}
+
+/// The eight squares around `p`, each with the square opposite it across `p`.
+pub fn opposite_squares(p: GridPos) -> impl Iterator<Item = (GridPos, GridPos)> {
+    (-1..=1)
+        .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+        .filter(|d| *d != (0, 0))
+        .map(move |(dx, dy)| (GridPos { x: p.x + dx, y: p.y + dy }, GridPos { x: p.x - dx, y: p.y - dy }))
+}
+
+/// G-HB-14: whether a creature on `p` is flanked, two of its foes (`foe_at` a square) adjacent on
+/// opposite sides of it. Reads only who stands where, so it holds on any map.
+pub fn flanked(p: GridPos, foe_at: impl Fn(GridPos) -> bool) -> bool {
+    opposite_squares(p).any(|(a, b)| foe_at(a) && foe_at(b))
+}
