@@ -2,14 +2,19 @@
 //! costs, a choice in words, and what the decision is about. The game's prompt
 //! ([`crate::game`]'s screens) draws these; the engine still judges the answer when it is sent.
 
-use crate::rules::command::{ActionLoss, Choice, Decider, DefenseMethod};
-use crate::rules::components::ActionPool;
+use crate::rules::command::{ActionLoss, Choice, Decider, DefenseMethod, OpeningUse};
+use crate::rules::components::{ActionPool, Cid};
 use crate::rules::driver::Combat;
+use crate::rules::ruleset::Effect;
 use crate::rules::state::DecisionKind;
 
 /// The choices of a pending decision: label with what it costs, and the answer. Built from the
 /// decision and the rules state; the engine still judges the answer when it is sent.
-pub fn choices(c: &Combat, kind: &DecisionKind, by: Decider) -> Vec<(String, Choice)> {
+pub fn choices(c: &mut Combat, kind: &DecisionKind, by: Decider) -> Vec<(String, Choice)> {
+    if let DecisionKind::Opening { id } = kind {
+        return opening_choices(c, *id, by);
+    }
+    let c: &Combat = c;
     let rs = c.ruleset();
     let reaction_cost = match rs.reactions {
         crate::rules::ruleset::ReactionBudget::Unlimited => "a reaction: no action cost",
@@ -46,66 +51,7 @@ pub fn choices(c: &Combat, kind: &DecisionKind, by: Decider) -> Vec<(String, Cho
             v.push((format!("Let {} go (keeps your reaction)", c.name(*mover)), Choice::Opportunity(None)));
             v
         }
-        DecisionKind::Opening { .. } => {
-            let Decider::Creature(who) = by else { return vec![] };
-            let left = c.get::<ActionPool>(who).map_or(0, ActionPool::available);
-            let mut v = Vec::new();
-            // Each attack on each enemy in reach, and each untargeted ability, that its actions
-            // left pay for (HB-30, HB-31, HB-33); the engine judges the pick.
-            let me = c.get::<crate::rules::components::GridPos>(who).copied();
-            let my_side = c.get::<crate::rules::components::Side>(who).cloned();
-            let reach = rs.engagement.melee_reach;
-            for a in crate::hud_model::abilities_of(c, who) {
-                let Some(d) = rs.ability(&a) else { continue };
-                if d.cost > left {
-                    continue;
-                }
-                let cost = match d.cost {
-                    0 => "no action cost".to_string(),
-                    n => format!("costs {n} of your {left} action(s) left this round"),
-                };
-                match &d.effect {
-                    crate::rules::ruleset::Effect::Attack { kind, .. } => {
-                        for t in 0..c.len() as u32 {
-                            let t = crate::rules::components::Cid(t);
-                            let hostile = c.get::<crate::rules::components::Side>(t).cloned() != my_side;
-                            let down = c
-                                .get::<crate::rules::components::Conditions>(t)
-                                .is_some_and(|k| k.has(&rs.defeated_condition));
-                            let near = match (me, c.get::<crate::rules::components::GridPos>(t)) {
-                                (Some(p), Some(q)) => {
-                                    *kind != crate::rules::ruleset::AttackKind::Melee || p.distance(*q) <= reach
-                                }
-                                _ => false,
-                            };
-                            if hostile && !down && near {
-                                v.push((
-                                    format!("{} on {} ({cost})", ability_name(c, &a), c.name(t)),
-                                    Choice::Opening(Some(crate::rules::command::OpeningUse {
-                                        ability: a.clone(),
-                                        targets: vec![t],
-                                        to: None,
-                                        mode: None,
-                                    })),
-                                ));
-                            }
-                        }
-                    }
-                    crate::rules::ruleset::Effect::SelfCondition { .. } => v.push((
-                        format!("{} ({cost})", ability_name(c, &a)),
-                        Choice::Opening(Some(crate::rules::command::OpeningUse {
-                            ability: a.clone(),
-                            targets: vec![],
-                            to: None,
-                            mode: None,
-                        })),
-                    )),
-                    _ => {}
-                }
-            }
-            v.push(("Pass the opening (costs nothing)".into(), Choice::Opening(None)));
-            v
-        }
+        DecisionKind::Opening { .. } => unreachable!("answered above"),
         DecisionKind::AssistApproval { from, to } => vec![
             (format!("Approve {}'s Assist to {} (HB-11)", c.name(*from), c.name(*to)), Choice::Approve(true)),
             ("Deny it: the Assist's action is still spent".into(), Choice::Approve(false)),
@@ -159,6 +105,38 @@ pub fn choices(c: &Combat, kind: &DecisionKind, by: Decider) -> Vec<(String, Cho
     }
 }
 
+/// The choices of an opening (HB-30, HB-31, HB-33): each attack on each creature, and each
+/// untargeted ability, that the engine's own dry run accepts now (an enemy, standing, in reach
+/// and sight, paid for from the actions left), and passing.
+fn opening_choices(c: &mut Combat, id: u32, by: Decider) -> Vec<(String, Choice)> {
+    let Decider::Creature(who) = by else { return vec![] };
+    let left = c.get::<ActionPool>(who).map_or(0, ActionPool::available);
+    let mut v = Vec::new();
+    for a in crate::hud_model::abilities_of(c, who) {
+        let targets: Vec<Vec<Cid>> = match c.ruleset().ability(&a).map(|d| &d.effect) {
+            Some(Effect::Attack { .. }) => (0..c.len() as u32).map(|t| vec![Cid(t)]).collect(),
+            Some(Effect::SelfCondition { .. }) => vec![vec![]],
+            _ => continue,
+        };
+        let name = ability_name(c, &a);
+        for targets in targets {
+            let u = OpeningUse { ability: a.clone(), targets, to: None, mode: None };
+            let Ok(cost) = c.check_opening_use(who, id, &u) else { continue };
+            let cost = match cost {
+                0 => "no action cost".to_string(),
+                n => format!("costs {n} of your {left} action(s) left this round"),
+            };
+            let label = match u.targets.first() {
+                Some(t) => format!("{name} on {} ({cost})", c.name(*t)),
+                None => format!("{name} ({cost})"),
+            };
+            v.push((label, Choice::Opening(Some(u))));
+        }
+    }
+    v.push(("Pass the opening (costs nothing)".into(), Choice::Opening(None)));
+    v
+}
+
 fn ability_name(c: &Combat, a: &str) -> String {
     c.ruleset().ability(a).map_or(a.to_string(), |d| d.display_name().to_string())
 }
@@ -167,11 +145,11 @@ fn ability_name(c: &Combat, a: &str) -> String {
 pub fn describe_choice(combat: &Combat, c: &Choice) -> String {
     let names = |v: &[crate::rules::components::Cid]| v.iter().map(|t| combat.name(*t)).collect::<Vec<_>>().join(", ");
     match c {
-        Choice::Opening(Some(u)) if u.targets.is_empty() => format!("Use {}", ability_name(&combat, &u.ability)),
+        Choice::Opening(Some(u)) if u.targets.is_empty() => format!("Use {}", ability_name(combat, &u.ability)),
         Choice::Opening(Some(u)) => {
-            format!("Use {} on {}", ability_name(&combat, &u.ability), names(&u.targets))
+            format!("Use {} on {}", ability_name(combat, &u.ability), names(&u.targets))
         }
-        Choice::Triggered(Some(a)) | Choice::Opportunity(Some(a)) => format!("Use {}", ability_name(&combat, a)),
+        Choice::Triggered(Some(a)) | Choice::Opportunity(Some(a)) => format!("Use {}", ability_name(combat, a)),
         Choice::Defend(m) => format!("{m:?}"),
         Choice::Order(o) => format!("Order {}", names(o)),
         other => format!("{other:?}"),

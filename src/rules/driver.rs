@@ -11,7 +11,7 @@ use bevy::ecs::query::QueryState;
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 
-use super::command::{ActIntent, Command, Rejection};
+use super::command::{ActIntent, Command, OpeningUse, Rejection};
 use super::components::*;
 use super::dice::Dice;
 use super::journal::{Entry, Issuer, Origin};
@@ -579,6 +579,13 @@ impl Combat {
     /// applying anything. `Ok` exactly when submitting the intent now would be accepted.
     pub fn check_act(&mut self, intent: &ActIntent) -> Result<(), Rejection> {
         self.rules().check_act_ok(intent)
+    }
+
+    /// A dry run of using `u` in opening `id` (the engine's own checks, [`Rules::check_opening_use`]):
+    /// what it would cost from `who`'s pool, or why it would be refused. The opening itself must
+    /// be the decision pending for `who`.
+    pub fn check_opening_use(&mut self, who: Cid, id: u32, u: &OpeningUse) -> Result<u8, Rejection> {
+        self.rules().check_opening_use(who, id, u).map(|(_, cost)| cost)
     }
 
     /// Dry runs of several intents at once (see [`Combat::check_act`]): the same answers, with

@@ -415,3 +415,50 @@ fn a_stunned_creature_shows_no_reactions() {
     .expect("stunned");
     assert_eq!(hud_model::card(&mut c, ogre).reactions, Reactions::CannotAct);
 }
+
+/// An opening's prompt offers what the engine's own dry run accepts, nothing it would refuse:
+/// melee attacks on the adjacent enemy only (not the far one, not an ally), ranged ones on both
+/// enemies, nothing costing more than the actions left, and passing last.
+#[test]
+fn an_openings_choices_are_what_the_engine_would_accept() {
+    use crate::common::{Fight, SpecExt, who};
+    use skirmish::hud_model::prompt::choices;
+    use skirmish::rules::command::Choice;
+    use skirmish::rules::state::{DecisionKind, Pending};
+    let mut f = Fight::new(vec![
+        who("A", "heroes", 20, (0, 0)).stat("STR", 2).stat("DEX", 2).with(&["sword", "bow", "heavy_blow"]),
+        who("Ally", "heroes", 5, (0, 1)),
+        who("B", "monsters", 10, (1, 0)),
+        who("C", "monsters", 8, (6, 0)),
+    ]);
+    let labels = |f: &mut Fight| {
+        let p = f.0.world.resource::<Pending>().0.clone().expect("an opening is pending");
+        assert!(matches!(p.kind, DecisionKind::Opening { .. }));
+        let by = p.by;
+        let list = choices(&mut f.0, &p.kind, by);
+        // Every offer is accepted by the engine.
+        for (label, choice) in &list {
+            let mut probe = skirmish::save::rebuild(&f.0, f.0.journal().len()).expect("a copy");
+            let answer = skirmish::rules::command::Command::Decide { by, choice: choice.clone() };
+            assert!(probe.submit(answer).is_ok(), "{label}");
+        }
+        assert_eq!(list.last().map(|(_, c)| c.clone()), Some(Choice::Opening(None)));
+        list.into_iter().map(|(l, _)| l).collect::<Vec<_>>()
+    };
+    f.end("A");
+    f.gm(GmInput::Opening { eligible: vec![f.id("A")] }).unwrap();
+    let offered = labels(&mut f);
+    let on = |what: &str| offered.iter().any(|l| l.starts_with(what));
+    assert!(on("Sword on B") && on("Heavy Blow on B") && on("Bow on B") && on("Bow on C"), "{offered:?}");
+    assert!(!on("Sword on C") && !offered.iter().any(|l| l.contains("on Ally") || l.contains("on A ")), "{offered:?}");
+    // Two actions spent in this opening: the next one cannot pay for the Heavy Blow's 2.
+    f.force(&[10]);
+    f.opening("A", Some("heavy_blow"), &["B"]).unwrap();
+    if f.0.world.resource::<Pending>().0.is_some() {
+        f.defend("B", skirmish::rules::command::DefenseMethod::NoDefense).unwrap();
+    }
+    f.gm(GmInput::Opening { eligible: vec![f.id("A")] }).unwrap();
+    let offered = labels(&mut f);
+    assert!(offered.iter().any(|l| l.starts_with("Sword on B")), "{offered:?}");
+    assert!(!offered.iter().any(|l| l.starts_with("Heavy Blow")), "{offered:?}");
+}

@@ -26,32 +26,35 @@ fn person_deciding(battle: &Battle, gm: &GmSeat) -> Option<Decider> {
 
 pub(super) fn prompt(
     mut contexts: EguiContexts,
-    battle: Option<Res<Battle>>,
+    battle: Option<ResMut<Battle>>,
     gm: Res<GmSeat>,
     mut policies: ResMut<Policies>,
     mut out: MessageWriter<HumanCommand>,
-    mut ai_pick: Local<Option<(usize, Option<Choice>)>>,
+    mut asked: Local<Option<(usize, Vec<(String, Choice)>)>>,
 ) -> Result {
-    let Some(battle) = battle else { return Ok(()) };
+    let Some(mut battle) = battle else { return Ok(()) };
     let Some(by) = person_deciding(&battle, &gm) else { return Ok(()) };
     let Some(p) = battle.combat.world.resource::<Pending>().0.clone() else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let mut options = choices(&battle.combat, &p.kind, by);
-    // The AI's own answer, for choices the list above cannot spell out (which ability, on whom):
-    // worked out once per decision, not every frame.
+    // The choices, by the engine's own dry runs, and the AI's own answer for choices the list
+    // cannot spell out (which ability, on whom): worked out once per decision, not every frame.
+    // A dry run changes nothing, so the battle is not marked changed.
     let asked_at = battle.combat.log().events.len();
-    if ai_pick.as_ref().is_none_or(|(at, _)| *at != asked_at) {
-        let pick = match crate::ai::next_command(&battle.combat, crate::ai::AiScope { gm: true, all_creatures: true }) {
+    if asked.as_ref().is_none_or(|(at, _)| *at != asked_at) {
+        let combat = &mut battle.bypass_change_detection().combat;
+        let mut options = choices(combat, &p.kind, by);
+        let pick = match crate::ai::next_command(combat, crate::ai::AiScope { gm: true, all_creatures: true }) {
             Some(Command::Decide { choice, .. }) => Some(choice),
             _ => None,
         };
-        *ai_pick = Some((asked_at, pick));
+        if let Some(choice) = pick
+            && !options.iter().any(|(_, c)| *c == choice)
+        {
+            options.insert(0, (format!("{} (the AI's pick)", describe_choice(combat, &choice)), choice));
+        }
+        *asked = Some((asked_at, options));
     }
-    if let Some(choice) = ai_pick.as_ref().and_then(|(_, c)| c.clone())
-        && !options.iter().any(|(_, c)| *c == choice)
-    {
-        options.insert(0, (format!("{} (the AI's pick)", describe_choice(&battle.combat, &choice)), choice));
-    }
+    let options = asked.as_ref().map(|(_, o)| o.clone()).unwrap_or_default();
     let kind = p.kind.name();
     // Keyboard: 1..9 pick a choice.
     let keys = [
