@@ -1,19 +1,11 @@
-//! The `skirmish` command line.
-//!
-//! ```text
-//! skirmish                       play (the game window; without the `game` feature, the scenarios)
-//! skirmish play [OPTIONS]        play an encounter under a ruleset, each side human or AI
-//! skirmish scenarios             run every shipped scenario (tests/scenarios/*.ron)
-//! skirmish scenario FILE...      run scenario files; exits 1 if any expectation fails
-//! skirmish check FILE...         validate rulesets, scenarios and encounters without running them
-//! skirmish replay FILE           re-run a save's or replay's commands (--verify, --log)
-//! skirmish sim ENCOUNTER ...      simulate seeded AI-vs-AI runs (see `skirmish::sim::cli`)
-//! skirmish mods                  list the installed mods (Rust and data)
-//! ```
+//! The `skirmish` command line: [`Cli`], parsed by clap from the definitions below (and
+//! `skirmish::sim::cli::SimArgs`, `skirmish::save::cli::ReplayOptions`), which also write every
+//! command's `--help` and the shell completions (`skirmish completions bash`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use skirmish::scenario;
 
 /// mimalloc: faster than the system allocator on the simulator's many small buffers (see
@@ -29,100 +21,150 @@ macro_rules! say {
     };
 }
 
-const USAGE: &str = "usage:
-  skirmish                           play: the default encounter, your side against the AI
-  skirmish play [--encounter FILE | --scenario FILE] [--ruleset ID] [--ai SIDE]... [--all-ai] [--seed N] [--now]
-                [--screenshots DIR [--rounds N]] [--mod NAME]... [--open WINDOW]...
-                                     play an encounter under a ruleset; --ai makes the AI play
-                                     a side (the others are hot seat); --now skips the start
-                                     screen; --screenshots saves PNGs and exits after N rounds;
-                                     --open opens a window at the start: saves, simulate (and
-                                     runs it), inspector (F12) or log
-  skirmish scenarios                 run every shipped scenario under tests/scenarios/
-  skirmish scenario [--seed N] [--log] [--replay-out PATH] [--mod NAME]... FILE...
-                                     run scenario files; prints PASS/FAIL per expectation
-                                     with its step number; exits 1 if any fails; --replay-out
-                                     writes each run's replay (PATH: a file for one scenario,
-                                     else a folder); --mod loads a mod (Rust or data, see
-                                     docs/modding.md)
-  skirmish replay FILE [--verify] [--log]
-                                     re-run a save's or replay's commands from the start;
-                                     --verify checks its hashes and names the first command
-                                     where they diverge; --log prints each command's events
-  skirmish check FILE...             validate rulesets and scenarios (file:line:col: message);
-                                     a mod folder (mods/NAME) is checked whole
-  skirmish sim ENCOUNTER [OPTIONS]   simulate AI-vs-AI runs: statistics, reports, shards
-                                     (`skirmish sim help` lists the options)
-  skirmish mods                      list the installed mods
-  skirmish help                      this text";
+/// A tactical combat engine for tabletop-style games: four turn systems on one rules core.
+/// Without a command, plays.
+#[derive(Debug, Parser)]
+#[command(name = "skirmish", args_override_self = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play an encounter under a ruleset, each side human or AI (the default command; without
+    /// the `game` feature, runs the shipped scenarios instead)
+    Play(PlayArgs),
+    /// Run every shipped scenario (tests/scenarios/*.ron), PASS/FAIL per check
+    Scenarios,
+    /// Run scenario files; prints PASS/FAIL per expectation with its step number; exits 1 if any
+    /// fails
+    Scenario(ScenarioArgs),
+    /// Validate rulesets, scenarios and encounters without running them (file:line:col: message);
+    /// exits 1 if any is bad
+    Check(CheckArgs),
+    /// Re-run a save's or replay's commands from the start
+    Replay(skirmish::save::cli::ReplayOptions),
+    /// Simulate seeded AI-vs-AI runs of an encounter: statistics, reports, shards, benchmarks
+    ///
+    /// `sim ENCOUNTER` plays N seeded runs under every ruleset (run k uses seed S + k) and prints
+    /// the statistics; `--replay-run k` prints run k's full combat log; `--bench` times the runs;
+    /// `--compare-ai A,B` checks one AI tier against another; `sim merge` merges shard outputs.
+    Sim(skirmish::sim::cli::SimArgs),
+    /// List the installed mods (Rust and data)
+    Mods,
+    /// Print a shell completion script, e.g. `skirmish completions bash >
+    /// ~/.local/share/bash-completion/completions/skirmish`
+    Completions {
+        /// The shell
+        shell: clap_complete::Shell,
+    },
+}
+
+/// The options of `skirmish play`.
+#[derive(Debug, Default, Args)]
+#[command(args_override_self = true)]
+struct PlayArgs {
+    /// The encounter file [default: the default encounter]
+    #[arg(long, value_name = "FILE")]
+    encounter: Option<PathBuf>,
+    /// Open the battle at the end of this scenario file's steps (every side played by people
+    /// unless --ai says otherwise)
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<PathBuf>,
+    /// The ruleset's name, installed or a --mod's [default: homebrew-d20]
+    #[arg(long, value_name = "ID")]
+    ruleset: Option<String>,
+    /// The AI plays this side (repeatable); the others are hot seat
+    #[arg(long = "ai", value_name = "SIDE")]
+    ai_sides: Vec<String>,
+    /// The AI plays every side
+    #[arg(long)]
+    all_ai: bool,
+    /// The dice seed [default: from the clock]
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Skip the start screen
+    #[arg(long)]
+    now: bool,
+    /// Save screenshots (PNG) in DIR, then exit
+    #[arg(long, value_name = "DIR")]
+    screenshots: Option<PathBuf>,
+    /// With --screenshots: exit after N rounds
+    #[arg(long, value_name = "N")]
+    rounds: Option<u32>,
+    /// Load a mod (repeatable): a Rust mod or a data mod folder under mods/ (see docs/modding.md)
+    #[arg(long = "mod", value_name = "NAME")]
+    mods: Vec<String>,
+    /// Open a window at the start (repeatable): saves, simulate (and run it), inspector (F12) or log
+    #[arg(long, value_name = "WINDOW", value_parser = ["saves", "simulate", "inspector", "log"])]
+    open: Vec<String>,
+}
+
+/// The options of `skirmish scenario`.
+#[derive(Debug, Args)]
+#[command(args_override_self = true)]
+struct ScenarioArgs {
+    /// The scenario files
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// Override each file's seed
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Print the combat log, one event per line
+    #[arg(long)]
+    log: bool,
+    /// Write each run's replay: to PATH for one scenario, else into the folder PATH
+    #[arg(long, value_name = "PATH")]
+    replay_out: Option<PathBuf>,
+    /// Load a mod (repeatable): a Rust mod or a data mod folder under mods/ (see docs/modding.md)
+    #[arg(long = "mod", value_name = "NAME")]
+    mods: Vec<String>,
+}
+
+/// The arguments of `skirmish check`.
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// Ruleset, scenario or encounter files, or mod folders (mods/NAME, checked whole)
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        None => play(&[]),
-        Some("play") => play(&args[1..]),
-        Some("scenarios") => run_scenarios(&shipped_scenarios(), None, false, None, &[]),
-        Some("replay") => match skirmish::save::cli::ReplayOptions::parse(&args[1..]) {
-            Err(e) => usage_error(&e),
-            Ok(o) => match skirmish::save::cli::replay(&o, &mut |l| say!("{l}")) {
-                Ok(true) => ExitCode::SUCCESS,
-                Ok(false) => ExitCode::FAILURE,
-                Err(e) => {
-                    eprintln!("{e}");
-                    ExitCode::FAILURE
-                }
-            },
+    let cli = Cli::parse();
+    match cli.command {
+        None => play(PlayArgs::default()),
+        Some(Command::Play(o)) => play(o),
+        Some(Command::Scenarios) => run_scenarios(&shipped_scenarios(), None, false, None, &[]),
+        Some(Command::Replay(o)) => match skirmish::save::cli::replay(&o, &mut |l| say!("{l}")) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
         },
-        Some("mods") => {
+        Some(Command::Mods) => {
             for line in skirmish::modding::describe_installed(&skirmish::modding::mods_dir()) {
                 say!("{line}");
             }
             ExitCode::SUCCESS
         }
-        Some("scenario") => {
-            let mut seed = None;
-            let mut log = false;
-            let mut replay_out = None;
-            let mut files = Vec::new();
-            let mut mods = Vec::new();
-            let mut it = args[1..].iter();
-            while let Some(a) = it.next() {
-                match a.as_str() {
-                    "--seed" => match it.next().and_then(|s| s.parse().ok()) {
-                        Some(s) => seed = Some(s),
-                        None => return usage_error("--seed needs a whole number"),
-                    },
-                    "--log" => log = true,
-                    "--replay-out" => match it.next() {
-                        Some(p) => replay_out = Some(PathBuf::from(p)),
-                        None => return usage_error("--replay-out needs a file or folder"),
-                    },
-                    "--mod" => match it.next() {
-                        Some(m) => match skirmish::modding::data::check_mod_name(m) {
-                            Ok(()) => mods.push(m.clone()),
-                            Err(why) => return usage_error(&format!("--mod: {why}")),
-                        },
-                        None => return usage_error("--mod needs a mod name"),
-                    },
-                    f if f.starts_with("--") => return usage_error(&format!("unknown option {f}")),
-                    f => files.push(PathBuf::from(f)),
-                }
-            }
-            if files.is_empty() {
-                return usage_error("name at least one scenario file");
-            }
-            run_scenarios(&files, seed, log, replay_out.as_deref(), &mods)
+        Some(Command::Scenario(o)) => {
+            check_mod_names("scenario", &o.mods);
+            run_scenarios(&o.files, o.seed, o.log, o.replay_out.as_deref(), &o.mods)
         }
-        Some("sim") => skirmish::sim::cli::main(&args[1..]),
-        Some("check") => {
-            if args.len() < 2 {
-                return usage_error("name at least one file to check");
-            }
+        Some(Command::Sim(o)) => match skirmish::sim::cli::main(o) {
+            Ok(code) => code,
+            Err(e) => usage_error("sim", &e),
+        },
+        Some(Command::Check(o)) => {
             let mut ok = true;
-            for f in &args[1..] {
+            for f in &o.files {
                 // A folder is a data mod (one without a mod.ron is told so).
-                if Path::new(f).is_dir() {
-                    match skirmish::modding::data::check_mod(Path::new(f)) {
+                if f.is_dir() {
+                    match skirmish::modding::data::check_mod(f) {
                         Ok(lines) => lines.iter().for_each(|l| say!("{l}")),
                         Err(e) => {
                             ok = false;
@@ -131,7 +173,7 @@ fn main() -> ExitCode {
                     }
                     continue;
                 }
-                match scenario::check_file(Path::new(f)) {
+                match scenario::check_file(f) {
                     Ok(msg) => say!("{msg}"),
                     Err(e) => {
                         ok = false;
@@ -141,11 +183,33 @@ fn main() -> ExitCode {
             }
             if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
         }
-        Some("help" | "--help" | "-h") => {
-            say!("{USAGE}");
+        Some(Command::Completions { shell }) => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "skirmish", &mut script);
+            say!("{}", String::from_utf8_lossy(&script).trim_end());
             ExitCode::SUCCESS
         }
-        Some(other) => usage_error(&format!("unknown command `{other}`")),
+    }
+}
+
+/// A usage error that clap's definitions cannot express, reported as clap reports its own (with
+/// the subcommand's usage line): exits 2.
+fn usage_error(subcommand: &str, msg: &str) -> ! {
+    let mut cli = Cli::command();
+    cli.build();
+    let kind = clap::error::ErrorKind::ValueValidation;
+    match cli.find_subcommand_mut(subcommand) {
+        Some(cmd) => cmd.error(kind, msg).exit(),
+        None => cli.error(kind, msg).exit(),
+    }
+}
+
+/// `--mod NAME`: a mod's name, never a path (refused before anything is loaded).
+fn check_mod_names(subcommand: &str, mods: &[String]) {
+    for m in mods {
+        if let Err(why) = skirmish::modding::data::check_mod_name(m) {
+            usage_error(subcommand, &format!("--mod: {why}"));
+        }
     }
 }
 
@@ -161,48 +225,24 @@ fn write_line(args: std::fmt::Arguments<'_>) {
     }
 }
 
-/// `skirmish play`: parse the options and open the game (or say why it can't).
-fn play(args: &[String]) -> ExitCode {
+/// `skirmish play`: open the game (or say why it can't).
+fn play(a: PlayArgs) -> ExitCode {
     #[cfg(feature = "game")]
     {
-        let mut o = skirmish::game::PlayOptions::default();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |what: &str| it.next().cloned().ok_or_else(|| format!("{a} needs {what}"));
-            let r: Result<(), String> = (|| {
-                match a.as_str() {
-                    "--encounter" => o.encounter = Some(PathBuf::from(value("a file")?)),
-                    "--scenario" => o.scenario = Some(PathBuf::from(value("a scenario file")?)),
-                    "--ruleset" => o.ruleset = Some(value("a ruleset name")?),
-                    "--ai" => o.ai_sides.push(value("a side")?),
-                    "--all-ai" => o.all_ai = true,
-                    "--now" => o.start_now = true,
-                    "--mod" => {
-                        let m = value("a mod name")?;
-                        skirmish::modding::data::check_mod_name(&m).map_err(|why| format!("--mod: {why}"))?;
-                        o.mods.push(m)
-                    }
-                    "--open" => {
-                        let w = value("a window: saves, simulate, inspector or log")?;
-                        if !["saves", "simulate", "inspector", "log"].contains(&w.as_str()) {
-                            return Err(format!("--open {w}: the windows are saves, simulate, inspector and log"));
-                        }
-                        o.open.push(w)
-                    }
-                    "--seed" => o.seed = Some(value("a number")?.parse().map_err(|_| "--seed needs a whole number")?),
-                    "--screenshots" => o.screenshots = Some(PathBuf::from(value("a folder")?)),
-                    "--rounds" => {
-                        o.exit_after_rounds =
-                            Some(value("a number")?.parse().map_err(|_| "--rounds needs a whole number")?)
-                    }
-                    other => return Err(format!("unknown option {other}")),
-                }
-                Ok(())
-            })();
-            if let Err(e) = r {
-                return usage_error(&e);
-            }
-        }
+        check_mod_names("play", &a.mods);
+        let o = skirmish::game::PlayOptions {
+            encounter: a.encounter,
+            ruleset: a.ruleset,
+            ai_sides: a.ai_sides,
+            all_ai: a.all_ai,
+            seed: a.seed,
+            start_now: a.now,
+            screenshots: a.screenshots,
+            scenario: a.scenario,
+            exit_after_rounds: a.rounds,
+            mods: a.mods,
+            open: a.open,
+        };
         // Bad files are reported before a window opens, in the same words the start screen uses.
         let lib = skirmish::game::library::Library::scan(&skirmish::game::library::assets_root());
         if let Some(f) = &o.encounter
@@ -238,15 +278,10 @@ fn play(args: &[String]) -> ExitCode {
     }
     #[cfg(not(feature = "game"))]
     {
-        let _ = args;
+        let _ = a;
         eprintln!("skirmish: built without the `game` feature: no window. Running the shipped scenarios instead.");
         run_scenarios(&shipped_scenarios(), None, false, None, &[])
     }
-}
-
-fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("skirmish: {msg}\n{USAGE}");
-    ExitCode::from(2)
 }
 
 /// Every `.ron` file under `tests/scenarios/`, sorted.
@@ -358,4 +393,16 @@ fn run_scenarios(
     }
     say!("{passed} passed, {failed} failed ({} files, {broken} could not be loaded)", files.len());
     if failed == 0 && broken == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap's own checks of the definitions: no two options of one name, value names, required
+    /// arguments after optional ones, and the like.
+    #[test]
+    fn the_command_line_definitions_are_consistent() {
+        super::Cli::command().debug_assert();
+    }
 }

@@ -7,40 +7,21 @@ use std::path::Path;
 use super::{CHECKPOINT_EVERY, SaveFile, Snapshot, read};
 use crate::rules::journal::Entry;
 
-/// The usage line of `skirmish replay`.
-pub const REPLAY_USAGE: &str = "skirmish replay FILE [--verify] [--log]";
-
-/// Options of `skirmish replay`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Options of `skirmish replay` (its `--help` is generated from these definitions).
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+#[command(args_override_self = true)]
 pub struct ReplayOptions {
     /// The save or replay file.
+    #[arg(value_name = "FILE")]
     pub file: String,
     /// Compare everything the file records about the fight with the replay: every checkpoint,
     /// every command's outcome, every field of the final state, the journal's hash and `meta`
     /// (the ok line names what was and was not checked).
+    #[arg(long)]
     pub verify: bool,
     /// Print each command and the events it caused.
+    #[arg(long)]
     pub log: bool,
-}
-
-impl ReplayOptions {
-    /// Parse the arguments after `replay`; `Err` is a usage message.
-    pub fn parse(args: &[String]) -> Result<ReplayOptions, String> {
-        let mut o = ReplayOptions::default();
-        for a in args {
-            match a.as_str() {
-                "--verify" => o.verify = true,
-                "--log" => o.log = true,
-                f if f.starts_with("--") => return Err(format!("unknown option {f}")),
-                f if o.file.is_empty() => o.file = f.to_string(),
-                f => return Err(format!("one file at a time (got `{}` and `{f}`)", o.file)),
-            }
-        }
-        if o.file.is_empty() {
-            return Err("name a save or replay file".into());
-        }
-        Ok(o)
-    }
 }
 
 /// Run `skirmish replay`: lines of output go to `say`, errors to the returned `Err` (already

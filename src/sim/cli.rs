@@ -5,36 +5,93 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use clap::{Args, Subcommand};
+
 use super::{SimConfig, SimError, output, plot};
 use crate::ai::Brain;
 
-/// The usage text of `skirmish sim`.
-pub const USAGE: &str = "usage:
-  skirmish sim ENCOUNTER [--ruleset ID|all] [--runs N] [--seed S] [--jobs J] [--out DIR]
-               [--max-rounds R] [--shard i/n]
-                         play N seeded AI-vs-AI runs (run k uses seed S+k; default: every
-                         ruleset, 1000 runs, seed 0, one thread per core) and print the
-                         statistics; --out writes DIR/summary.json, DIR/runs.csv, DIR/report.svg;
-                         --shard i/n plays only the i-th of n slices of the runs
-  skirmish sim ENCOUNTER --replay-run k [--ruleset ID|all] [--seed S] [--max-rounds R]
-                         print run k's full combat log
-  --dice 20,1,...        (any mode) force these dice at the start of every run, then seeded dice
-  --mod NAME             (any mode, repeatable) load a mod: a Rust mod (regeneration, riposte) or
-                         a data mod folder under mods/ (see docs/modding.md)
-  skirmish sim merge [--out DIR] SHARD_DIR...
-                         merge shard outputs exactly (counts and histograms), after checking
-                         each shard's summary.json and runs.csv (see the README)
-  skirmish sim --bench [ENCOUNTER] [--ruleset ID|all] [--runs N] [--jobs J]
-                         encounters per second per ruleset (default: assets/encounters/bench-4v4.ron,
-                         2000 runs, one thread; the median of 5 timings)
-  --ai tactical|basic    (any mode) the AI on every side: the tactical AI (the default and the
-                         reference) or the basic AI; summary.json records it
-  skirmish sim --compare-ai A,B [ENCOUNTER...] [--ruleset ID|all] [--runs N] [--seed S] [--jobs J]
-                         (A, B: tactical, basic, or fast, the candidate fast tier)
-                         whether tier B reproduces tier A's statistics on each encounter (default:
-                         every shipped one) under each ruleset: win rates within 3 points, draws
-                         within 2, mean rounds within 0.3, B against A 45-55%, each by two
-                         one-sided tests at 95% (default 2000 runs); exits 1 if a cell fails";
+/// The options of `skirmish sim`: clap parses them and writes `skirmish sim --help` from these
+/// definitions (the command's description is on `Command::Sim` in `src/main.rs`).
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, args_override_self = true)]
+pub struct SimArgs {
+    /// `sim merge`.
+    #[command(subcommand)]
+    pub command: Option<SimCommand>,
+    /// The encounter file. With --bench: default assets/encounters/bench-4v4.ron. With
+    /// --compare-ai: any number, default every shipped encounter
+    #[arg(value_name = "ENCOUNTER")]
+    pub encounters: Vec<PathBuf>,
+    /// One installed ruleset, or `all`: every one side by side
+    #[arg(long, value_name = "ID|all", default_value = "all")]
+    pub ruleset: String,
+    /// Runs per ruleset [default: 1000; with --bench or --compare-ai: 2000]
+    #[arg(long, value_name = "N")]
+    pub runs: Option<u64>,
+    /// Run k uses seed S + k
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads [default: one per core; with --bench: 1]
+    #[arg(long, value_name = "J")]
+    pub jobs: Option<usize>,
+    /// Write DIR/summary.json, DIR/runs.csv and DIR/report.svg
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The round cap (a draw when round R would start) [default: the encounter's]
+    #[arg(long, value_name = "R")]
+    pub max_rounds: Option<u32>,
+    /// Play only the i-th of n slices of the runs (0 <= i < n), e.g. 0/4
+    #[arg(long, value_name = "i/n", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// Print run k's full combat log instead of the statistics
+    #[arg(long, value_name = "k")]
+    pub replay_run: Option<u64>,
+    /// Force these dice at the start of every run, then seeded dice, e.g. 20,1,15
+    #[arg(long, value_name = "D,...", value_parser = parse_dice)]
+    pub dice: Option<Dice>,
+    /// Load a mod in every run (repeatable): a Rust mod (regeneration, riposte) or a data mod
+    /// folder under mods/ (see docs/modding.md)
+    #[arg(long = "mod", value_name = "NAME")]
+    pub mods: Vec<String>,
+    /// The AI on every side: tactical (the reference) or basic; summary.json records it
+    /// [default: tactical]
+    #[arg(long, value_name = "tactical|basic")]
+    pub ai: Option<String>,
+    /// Encounters per second per ruleset: the median of 5 timed batches
+    #[arg(long)]
+    pub bench: bool,
+    /// Whether tier B (tactical, basic, or fast, the candidate fast tier) reproduces tier A's
+    /// statistics on each encounter under each ruleset; exits 1 if a cell fails
+    ///
+    /// Win rates within 3 points, draws within 2, mean rounds within 0.3, B against A 45-55%,
+    /// each by two one-sided tests at 95%. Goes without --bench, --replay-run, --out and --shard.
+    #[arg(long, value_name = "A,B", value_parser = parse_pair)]
+    pub compare_ai: Option<(Brain, Brain)>,
+}
+
+/// The dice of `--dice`. An alias, so that clap's derive reads `Option<Dice>` as one value (a
+/// `Vec` field would be a repeated option).
+pub type Dice = Vec<i32>;
+
+/// `skirmish sim`'s subcommands.
+#[derive(Debug, Subcommand)]
+pub enum SimCommand {
+    /// Merge shard outputs exactly (counts and histograms), after checking each shard's
+    /// summary.json and runs.csv (see the README)
+    Merge(MergeArgs),
+}
+
+/// The options of `skirmish sim merge`.
+#[derive(Debug, Args)]
+#[command(args_override_self = true)]
+pub struct MergeArgs {
+    /// Write the merged DIR/summary.json, DIR/runs.csv and DIR/report.svg
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The shards' output folders (each with summary.json and runs.csv)
+    #[arg(value_name = "SHARD_DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+}
 
 /// Why `--ai fast` is refused: the candidate fast tier does not reproduce the tactical AI's
 /// statistics (issue 22), and a tier that fails the check is not a tier.
@@ -42,7 +99,7 @@ const FAST_REFUSED: &str = "--ai fast: the fast tier is a candidate that fails t
 (docs/performance.md), so its statistics are not the tactical AI's; measure it with \
 --compare-ai tactical,fast";
 
-/// Parsed `skirmish sim` options.
+/// `skirmish sim`'s options, checked together.
 #[derive(Debug, Default)]
 struct Options {
     encounter: Option<PathBuf>,
@@ -66,12 +123,13 @@ struct Options {
 fn parse_brain(flag: &str, v: &str) -> Result<Brain, String> {
     Brain::from_name(v).ok_or_else(|| {
         let names: Vec<&str> = Brain::ALL.iter().map(|b| b.name()).collect();
-        format!("{flag} `{v}`: no such AI (one of {})", names.join(", "))
+        format!("{flag}`{v}`: no such AI (one of {})", names.join(", "))
     })
 }
 
+/// `--shard i/n`.
 fn parse_shard(v: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("--shard `{v}`: needs i/n with n >= 1 and 0 <= i < n, e.g. 0/4");
+    let bad = || "needs i/n with n >= 1 and 0 <= i < n, e.g. 0/4".to_string();
     let (i, n) = v.split_once('/').ok_or_else(bad)?;
     let (i, n): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
     if n == 0 || i >= n {
@@ -80,55 +138,44 @@ fn parse_shard(v: &str) -> Result<(u64, u64), String> {
     Ok((i, n))
 }
 
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut o = Options::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |what: &str| it.next().cloned().ok_or_else(|| format!("{a} needs {what}"));
-        fn num<T: std::str::FromStr>(flag: &str, v: String) -> Result<T, String> {
-            v.parse().map_err(|_| format!("{flag} `{v}`: needs a whole number"))
-        }
-        match a.as_str() {
-            "--ruleset" => {
-                let v = value("a ruleset name or `all`")?;
-                o.ruleset = (v != "all").then_some(v);
-            }
-            "--runs" => o.runs = Some(num("--runs", value("a number")?)?),
-            "--seed" => o.seed = num("--seed", value("a number")?)?,
-            "--jobs" => o.jobs = Some(num("--jobs", value("a number")?)?),
-            "--out" => o.out = Some(PathBuf::from(value("a folder")?)),
-            "--max-rounds" => o.max_rounds = Some(num("--max-rounds", value("a number")?)?),
-            "--shard" => o.shard = Some(parse_shard(&value("i/n")?)?),
-            "--replay-run" => o.replay = Some(num("--replay-run", value("a run number")?)?),
-            "--dice" => {
-                let v = value("dice results, e.g. 20,1,15")?;
-                o.dice = v
-                    .split(',')
-                    .map(|d| d.trim().parse().map_err(|_| format!("--dice `{v}`: needs whole numbers, e.g. 20,1,15")))
-                    .collect::<Result<_, _>>()?;
-            }
-            "--bench" => o.bench = true,
-            "--mod" => o.mods.push(value("a mod name")?),
-            "--ai" => {
-                o.ai = parse_brain("--ai", &value("an AI: tactical or basic")?)?;
-                if o.ai == Brain::Fast {
-                    return Err(FAST_REFUSED.into());
-                }
-            }
-            "--compare-ai" => {
-                let v = value("two AIs, e.g. tactical,fast")?;
-                let (a, b) = v
-                    .split_once(',')
-                    .ok_or_else(|| format!("--compare-ai `{v}`: needs two AIs, e.g. tactical,fast"))?;
-                o.compare = Some((parse_brain("--compare-ai", a.trim())?, parse_brain("--compare-ai", b.trim())?));
-            }
-            f if f.starts_with("--") => return Err(format!("unknown option {f}")),
-            f => match o.encounter {
-                Some(_) => o.more.push(PathBuf::from(f)),
-                None => o.encounter = Some(PathBuf::from(f)),
-            },
-        }
-    }
+/// `--dice 20,1,15`.
+fn parse_dice(v: &str) -> Result<Dice, String> {
+    v.split(',').map(|d| d.trim().parse().map_err(|_| "needs whole numbers, e.g. 20,1,15".to_string())).collect()
+}
+
+/// `--compare-ai A,B`.
+fn parse_pair(v: &str) -> Result<(Brain, Brain), String> {
+    let (a, b) = v.split_once(',').ok_or("needs two AIs, e.g. tactical,fast")?;
+    Ok((parse_brain("", a.trim())?, parse_brain("", b.trim())?))
+}
+
+/// The checks across options that clap does not make; `Err` is a usage error.
+fn check(a: SimArgs) -> Result<Options, String> {
+    let ai = match &a.ai {
+        None => Brain::default(),
+        Some(v) => match parse_brain("--ai ", v)? {
+            Brain::Fast => return Err(FAST_REFUSED.into()),
+            b => b,
+        },
+    };
+    let mut encounters = a.encounters.into_iter();
+    let o = Options {
+        encounter: encounters.next(),
+        more: encounters.collect(),
+        ruleset: (a.ruleset != "all").then_some(a.ruleset),
+        runs: a.runs,
+        seed: a.seed,
+        jobs: a.jobs,
+        out: a.out,
+        max_rounds: a.max_rounds,
+        shard: a.shard,
+        replay: a.replay_run,
+        dice: a.dice.unwrap_or_default(),
+        bench: a.bench,
+        mods: a.mods,
+        ai,
+        compare: a.compare_ai,
+    };
     if let (Some(f), None) = (o.more.first(), o.compare) {
         return Err(format!("one encounter at a time (got a second: {})", f.display()));
     }
@@ -146,11 +193,6 @@ fn fail(e: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("skirmish sim: {msg}\n{USAGE}");
-    ExitCode::from(2)
-}
-
 /// Write to stdout; a closed pipe ends the program quietly.
 fn say(text: &str) {
     let mut out = std::io::stdout().lock();
@@ -163,28 +205,27 @@ fn say(text: &str) {
     }
 }
 
-/// Run `skirmish sim ARGS...` (the arguments after `sim`).
-pub fn main(args: &[String]) -> ExitCode {
-    if args.first().map(String::as_str) == Some("merge") {
-        return merge_main(&args[1..]);
+/// Run `skirmish sim`. `Err` is a usage error (a check across options that clap does not make),
+/// for the caller to report as one (exit code 2); every other failure is said here and exits 1.
+pub fn main(args: SimArgs) -> Result<ExitCode, String> {
+    if let Some(SimCommand::Merge(m)) = args.command {
+        return Ok(merge_main(&m));
     }
-    if matches!(args.first().map(String::as_str), Some("help" | "--help" | "-h")) {
-        say(&format!("{USAGE}\n"));
-        return ExitCode::SUCCESS;
-    }
-    let o = match parse(args) {
-        Ok(o) => o,
-        Err(e) => return usage_error(&e),
-    };
+    let o = check(args)?;
     if o.bench {
-        return bench(&o);
+        return Ok(bench(&o));
     }
     if let Some(tiers) = o.compare {
-        return compare(&o, tiers);
+        return Ok(compare(&o, tiers));
     }
     let Some(encounter) = o.encounter.clone() else {
-        return usage_error("name an encounter file");
+        return Err("name an encounter file".into());
     };
+    Ok(run(&o, encounter))
+}
+
+/// A batch (or, with `--replay-run`, one run's log) of `encounter`.
+fn run(o: &Options, encounter: PathBuf) -> ExitCode {
     let cfg = SimConfig {
         encounter,
         ruleset: o.ruleset.clone(),
@@ -300,24 +341,8 @@ fn replay(cfg: &SimConfig, k: u64) -> ExitCode {
 }
 
 /// `sim merge [--out DIR] SHARD_DIR...`.
-fn merge_main(args: &[String]) -> ExitCode {
-    let mut out = None;
-    let mut dirs = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--out" => match it.next() {
-                Some(d) => out = Some(PathBuf::from(d)),
-                None => return usage_error("--out needs a folder"),
-            },
-            f if f.starts_with("--") => return usage_error(&format!("unknown option {f}")),
-            d => dirs.push(PathBuf::from(d)),
-        }
-    }
-    if dirs.is_empty() {
-        return usage_error("name at least one shard folder to merge");
-    }
-    match merge_dirs(&dirs, out.as_deref()) {
+fn merge_main(m: &MergeArgs) -> ExitCode {
+    match merge_dirs(&m.dirs, m.out.as_deref()) {
         Ok(table) => {
             say(&table);
             ExitCode::SUCCESS

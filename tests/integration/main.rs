@@ -39,12 +39,15 @@
 //! - `compare_ai`: the AI tiers (`--ai`, recorded in `summary.json`) and the equivalence check
 //!   `sim --compare-ai`, which passes a tier against itself and fails one that plays differently.
 //! - `perf`: the simulator's fast paths (a reset combat, dense path searches) match the plain ones.
+//! - `cli`: the command line: every command's `--help`, "did you mean" on a misspelt option (exit
+//!   2), shell completions, and every option the README and the docs show.
 //! - `fused_driver`: the fused driver against the rules schedule it stands in for: the bench
 //!   encounter under every ruleset, logs, state hashes and runs compared after every command.
 
 mod ai_strength;
 mod ai_tactics;
 mod architecture;
+mod cli;
 mod common;
 mod compare_ai;
 mod data_errors;
