@@ -177,3 +177,81 @@ pub fn opposite_squares(p: GridPos) -> impl Iterator<Item = (GridPos, GridPos)> 
 pub fn flanked(p: GridPos, foe_at: impl Fn(GridPos) -> bool) -> bool {
     opposite_squares(p).any(|(a, b)| foe_at(a) && foe_at(b))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    use super::*;
+    use crate::rules::components::ConditionState;
+
+    fn pf2e() -> Ruleset {
+        Ruleset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/pf2e.ron"))
+            .expect("shipped ruleset loads")
+    }
+
+    fn with(ids: &[&str]) -> Conditions {
+        Conditions(ids.iter().map(|id| (id.to_string(), ConditionState::plain(1))).collect())
+    }
+
+    #[test]
+    fn a_charge_moves_its_user_but_is_aimed_at_a_creature() {
+        let rs = pf2e();
+        let effect = |id: &str| &rs.ability(id).expect("pf2e has it").effect;
+        assert!(effect("stride").moves_user() && effect("stride").targets_square());
+        assert!(effect("step").moves_user() && effect("step").targets_square());
+        let charge = Effect::Charge {
+            stat: "STR".into(),
+            damage: crate::rules::dice::DiceExpr::parse("1d8").unwrap(),
+            bonus: 2,
+        };
+        assert!(charge.moves_user() && !charge.targets_square() && charge.targets_creature());
+        // Line of sight: a ranged Strike and a spell's save need it, a melee Strike does not.
+        assert!(!effect("strike").needs_sight() && effect("shortbow").needs_sight());
+        assert!(effect("electric_arc").needs_sight() && !effect("raise_shield").targets_creature());
+    }
+
+    #[test]
+    fn display_name_falls_back_to_the_id() {
+        let rs = pf2e();
+        let mut d = rs.ability("strike").expect("pf2e has Strike").clone();
+        assert_eq!(d.display_name(), "Strike");
+        d.name.clear();
+        assert_eq!(d.display_name(), "strike");
+    }
+
+    #[test]
+    fn armour_class_adds_condition_bonuses() {
+        let rs = pf2e();
+        let stats = Stats(BTreeMap::from([("AC".to_string(), 15)]));
+        assert_eq!(armor_class(&rs, 15, &stats, &with(&[])), 15);
+        // shield_raised: +2.
+        assert_eq!(armor_class(&rs, 15, &stats, &with(&["shield_raised"])), 17);
+        // dead blocks actions; frightened does not.
+        assert!(blocks_actions(&rs, &with(&["dead"])) && !blocks_actions(&rs, &with(&["frightened"])));
+    }
+
+    #[test]
+    fn known_abilities_list_the_sheet_then_the_basic_ones_once() {
+        let rs = pf2e();
+        let listed = vec!["fear".to_string(), "strike".to_string()];
+        let known: Vec<&String> = known_abilities(&rs, &listed).collect();
+        assert_eq!(known, ["fear", "strike", "stride", "step", "raise_shield", "sustain"]);
+        // A basic ability named twice is known once.
+        let mut twice = rs.clone();
+        twice.basic_abilities.push("stride".into());
+        assert_eq!(known_abilities(&twice, &listed).count(), 6);
+    }
+
+    #[test]
+    fn flanked_takes_two_foes_on_opposite_sides() {
+        let p = GridPos { x: 5, y: 5 };
+        let at = |squares: &'static [(i32, i32)]| move |q: GridPos| squares.contains(&(q.x, q.y));
+        assert!(flanked(p, at(&[(4, 5), (6, 5)])));
+        assert!(flanked(p, at(&[(4, 4), (6, 6)])));
+        assert!(!flanked(p, at(&[(4, 5), (6, 6)])));
+        assert!(!flanked(p, at(&[(4, 5)])));
+        assert_eq!(opposite_squares(p).count(), 8);
+    }
+}

@@ -1,0 +1,618 @@
+//! Pricing: what one option is worth from a square (damage times the target's threat per hit
+//! point, conditions, heals, assists), the best use of a whole budget from a square, and every
+//! creature's rating (its threat, best attacks and role).
+
+use crate::rules::components::{Cid, GridPos, Stats};
+use crate::rules::query;
+use crate::rules::ruleset::{
+    AbilityDef, ActionBudget, ActionType, AttackKind, ConditionDef, DefenseRule, Effect, Lasts, Ruleset, TurnModel,
+};
+
+use super::budget::Budget;
+use super::odds::{DefMod, dmg_range, emin, p_active, p_at_least};
+use super::read::{Kind, Opt, Tgt, Unit, View, on_turn};
+use super::{DEFENSE_WEIGHT, EPS, HORIZON};
+
+/// A square as one number, different for different squares.
+fn square_key(p: GridPos) -> u64 {
+    u64::from(p.x as u32) | u64::from(p.y as u32) << 32
+}
+
+/// What [`View::fill`] finds: the total value, the first option and its targets, the segments.
+pub(super) type Filled = (f32, Option<(usize, Tgt)>, f32);
+
+/// Whether [`View::eval`] of this kind reads (and, taken, adds to) the damage dealt so far: the
+/// damaging kinds. The others are worth the same whatever the rest of the turn deals.
+fn reads_dealt(k: &Kind) -> bool {
+    matches!(k, Kind::Attack { .. } | Kind::Save { .. } | Kind::Damage { .. })
+}
+
+/// Expected damage of one use against a nominal defender (AC 15, or a +2 defence roll).
+fn nominal(rs: &Ruleset, stats: &Stats, d: &AbilityDef) -> f32 {
+    let p = |bonus: i32, melee: bool| match &rs.defense {
+        DefenseRule::StaticAc { attack_dice, .. } => p_at_least(attack_dice, bonus, 15),
+        DefenseRule::ActiveRoll { attack_dice, dice, defender_wins_ties, .. } => {
+            p_active(attack_dice, bonus, dice, if melee { 2 } else { 1 }, false, *defender_wins_ties)
+        }
+    };
+    match &d.effect {
+        Effect::Attack { kind, stat, damage, iterative } => {
+            let mean = dmg_range(damage, stats).2;
+            let b = stats.get(stat);
+            std::iter::once(&0)
+                .chain(iterative.iter())
+                .map(|m| p(b.saturating_add(*m), *kind == AttackKind::Melee) * mean)
+                .sum()
+        }
+        Effect::Charge { stat, damage, bonus } => {
+            p(stats.get(stat).saturating_add(*bonus), true) * dmg_range(damage, stats).2
+        }
+        Effect::Damage { amount } => dmg_range(amount, stats).2,
+        Effect::Save { damage: Some(dmg), .. } => 0.6 * dmg_range(dmg, stats).2,
+        _ => 0.0,
+    }
+}
+
+/// Uses of `d` a creature gets in a round under the ruleset's budget.
+fn uses_per_round(rs: &Ruleset, d: &AbilityDef) -> f32 {
+    match rs.budget {
+        ActionBudget::PerRoundPool { actions } | ActionBudget::PerTurnPool { actions, .. } => {
+            if d.cost == 0 {
+                1.0
+            } else {
+                f32::from(actions) / f32::from(d.cost)
+            }
+        }
+        ActionBudget::TypedSlots { .. } => 1.0,
+        ActionBudget::OneTimedActionPerTurn => {
+            let spr = match rs.turn_model {
+                TurnModel::RecoveryTime { segments_per_round } => segments_per_round as f32,
+                TurnModel::FixedCycle => 1.0,
+            };
+            let t = d.recovery.unwrap_or(1).max(1) + d.cast_time.unwrap_or(0) + d.focus_time.unwrap_or(0);
+            spr / t as f32
+        }
+    }
+}
+
+/// What [`rating`] finds of a creature: [`Unit`]'s fields of the same names.
+#[derive(Clone, Copy)]
+pub(super) struct Rating<'a> {
+    pub(super) threat: f32,
+    pub(super) melee: Option<(&'a AbilityDef, f32)>,
+    pub(super) melee_per: f32,
+    pub(super) shot: Option<(&'a AbilityDef, f32)>,
+    pub(super) shot_per: f32,
+    pub(super) aoo: Option<&'a AbilityDef>,
+    pub(super) ranged: bool,
+}
+
+impl<'a> Rating<'a> {
+    pub(super) fn apply(&self, u: &mut Unit<'a>) {
+        u.threat = self.threat;
+        u.w = u.threat / u.hp.max(1) as f32;
+        u.melee = self.melee;
+        u.melee_per = self.melee_per;
+        u.shot = self.shot;
+        u.shot_per = self.shot_per;
+        u.aoo = self.aoo;
+        u.ranged = self.ranged;
+    }
+}
+
+/// A creature's threat, best melee and ranged attacks, attack of opportunity and role, from the
+/// abilities it knows, its stats and how many foes it faces.
+pub(super) fn rating<'a>(rs: &'a Ruleset, known: &[&'a AbilityDef], stats: &Stats, foes: usize) -> Rating<'a> {
+    // (ability, uses a round, value a round, value a use)
+    let mut best_melee: Option<(&AbilityDef, f32, f32, f32)> = None;
+    let mut best_shot: Option<(&AbilityDef, f32, f32, f32)> = None;
+    let mut aoo: Option<(&AbilityDef, f32)> = None;
+    for &d in known {
+        let per = nominal(rs, stats, d);
+        if per <= 0.0 {
+            continue;
+        }
+        if query::is_opportunity_attack(rs, d) && aoo.is_none_or(|(_, v)| per > v) {
+            aoo = Some((d, per));
+        }
+        if !on_turn(d) {
+            continue;
+        }
+        let n = uses_per_round(rs, d);
+        match &d.effect {
+            Effect::Attack { kind: AttackKind::Melee, .. } | Effect::Charge { .. } => {
+                if matches!(d.effect, Effect::Attack { .. }) && best_melee.is_none_or(|(_, _, v, _)| per * n > v) {
+                    best_melee = Some((d, n, per * n, per));
+                }
+            }
+            Effect::Damage { .. } | Effect::Save { .. } => {
+                let total = per * n * foes as f32;
+                if best_shot.is_none_or(|(_, _, v, _)| total > v) {
+                    best_shot = Some((d, n, total, per));
+                }
+            }
+            _ => {
+                if best_shot.is_none_or(|(_, _, v, _)| per * n > v) {
+                    best_shot = Some((d, n, per * n, per));
+                }
+            }
+        }
+    }
+    let m = best_melee.map_or(0.0, |x| x.2);
+    let s = best_shot.map_or(0.0, |x| x.2);
+    Rating {
+        threat: m.max(s).max(0.5),
+        melee: best_melee.map(|(d, n, _, _)| (d, n)),
+        melee_per: best_melee.map_or(0.0, |m| m.3),
+        shot: best_shot.map(|(d, n, _, _)| (d, n)),
+        shot_per: best_shot.map_or(0.0, |s| s.3),
+        aoo: aoo.map(|(d, _)| d),
+        ranged: best_shot.is_some() && s >= 0.75 * m,
+    }
+}
+
+impl<'a> View<'a> {
+    /// Rounds an effect lasting `lasts` is counted for.
+    fn rounds(&self, lasts: Option<Lasts>, save_ends: bool) -> f32 {
+        match lasts {
+            None if save_ends => 1.5,
+            None => HORIZON,
+            Some(Lasts::Rounds(n)) | Some(Lasts::OwnerTurns(n)) => (n as f32).min(HORIZON),
+            Some(Lasts::Sustained) => 1.0,
+            Some(Lasts::UntilEndOfTurn) => 0.0,
+        }
+    }
+
+    /// What putting `cond` (at `value`) on `u` is worth, friend or foe.
+    pub(super) fn condition_value(&self, u: &Unit, cond: &ConditionDef, value: i32, lasts: Option<Lasts>) -> f32 {
+        if u.conds.is_some_and(|k| k.0.get(&cond.id).is_some_and(|s| s.value >= value || !cond.stacks)) {
+            return 0.0;
+        }
+        let rounds = self.rounds(lasts, cond.save_ends.is_some());
+        let mut v = 0.0;
+        if u.enemy {
+            if cond.blocks_actions && u.can_act {
+                v += u.threat * rounds / HORIZON;
+            }
+            if cond.regain_loses_value {
+                let actions = match self.rs.budget {
+                    ActionBudget::PerTurnPool { actions, .. } | ActionBudget::PerRoundPool { actions } => actions,
+                    _ => 3,
+                };
+                v += u.threat * (value.max(0) as f32 / f32::from(actions.max(1))).min(1.0) * rounds / HORIZON;
+            }
+            if cond.rt_add > 0 {
+                v += u.threat * (cond.rt_add as f32 / (cond.rt_add as f32 + 3.0)) * rounds / HORIZON;
+            }
+            if let Some(d) = &cond.persistent_damage {
+                v += self.dmg(d, u.stats).2 * u.w * rounds;
+            }
+            if cond.ac_bonus < 0 || cond.ac_loses_stat.is_some() {
+                v += 0.1 * u.threat * rounds / HORIZON;
+            }
+        } else {
+            if cond.ac_bonus > 0 || cond.defense_advantage {
+                let m = DefMod { ac: cond.ac_bonus.max(0), adv: cond.defense_advantage };
+                let prevented = (self.incoming(u, DefMod::default()) - self.incoming(u, m)).max(0.0);
+                v += DEFENSE_WEIGHT * prevented * u.w * rounds;
+            }
+            if cond.regain_bonus > 0 {
+                // One more action a turn, spent on its best attack.
+                let per = u.melee.map_or(0.0, |(_, n)| u.melee_per * n.min(1.0));
+                let restricted_ok = cond.bonus_restricted_to.is_empty()
+                    || u.melee.is_some_and(|(d, _)| cond.bonus_restricted_to.contains(&d.id));
+                if restricted_ok {
+                    v += per * f32::from(cond.regain_bonus) * self.mean_enemy_w() * rounds;
+                }
+            }
+        }
+        v
+    }
+
+    /// The mean threat per hit point of the enemies (worked out once, in [`View::new`]).
+    fn mean_enemy_w(&self) -> f32 {
+        self.mean_w
+    }
+
+    /// The value of using option `o` from `from`, its targets, and the expected damage it adds to
+    /// each enemy (written into `dealt` when `commit`).
+    pub(super) fn eval(&self, o: &Opt, from: GridPos, dealt: &mut [f32], commit: bool) -> (f32, Tgt) {
+        let (v, t, _) = self.eval_hit(o, from, dealt, commit, None);
+        (v, t)
+    }
+
+    /// [`View::eval`], also returning, for an attack, the one target (its index in `units`) and
+    /// the expected damage that taking it adds to `dealt`. For an attack, `known` (one entry a
+    /// creature) keeps the expected damage on each target worked out so far under this `dealt`
+    /// (NaN: not yet; negative infinity: not a target), so that after one target's `dealt`
+    /// changes only it is priced again.
+    fn eval_hit(
+        &self,
+        o: &Opt,
+        from: GridPos,
+        dealt: &mut [f32],
+        commit: bool,
+        mut known: Option<&mut [f32]>,
+    ) -> (f32, Tgt, Option<(usize, f32)>) {
+        let me = self.me();
+        let (v, t) = match o.kind {
+            Kind::Attack { kind, stat, dmg, iterative } => {
+                let melee = kind == AttackKind::Melee;
+                let mut best: Option<(f32, usize, f32)> = None;
+                let mut roll = None;
+                for (i, t) in self.units.iter().enumerate() {
+                    let kept = known.as_deref().and_then(|k| k.get(i)).copied().filter(|e| !e.is_nan());
+                    let e = match kept {
+                        Some(f32::NEG_INFINITY) => continue,
+                        Some(e) => e,
+                        None => {
+                            let left = t.hp - dealt[i].ceil() as i32;
+                            let target = t.enemy
+                                && (!melee || from.distance(t.pos) <= self.reach)
+                                && self.aims(o, from, t.pos)
+                                && left > 0;
+                            let e = if target {
+                                let roll = roll.get_or_insert_with(|| self.attack_roll(stat, dmg));
+                                self.attack_dmg(from, roll, iterative, 0, melee, t, left)
+                            } else {
+                                f32::NEG_INFINITY
+                            };
+                            if let Some(slot) = known.as_deref_mut().and_then(|k| k.get_mut(i)) {
+                                *slot = e;
+                            }
+                            if !target {
+                                continue;
+                            }
+                            e
+                        }
+                    };
+                    let v = e * t.w;
+                    if best.is_none_or(|(bv, _, _)| v > bv + 1e-6) {
+                        best = Some((v, i, e));
+                    }
+                }
+                return match best {
+                    Some((v, i, e)) => {
+                        if commit {
+                            dealt[i] += e;
+                        }
+                        (v, Tgt::One(self.units[i].id), Some((i, e)))
+                    }
+                    None => (0.0, Tgt::None, None),
+                };
+            }
+            Kind::SelfBuff { cond, lasts } => {
+                // Worth the same from every square (it reads where the decider stands now).
+                let key = o.def as *const AbilityDef;
+                let kept = self.self_buff_memo.borrow().iter().find(|(d, _)| *d == key).map(|x| x.1);
+                let v = kept.unwrap_or_else(|| {
+                    let v = self.condition_value(me, cond, 1, lasts);
+                    self.self_buff_memo.borrow_mut().push((key, v));
+                    v
+                });
+                (v, Tgt::None)
+            }
+            Kind::OnAllies { cond, value, lasts } => {
+                let v: f32 = self
+                    .units
+                    .iter()
+                    .filter(|u| !u.enemy && (u.id == me.id || self.aims(o, from, u.pos)))
+                    .map(|u| self.condition_value(u, cond, value, lasts))
+                    .sum();
+                (v, Tgt::Allies)
+            }
+            Kind::OnEnemies { cond, value, lasts } => {
+                let v: f32 = self
+                    .units
+                    .iter()
+                    .filter(|u| u.enemy && self.aims(o, from, u.pos))
+                    .map(|u| self.condition_value(u, cond, value, lasts))
+                    .sum();
+                (v, Tgt::AllEnemies)
+            }
+            Kind::Save { stat, dc, dmg, on_fail, lasts } => {
+                let mut v = 0.0;
+                for (i, t) in self.units.iter().enumerate() {
+                    if !t.enemy || !self.aims(o, from, t.pos) {
+                        continue;
+                    }
+                    let left = t.hp - dealt[i].ceil() as i32;
+                    if left <= 0 {
+                        continue;
+                    }
+                    let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, t.stats.get(stat), self.save_need(dc));
+                    let mut e = 0.0;
+                    if let Some(d) = dmg {
+                        let (lo, hi, mean) = self.dmg(d, me.stats);
+                        e = p_fail * emin(lo, hi, mean, left);
+                    }
+                    let conds: f32 = on_fail
+                        .iter()
+                        .filter_map(|c| self.rs.condition(c))
+                        .map(|c| self.condition_value(t, c, 1, lasts))
+                        .sum();
+                    v += e * t.w + p_fail * conds;
+                    if commit {
+                        dealt[i] += e;
+                    }
+                }
+                (v, Tgt::AllEnemies)
+            }
+            Kind::Damage { dmg } => {
+                let (lo, hi, mean) = self.dmg(dmg, me.stats);
+                let mut v = 0.0;
+                for (i, t) in self.units.iter().enumerate() {
+                    if !t.enemy || !self.aims(o, from, t.pos) {
+                        continue;
+                    }
+                    let left = t.hp - dealt[i].ceil() as i32;
+                    let e = emin(lo, hi, mean, left);
+                    v += e * t.w;
+                    if commit {
+                        dealt[i] += e;
+                    }
+                }
+                (v, Tgt::AllEnemies)
+            }
+            Kind::Heal { amount } => {
+                let (lo, hi, mean) = self.dmg(amount, me.stats);
+                let v = self
+                    .units
+                    .iter()
+                    .filter(|u| !u.enemy && (u.id == me.id || self.aims(o, from, u.pos)))
+                    .filter_map(|u| {
+                        let max = u.max_hp;
+                        let missing = max - u.hp;
+                        (missing > 0).then(|| emin(lo, hi, mean, missing) * u.threat / max.max(1) as f32)
+                    })
+                    .sum();
+                (v, Tgt::Allies)
+            }
+            Kind::Assist { bonus } => {
+                // A bonus on an ally's next roll: worth a share of one of its attacks.
+                let mut best: Option<(f32, Cid)> = None;
+                for a in self.units.iter().filter(|u| !u.enemy && u.id != me.id && u.can_act) {
+                    let engaged = self.units.iter().any(|e| e.enemy && e.pos.distance(a.pos) <= self.reach);
+                    let per = match (engaged, a.melee, a.shot) {
+                        (true, Some(_), _) => a.melee_per,
+                        (false, _, Some(_)) => a.shot_per,
+                        _ => continue,
+                    };
+                    let v = per * (bonus.max(0) as f32 / 20.0) * self.mean_enemy_w();
+                    if best.is_none_or(|(bv, _)| v > bv + 1e-6) {
+                        best = Some((v, a.id));
+                    }
+                }
+                best.map_or((0.0, Tgt::None), |(v, id)| (v, Tgt::One(id)))
+            }
+        };
+        (v, t, None)
+    }
+
+    /// Fill a budget from `from` with the best options. Returns the total value, the first
+    /// option's index and targets, and (for one timed action) the segments it takes.
+    pub(super) fn fill(&self, from: GridPos, b: Budget, dealt: &mut Vec<f32>) -> Filled {
+        // A pure function of the square and the budget within a decision (`dealt` is scratch).
+        let key = (square_key(from), b.key());
+        if let Some(&(_, r)) = self.fill_memo.borrow().iter().find(|(k, _)| *k == key) {
+            return r;
+        }
+        let r = self.fill_uncached(from, b, dealt);
+        self.fill_memo.borrow_mut().push((key, r));
+        r
+    }
+
+    fn fill_uncached(&self, from: GridPos, b: Budget, dealt: &mut Vec<f32>) -> Filled {
+        dealt.clear();
+        dealt.resize(self.units.len(), 0.0);
+        let mut used: u64 = 0;
+        match b {
+            Budget::Typed { .. } => {
+                // A full-round option against a standard action and whatever is left after it.
+                let mut best_full: Option<(f32, usize, Tgt)> = None;
+                for (i, o) in self.opts.iter().enumerate() {
+                    if o.def.action != ActionType::FullRound || self.spend(b, o.def).is_none() {
+                        continue;
+                    }
+                    let (v, t) = self.eval(o, from, dealt, false);
+                    if v > EPS && best_full.is_none_or(|(bv, _, _)| v > bv + 1e-6) {
+                        best_full = Some((v, i, t));
+                    }
+                }
+                let (rest, rest_first) = self.greedy(from, b, dealt, &mut used, true);
+                match best_full {
+                    Some((v, i, t)) if v > rest + 1e-6 => (v, Some((i, t)), 0.0),
+                    _ => (rest, rest_first, 0.0),
+                }
+            }
+            Budget::Timed { .. } => {
+                // One action: the best value per segment.
+                let mut best: Option<(f32, f32, f32, usize, Tgt)> = None;
+                for (i, o) in self.opts.iter().enumerate() {
+                    let Some((time, _)) = self.spend(b, o.def) else { continue };
+                    let (v, t) = self.eval(o, from, dealt, false);
+                    if v <= EPS {
+                        continue;
+                    }
+                    let rate = v / time.max(0.5);
+                    if best.is_none_or(|(br, ..)| rate > br + 1e-6) {
+                        best = Some((rate, v, time.max(0.5), i, t));
+                    }
+                }
+                best.map_or((0.0, None, 0.0), |(_, v, time, i, t)| (v, Some((i, t)), time))
+            }
+            Budget::Pool { .. } => {
+                let (v, f) = self.greedy(from, b, dealt, &mut used, false);
+                (v, f, 0.0)
+            }
+        }
+    }
+
+    /// Greedy fill by value per cost; full-round options skipped when `no_full`.
+    fn greedy(
+        &self,
+        from: GridPos,
+        mut b: Budget,
+        dealt: &mut [f32],
+        used: &mut u64,
+        no_full: bool,
+    ) -> (f32, Option<(usize, Tgt)>) {
+        let mut total = 0.0;
+        let mut first = None;
+        let mut first_is_attack = false;
+        // Values found so far by option (the first 32): an option whose value does not read
+        // `dealt` keeps it for the whole fill; the others until an option that adds to `dealt`
+        // is taken.
+        let mut known_buf = self.greedy_known.borrow_mut();
+        known_buf.clear();
+        known_buf.resize(self.opts.len().min(32), None);
+        let known = &mut *known_buf;
+        // An attack option's expected damage on each creature (see `View::eval_hit`), for the
+        // first 32 options: after an attack is taken only its target is priced again.
+        let n = self.units.len();
+        let mut scratch = self.per_target.borrow_mut();
+        scratch.clear();
+        scratch.resize(self.opts.len().min(32) * n, f32::NAN);
+        let per_target = &mut *scratch;
+        for _ in 0..8 {
+            let mut best: Option<(f32, f32, usize, Tgt, Budget, Option<(usize, f32)>)> = None;
+            for (i, o) in self.opts.iter().enumerate() {
+                if no_full && o.def.action == ActionType::FullRound {
+                    continue;
+                }
+                let once =
+                    !matches!(o.kind, Kind::Attack { .. } | Kind::Damage { .. } | Kind::Save { dmg: Some(_), .. });
+                let Some((cost, nb)) = self.spend(b, o.def) else { continue };
+                if (cost < 0.05 || once) && i < 64 && *used & (1 << i) != 0 {
+                    continue;
+                }
+                let (v, t, hit) = match known.get(i).copied().flatten() {
+                    Some(vt) => vt,
+                    None => {
+                        let slots = matches!(o.kind, Kind::Attack { .. })
+                            .then(|| per_target.get_mut(i * n..(i + 1) * n))
+                            .flatten();
+                        let vt = self.eval_hit(o, from, dealt, false, slots);
+                        if let Some(k) = known.get_mut(i) {
+                            *k = Some(vt);
+                        }
+                        vt
+                    }
+                };
+                if v <= EPS {
+                    continue;
+                }
+                let rate = v / cost.max(0.5);
+                if best.is_none_or(|(br, ..)| rate > br + 1e-6) {
+                    best = Some((rate, v, i, t, nb, hit));
+                }
+            }
+            let Some((_, v, i, t, nb, hit)) = best else { break };
+            if reads_dealt(&self.opts[i].kind) {
+                // Taking it adds its expected damage to `dealt` (an attack's one target is known
+                // already): the values that read it change.
+                match hit {
+                    Some((k, e)) => {
+                        dealt[k] += e;
+                        for slot in per_target.iter_mut().skip(k).step_by(n.max(1)) {
+                            *slot = f32::NAN;
+                        }
+                    }
+                    None => {
+                        self.eval(&self.opts[i], from, dealt, true);
+                        per_target.fill(f32::NAN);
+                    }
+                }
+                for (k, o) in known.iter_mut().zip(&self.opts) {
+                    if reads_dealt(&o.kind) {
+                        *k = None;
+                    }
+                }
+            }
+            if i < 64 {
+                *used |= 1 << i;
+            }
+            total += v;
+            b = nb;
+            // Attacks go first: a kill may make the rest of the plan (a shield) unnecessary.
+            let attack = matches!(self.opts[i].kind, Kind::Attack { .. });
+            if first.is_none() || (attack && !first_is_attack) {
+                first = Some((i, t));
+                first_is_attack = attack;
+            }
+        }
+        (total, first)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::super::fixture::{duel, ruleset};
+    use super::*;
+    use crate::rules::components::Cid;
+
+    fn close(a: f32, b: f32) -> bool {
+        (a - b).abs() < 1e-5
+    }
+
+    /// b's threat per hit point in [`duel`] (STR 3, 20 hit points): three Strikes a turn, each
+    /// d20 + 3 ≥ 15 (9 faces) for 1d8+3 (7.5), over its hit points.
+    const W: f32 = 3.0 * 0.45 * 7.5 / 20.0;
+
+    #[test]
+    fn nominal_prices_one_use_against_a_nominal_defender() {
+        let rs = ruleset("pf2e");
+        let strike = rs.ability("strike").expect("pf2e has Strike");
+        // d20 + 3 ≥ AC 15 (9 faces) for 1d8+3.
+        let stats = Stats(BTreeMap::from([("STR".to_string(), 3)]));
+        assert!(close(nominal(&rs, &stats, strike), 0.45 * 7.5));
+        // Three actions a turn, one a Strike.
+        assert_eq!(uses_per_round(&rs, strike), 3.0);
+        // Nothing to price in a self-buff.
+        assert_eq!(nominal(&rs, &stats, rs.ability("raise_shield").expect("pf2e has it")), 0.0);
+    }
+
+    #[test]
+    fn a_strike_is_worth_its_expected_damage_times_the_targets_threat_per_hit_point() {
+        let c = duel(20, &[]);
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let b = v.units.iter().position(|u| u.id == Cid(1)).expect("b stands");
+        assert!(close(v.units[b].w, W));
+        let strike = v.opts.iter().find(|o| o.def.id == "strike").expect("a can Strike");
+        // d20 + 3 ≥ AC 16 (8 faces) × 7.5 = 3 expected damage, all of it under b's 20 hit points.
+        let mut dealt = vec![0.0; v.units.len()];
+        let (value, tgt) = v.eval(strike, v.me().pos, &mut dealt, true);
+        assert_eq!(tgt, Tgt::One(Cid(1)));
+        assert!(close(value, 3.0 * W));
+        assert!(close(dealt[b], 3.0));
+        // At 5 hit points b's points are worth 4 times as much, and the damage is capped at 5:
+        // 4..=11 against 5 is 39/8 on a hit.
+        let c = duel(5, &[]);
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let strike = v.opts.iter().find(|o| o.def.id == "strike").expect("a can Strike");
+        let mut dealt = vec![0.0; v.units.len()];
+        let (value, _) = v.eval(strike, v.me().pos, &mut dealt, false);
+        assert!(close(value, 0.4 * 39.0 / 8.0 * (W * 4.0)));
+        // With 3 of them dealt already this turn, 2 are left: 2 on any hit.
+        dealt[b] = 3.0;
+        let (value, _) = v.eval(strike, v.me().pos, &mut dealt, false);
+        assert!(close(value, 0.4 * 2.0 * (W * 4.0)));
+    }
+
+    #[test]
+    fn raising_a_shield_is_worth_a_share_of_the_damage_it_prevents() {
+        let c = duel(20, &[]);
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let shield = v.opts.iter().find(|o| o.def.id == "raise_shield").expect("a can Raise a Shield");
+        // b's three Strikes on a: 9 faces of 20 against AC 15, 7 against AC 17; 2.25 damage
+        // prevented for the one round it lasts, at DEFENSE_WEIGHT, times a's threat per hit point
+        // (the same as b's).
+        let prevented = 3.0 * (0.45 - 0.35) * 7.5;
+        let mut dealt = vec![0.0; v.units.len()];
+        let (value, tgt) = v.eval(shield, v.me().pos, &mut dealt, false);
+        assert_eq!(tgt, Tgt::None);
+        assert!(close(value, DEFENSE_WEIGHT * prevented * W));
+    }
+}
