@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// Whether `a` and `b` name the same existing file: the same canonical path, or (on Unix) the
 /// same device and inode.
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     if let (Ok(x), Ok(y)) = (std::fs::canonicalize(a), std::fs::canonicalize(b))
         && x == y
     {
@@ -81,7 +81,7 @@ fn folder_of(path: &Path) -> PathBuf {
 
 /// Write `bytes` to a new hidden temporary file beside `path` (`.NAME.tmp-PID-N`, never listed
 /// as a save) and sync it. Returns the temporary file's path; nothing is at `path` yet.
-pub fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
+pub(crate) fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "output".into());
@@ -103,7 +103,7 @@ pub fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
 /// Rename a temporary file from [`write_temp`] over `path` and sync the folder. `path` is
 /// checked again first (something may have appeared there since); on an error the temporary
 /// file is removed and `path` is untouched.
-pub fn commit(tmp: &Path, path: &Path, inputs: &[&Path]) -> Result<(), String> {
+pub(crate) fn commit(tmp: &Path, path: &Path, inputs: &[&Path]) -> Result<(), String> {
     let renamed = check_target(path, inputs)
         .and_then(|()| std::fs::rename(tmp, path).map_err(|e| format!("{}: cannot replace it: {e}", path.display())));
     if let Err(e) = renamed {

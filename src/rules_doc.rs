@@ -64,7 +64,7 @@ pub struct RulesDoc {
 
 /// Whether `s` is a whole rule ID: `HB-07`, `P2-22`, `P1-30`, `SG-43`, `G-HB-01`, `G-P2-10`,
 /// `G-P1-05`, `G-SG-12`, `G-X-04`.
-pub fn is_rule_id(s: &str) -> bool {
+pub(crate) fn is_rule_id(s: &str) -> bool {
     id_len(s) == Some(s.len())
 }
 

@@ -58,7 +58,7 @@ fn attacks(combat: &Combat, who: Cid) -> Vec<(String, AttackKind, u8)> {
 }
 
 /// On its turn: attack an enemy in reach (the weakest), else shoot the nearest, else close in.
-pub fn turn_command(combat: &Combat, who: Cid) -> Command {
+pub(crate) fn turn_command(combat: &Combat, who: Cid) -> Command {
     let end = Command::EndTurn { actor: who };
     let Some(pos) = combat.get::<GridPos>(who).copied() else {
         return end;

@@ -63,7 +63,7 @@ impl Brain {
     }
 
     /// The brain with this name.
-    pub fn from_name(name: &str) -> Option<Brain> {
+    pub(crate) fn from_name(name: &str) -> Option<Brain> {
         Brain::ALL.into_iter().find(|b| b.name() == name)
     }
 
@@ -106,7 +106,7 @@ pub fn next_command_with(combat: &Combat, scope: AiScope, brain: Brain) -> Optio
 
 /// The command sent now, each creature played by the brain `brain_of` names for it. GM decisions
 /// get the same neutral answer whichever brains play.
-pub fn next_command_by(combat: &Combat, scope: AiScope, brain_of: impl Fn(Cid) -> Brain) -> Option<Command> {
+pub(crate) fn next_command_by(combat: &Combat, scope: AiScope, brain_of: impl Fn(Cid) -> Brain) -> Option<Command> {
     let plays = |c: Cid| scope.all_creatures || combat.controller(c) == Controller::Ai;
     match combat.status() {
         EngineStatus::AwaitingCommand(c) if plays(c) => Some(match brain_of(c) {
@@ -129,7 +129,7 @@ pub fn next_command_by(combat: &Combat, scope: AiScope, brain_of: impl Fn(Cid) -
 }
 
 /// The GM's answer: approve every Assist; keep tied players in roster order (G-P2-01's default).
-pub fn gm_command(combat: &Combat) -> Option<Command> {
+pub(crate) fn gm_command(combat: &Combat) -> Option<Command> {
     let p = combat.world.resource::<Pending>().0.as_ref()?;
     let choice = match &p.kind {
         DecisionKind::InitiativeTie { tied } => Choice::Order(tied.clone()),
@@ -258,7 +258,7 @@ pub enum Sent {
 /// so after a refusal the basic AI's answer to the same state is tried (if `fall_back` and it is
 /// a different command), then the turn of `end_turn_of` is ended. The one loop step the
 /// simulator ([`play_by`]) and the game's battle share.
-pub fn submit_or_recover(
+pub(crate) fn submit_or_recover(
     combat: &mut Combat,
     cmd: Command,
     by: crate::rules::journal::Issuer,

@@ -57,12 +57,12 @@ impl Battle {
     }
 
     /// The creature standing on a square, if any (down creatures don't stand).
-    pub fn creature_at(&self, p: GridPos) -> Option<Cid> {
+    pub(crate) fn creature_at(&self, p: GridPos) -> Option<Cid> {
         self.combat.world.resource::<crate::rules::state::Roster>().occupied.get(&p).copied()
     }
 
     /// The human-controlled creature the engine waits on now, for a command or a decision.
-    pub fn human_waiting(&self) -> Option<Cid> {
+    pub(crate) fn human_waiting(&self) -> Option<Cid> {
         match self.combat.status() {
             EngineStatus::AwaitingCommand(c) | EngineStatus::AwaitingDecision(Decider::Creature(c))
                 if self.control(c) == SideControl::Human =>
@@ -218,7 +218,7 @@ pub struct Highlights {
 }
 
 /// Startup: turn the command-line options into a setup, and skip the start screen if asked.
-pub fn apply_options(
+pub(crate) fn apply_options(
     mut commands: Commands,
     options: Res<super::app_state::PlayOptions>,
     library: Res<Library>,
@@ -242,7 +242,7 @@ pub fn apply_options(
 }
 
 /// Entering the battle screen: start the combat the setup describes.
-pub fn start_battle(
+pub(crate) fn start_battle(
     mut commands: Commands,
     setup: Option<Res<BattleSetup>>,
     mut playback: ResMut<Playback>,
@@ -468,7 +468,7 @@ fn return_someone(battle: &Battle) -> Option<Command> {
 }
 
 /// Turn new log events into beats and play them.
-pub fn advance_playback(
+pub(crate) fn advance_playback(
     battle: Option<Res<Battle>>,
     mut playback: ResMut<Playback>,
     pacing: Res<Pacing>,
@@ -544,7 +544,7 @@ fn finish_beat(playback: &mut Playback, b: &Beat) {
 }
 
 /// What the view shows for one event, if anything.
-pub fn beat_for(e: &CombatEvent) -> Option<Beat> {
+pub(crate) fn beat_for(e: &CombatEvent) -> Option<Beat> {
     const RED: [f32; 3] = [1.0, 0.35, 0.3];
     const GREEN: [f32; 3] = [0.4, 1.0, 0.5];
     const WHITE: [f32; 3] = [0.95, 0.95, 0.95];
@@ -570,7 +570,7 @@ pub fn beat_for(e: &CombatEvent) -> Option<Beat> {
 }
 
 /// Recompute the highlights when the state or the selection changed.
-pub fn update_highlights(
+pub(crate) fn update_highlights(
     battle: Option<ResMut<Battle>>,
     selection: Res<super::app_state::Selection>,
     mut hl: ResMut<Highlights>,
@@ -600,7 +600,7 @@ pub fn update_highlights(
 }
 
 /// When the combat is over and the view has caught up, go to the end screen.
-pub fn finish_when_over(
+pub(crate) fn finish_when_over(
     battle: Option<Res<Battle>>,
     playback: Res<Playback>,
     mut next: ResMut<NextState<Screen>>,

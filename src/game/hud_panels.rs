@@ -141,7 +141,7 @@ pub enum HudAction {
 }
 
 /// Set the game's look: a dark theme with gold accents, readable at 1280×800.
-pub fn theme(ctx: &egui::Context) {
+pub(crate) fn theme(ctx: &egui::Context) {
     ctx.global_style_mut(|s| {
         let v = &mut s.visuals;
         *v = egui::Visuals::dark();

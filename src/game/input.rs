@@ -196,7 +196,7 @@ impl Bindings {
     }
 
     /// The leafwing input map.
-    pub fn input_map(&self) -> InputMap<GameAction> {
+    pub(crate) fn input_map(&self) -> InputMap<GameAction> {
         let mut map = InputMap::default();
         for (a, inputs) in &self.0 {
             for b in inputs {
@@ -240,7 +240,7 @@ pub struct PlayerInput;
 pub struct CursorCell(pub Option<GridPos>);
 
 /// Startup: read the bindings and spawn the player's input entity.
-pub fn spawn_input(mut commands: Commands) {
+pub(crate) fn spawn_input(mut commands: Commands) {
     let (bindings, note) = Bindings::load(&super::library::assets_root().join("input.ron"));
     if let Some(n) = &note {
         warn!("{n}");
@@ -289,7 +289,7 @@ fn is_charge(combat: &Combat, ability: &str) -> bool {
 }
 
 /// Turn the player's actions into commands for the creature the engine waits on.
-pub fn handle_input(
+pub(crate) fn handle_input(
     actions: Single<&ActionState<GameAction>, With<PlayerInput>>,
     cursor: Res<CursorCell>,
     battle: Option<ResMut<Battle>>,

@@ -15,7 +15,7 @@ use super::hud_panels::HudUi;
 use crate::rules::components::*;
 
 /// Register the rules' component types, so the inspector can show them.
-pub fn register_rules_types(app: &mut App) {
+pub(crate) fn register_rules_types(app: &mut App) {
     app.register_type::<Cid>()
         .register_type::<CombatantName>()
         .register_type::<Side>()
@@ -42,7 +42,7 @@ pub fn register_rules_types(app: &mut App) {
 }
 
 /// The inspector window (F12).
-pub fn inspector_window(
+pub(crate) fn inspector_window(
     mut contexts: EguiContexts,
     battle: Option<ResMut<Battle>>,
     registry: Res<AppTypeRegistry>,
@@ -114,7 +114,7 @@ pub fn inspector_window(
 
 /// The components on `e` that come from outside the rules core (a mod's), each as
 /// `Name: value` through reflection, for the top of the inspector.
-pub fn mod_components(world: &World, registry: &AppTypeRegistry, e: Entity) -> Vec<String> {
+pub(crate) fn mod_components(world: &World, registry: &AppTypeRegistry, e: Entity) -> Vec<String> {
     let reg = registry.read();
     let Ok(infos) = world.inspect_entity(e) else { return Vec::new() };
     let mut out = Vec::new();

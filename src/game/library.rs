@@ -91,7 +91,7 @@ fn ron_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Startup: read what is installed, plus an encounter named on the command line from elsewhere.
-pub fn load_library(mut commands: Commands, options: Res<super::app_state::PlayOptions>) {
+pub(crate) fn load_library(mut commands: Commands, options: Res<super::app_state::PlayOptions>) {
     let mut lib = Library::scan(&assets_root());
     if let Some(f) = &options.encounter
         && !lib.encounters.iter().any(|(p, _)| p == f)

@@ -91,7 +91,7 @@ impl Default for Session {
 
 impl Session {
     /// The quick-save slot.
-    pub fn quick_path(&self) -> PathBuf {
+    pub(crate) fn quick_path(&self) -> PathBuf {
         self.dir.join(QUICK_SLOT)
     }
 
@@ -117,7 +117,10 @@ impl Session {
 }
 
 /// A new battle: a new undo history, floored at the journal entries that set it up.
-pub fn on_battle_started(mut started: MessageReader<super::battle::BattleStarted>, mut session: ResMut<Session>) {
+pub(crate) fn on_battle_started(
+    mut started: MessageReader<super::battle::BattleStarted>,
+    mut session: ResMut<Session>,
+) {
     for s in started.read() {
         session.history = History::new();
         session.floor = s.floor;
@@ -126,7 +129,7 @@ pub fn on_battle_started(mut started: MessageReader<super::battle::BattleStarted
 
 /// A save file's name from what the player typed: letters, digits, `-` and `_` kept, the rest
 /// turned into `-`; never empty, never a path.
-pub fn file_name_for(name: &str) -> String {
+pub(crate) fn file_name_for(name: &str) -> String {
     let mut s: String =
         name.trim().chars().map(|c| if crate::rules::limits::plain_name_char(c) { c } else { '-' }).collect();
     s.truncate(64);
@@ -136,7 +139,7 @@ pub fn file_name_for(name: &str) -> String {
 }
 
 /// `2026-12-01 03:40 UTC` from seconds since 1970.
-pub fn date_words(unix: u64) -> String {
+pub(crate) fn date_words(unix: u64) -> String {
     let days = (unix / 86_400) as i64;
     let secs = unix % 86_400;
     // Howard Hinnant's days-to-civil.
@@ -168,7 +171,7 @@ fn command_words(c: &Combat, cmd: &Command) -> String {
 }
 
 /// The keys: Ctrl+Z, Ctrl+Y, F5, F9, F6 (saves window), F7 (Simulate window).
-pub fn session_keys(
+pub(crate) fn session_keys(
     actions: Single<&ActionState<GameAction>, With<PlayerInput>>,
     mut out: MessageWriter<SessionRequest>,
     mut session: ResMut<Session>,
@@ -203,7 +206,7 @@ pub fn session_keys(
 /// battle under way is never touched by a save that does not load. A changed combat (undone,
 /// redone, loaded) is shown by entering the battle screen again with a [`PendingCombat`]: the
 /// board, the HUD's caches, the playback and the selection all start from it.
-pub fn apply_requests(
+pub(crate) fn apply_requests(
     mut requests: MessageReader<SessionRequest>,
     battle: Option<ResMut<Battle>>,
     mut session: ResMut<Session>,
@@ -325,7 +328,7 @@ fn load_save(
 
 /// The set-up of a battle loaded from `path`. Sides keep who played them; a side the battle did
 /// not have is the player's if no side is, else the AI's.
-pub fn setup_for_save(battle: &Battle, save: &SaveFile, combat: &Combat, path: &std::path::Path) -> BattleSetup {
+pub(crate) fn setup_for_save(battle: &Battle, save: &SaveFile, combat: &Combat, path: &std::path::Path) -> BattleSetup {
     let mut sides: Vec<String> = Vec::new();
     for i in 0..combat.len() as u32 {
         if let Some(s) = combat.get::<Side>(Cid(i))
@@ -452,21 +455,21 @@ impl SimPanel {
     }
 
     /// Stop the batch under way (its thread ends at its next run).
-    pub fn cancel(&mut self) {
+    pub(crate) fn cancel(&mut self) {
         self.job = None;
         self.result = Some(Err("cancelled".into()));
     }
 }
 
 /// Each frame: pick up a finished simulation.
-pub fn poll_sim(mut sim: ResMut<SimPanel>) {
+pub(crate) fn poll_sim(mut sim: ResMut<SimPanel>) {
     if sim.job.is_some() {
         sim.poll();
     }
 }
 
 /// `--open`: once the battle is up, open the windows asked for (the simulation also starts).
-pub fn open_windows(
+pub(crate) fn open_windows(
     options: Res<super::app_state::PlayOptions>,
     battle: Option<Res<Battle>>,
     mut session: ResMut<Session>,

@@ -44,7 +44,7 @@ pub struct BattleSetup {
 
 /// Who plays a side: `--all-ai`, else `--ai SIDE` names the AI's sides (every other side is
 /// played by people), else the encounter's own choice.
-pub fn side_control(options: &PlayOptions, s: &crate::encounter::SideSpec) -> SideControl {
+pub(crate) fn side_control(options: &PlayOptions, s: &crate::encounter::SideSpec) -> SideControl {
     let ai = if options.all_ai {
         true
     } else if !options.ai_sides.is_empty() {
@@ -56,7 +56,7 @@ pub fn side_control(options: &PlayOptions, s: &crate::encounter::SideSpec) -> Si
 }
 
 /// Build a setup from the options and what is installed.
-pub fn setup_from(library: &Library, options: &PlayOptions) -> Option<BattleSetup> {
+pub(crate) fn setup_from(library: &Library, options: &PlayOptions) -> Option<BattleSetup> {
     let (file, encounter) = library.encounter(options.encounter.as_deref())?;
     let ruleset_name = options.ruleset.clone().unwrap_or_else(|| super::library::DEFAULT_RULESET_NAME.into());
     let ruleset = match library.ruleset(&ruleset_name) {

@@ -44,12 +44,12 @@ impl Plugin for ViewPlugin {
 }
 
 /// The centre of a square in world coordinates (row 0 at the top).
-pub fn to_world(p: Vec2) -> Vec2 {
+pub(crate) fn to_world(p: Vec2) -> Vec2 {
     Vec2::new(p.x * CELL, -p.y * CELL)
 }
 
 /// The square under a world position.
-pub fn to_cell(w: Vec2) -> GridPos {
+pub(crate) fn to_cell(w: Vec2) -> GridPos {
     GridPos { x: (w.x / CELL).round() as i32, y: (-w.y / CELL).round() as i32 }
 }
 
@@ -123,7 +123,7 @@ fn spawn_camera(mut commands: Commands) {
 
 /// Side colours: the first side blue, the second red, then others; the HUD's dots take theirs
 /// from the same table ([`crate::hud_model::side_rgb`]).
-pub fn side_color(index: usize) -> Color {
+pub(crate) fn side_color(index: usize) -> Color {
     let [r, g, b] = crate::hud_model::side_rgb(index);
     Color::srgb_u8(r, g, b)
 }

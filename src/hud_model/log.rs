@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use super::rules_ref::event_rule;
-use crate::rules::command::{Choice, Decider, DefenseMethod};
+use crate::rules::command::{Choice, DefenseMethod};
 use crate::rules::components::{Cid, Stats};
 use crate::rules::dice::DieRoll;
 use crate::rules::driver::Combat;
@@ -747,9 +747,4 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
             DrawReason::WorkLimit => "The engine's work limit is reached — a draw.".into(),
         },
     })
-}
-
-/// The decider of a decision in words (for prompts).
-pub fn decider_name(combat: &Combat, d: &Decider) -> String {
-    d.describe(&|c| combat.name(c))
 }

@@ -14,6 +14,10 @@
 //! - [`log`]: the combat log as sentences with dice and rule IDs, filters, and JSON lines.
 //! - [`rules_ref`]: rule IDs for events and conditions, and their text from `docs/rules.md`.
 
+// The view-models are drawn by the game (the `game` feature); a headless build still compiles
+// them for the HUD tests and benchmarks.
+#![cfg_attr(not(feature = "game"), allow(dead_code))]
+
 pub mod log;
 pub mod prompt;
 pub mod rules_ref;
@@ -140,7 +144,7 @@ pub struct Tracker {
 /// A side's place among the sides, in the order their first creature appears in the combat (the
 /// encounter's order of combatants); past the end for a side nobody is on. Side i has colour
 /// [`side_rgb`]`(i)` on the board and in the HUD alike.
-pub fn side_index(combat: &Combat, side: &str) -> usize {
+pub(crate) fn side_index(combat: &Combat, side: &str) -> usize {
     let mut seen: Vec<&str> = Vec::new();
     for i in 0..combat.len() as u32 {
         let Some(s) = combat.get::<Side>(Cid(i)) else { continue };
@@ -160,7 +164,7 @@ fn side_of(combat: &Combat, who: Cid) -> usize {
 
 /// The colour of side `index` ([`side_index`]), as sRGB bytes: blue, red, green, gold, then again.
 /// The board's tokens and the HUD's dots both take their colour from here.
-pub fn side_rgb(index: usize) -> [u8; 3] {
+pub(crate) fn side_rgb(index: usize) -> [u8; 3] {
     const C: [[u8; 3]; 4] = [[64, 140, 242], [224, 77, 71], [89, 199, 102], [217, 179, 64]];
     C[index % C.len()]
 }
@@ -634,7 +638,7 @@ fn activity_bar(combat: &mut Combat, rs: &Ruleset, who: Cid) -> Option<ActivityB
 
 /// A condition as shown: its id with underscores as spaces, and its value where the value means
 /// something (frightened 2, dying 1, slowed 1), not the plain 1 every condition carries.
-pub fn condition_label(rs: &Ruleset, id: &str, st: &ConditionState) -> String {
+pub(crate) fn condition_label(rs: &Ruleset, id: &str, st: &ConditionState) -> String {
     let name = id.replace('_', " ");
     let valued = rs.condition(id).is_some_and(|d| {
         d.decrement_at_end_of_turn != 0 || d.regain_loses_value || d.recovery.is_some() || d.consumed_by_lost_actions
@@ -836,7 +840,7 @@ pub fn charge_destination(combat: &mut Combat, who: Cid, ability: &str, target: 
 
 /// Creatures the ability may target now, by the engine's own dry run (a charge: with a square
 /// next to the target to end on).
-pub fn valid_targets(combat: &mut Combat, who: Cid, ability: &str) -> Vec<Cid> {
+pub(crate) fn valid_targets(combat: &mut Combat, who: Cid, ability: &str) -> Vec<Cid> {
     if combat.ruleset().ability(ability).is_some_and(|d| matches!(d.effect, Effect::Charge { .. })) {
         return (0..combat.len() as u32)
             .map(Cid)
@@ -850,7 +854,7 @@ pub fn valid_targets(combat: &mut Combat, who: Cid, ability: &str) -> Vec<Cid> {
 }
 
 /// Abilities the creature has, in hotkey order: its own, then the ruleset's basic ones.
-pub fn abilities_of(combat: &Combat, who: Cid) -> Vec<String> {
+pub(crate) fn abilities_of(combat: &Combat, who: Cid) -> Vec<String> {
     let listed = combat.get::<Abilities>(who).map_or(&[][..], |a| &a.0[..]);
     crate::rules::query::known_abilities(combat.ruleset(), listed).cloned().collect()
 }
@@ -978,7 +982,7 @@ pub fn ability_buttons(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec
 }
 
 /// Whose input the engine waits for, in words.
-pub fn status_line(combat: &Combat) -> String {
+pub(crate) fn status_line(combat: &Combat) -> String {
     match combat.status() {
         EngineStatus::AwaitingCommand(c) => format!("{} to act", combat.name(c)),
         EngineStatus::AwaitingDecision(d) => format!("waiting for {}", d.describe(&|x| combat.name(x))),

@@ -142,7 +142,7 @@ fn ability_name(c: &Combat, a: &str) -> String {
 }
 
 /// A choice in words.
-pub fn describe_choice(combat: &Combat, c: &Choice) -> String {
+pub(crate) fn describe_choice(combat: &Combat, c: &Choice) -> String {
     let names = |v: &[crate::rules::components::Cid]| v.iter().map(|t| combat.name(*t)).collect::<Vec<_>>().join(", ");
     match c {
         Choice::Opening(Some(u)) if u.targets.is_empty() => format!("Use {}", ability_name(combat, &u.ability)),
@@ -157,7 +157,7 @@ pub fn describe_choice(combat: &Combat, c: &Choice) -> String {
 }
 
 /// What the decision is about, in a sentence.
-pub fn decision_summary(c: &Combat, kind: &DecisionKind) -> String {
+pub(crate) fn decision_summary(c: &Combat, kind: &DecisionKind) -> String {
     match kind {
         DecisionKind::Defense { attacker, attack_total, .. } => {
             format!(
@@ -184,7 +184,7 @@ pub fn decision_summary(c: &Combat, kind: &DecisionKind) -> String {
 }
 
 /// A decision kind ([`DecisionKind::name`]) in words, for the prompt's title and its policy row.
-pub fn kind_words(kind: &str) -> &'static str {
+pub(crate) fn kind_words(kind: &str) -> &'static str {
     match kind {
         "Defense" => "defensive roll",
         "Opportunity" => "attack of opportunity",

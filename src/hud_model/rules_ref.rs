@@ -32,7 +32,7 @@ pub fn family(rs: &Ruleset) -> Family {
 }
 
 /// The rule ID behind an event under a ruleset, if one rule stands for it.
-pub fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> {
+pub(crate) fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> {
     use CombatEvent::*;
     use Family::*;
     let f = family(rs);
@@ -138,12 +138,12 @@ pub fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> {
 }
 
 /// The rules behind a condition's behaviour, read from its definition's fields.
-pub fn condition_rules(rs: &Ruleset, id: &str) -> Vec<String> {
+pub(crate) fn condition_rules(rs: &Ruleset, id: &str) -> Vec<String> {
     condition_rule_ids(rs, id).into_iter().map(String::from).collect()
 }
 
 /// [`condition_rules`] as static IDs (the log tags a condition applied with the first).
-pub fn condition_rule_ids(rs: &Ruleset, id: &str) -> Vec<&'static str> {
+pub(crate) fn condition_rule_ids(rs: &Ruleset, id: &str) -> Vec<&'static str> {
     let mut v: Vec<&'static str> = Vec::new();
     let Some(d) = rs.condition(id) else { return vec![] };
     let f = family(rs);
@@ -197,7 +197,7 @@ pub fn rule_text(id: &str) -> Option<(String, String)> {
 }
 
 /// A condition's name and what it does, from the project's rules reference, by condition id.
-pub fn condition_text(id: &str) -> Option<(String, String)> {
+pub(crate) fn condition_text(id: &str) -> Option<(String, String)> {
     crate::rules_doc::condition(id).map(|(t, x)| (t.to_string(), x.to_string()))
 }
 

@@ -28,7 +28,7 @@ pub struct NewCondition {
 
 impl<'w> Rules<'w, '_> {
     /// Run queued work until it is done, a decision is needed, or the combat ends.
-    pub fn resolve_work(&mut self) {
+    pub(crate) fn resolve_work(&mut self) {
         while self.pending.0.is_none() && !self.turn.ended {
             let Some(w) = self.work.0.pop_front() else {
                 return;
@@ -390,7 +390,7 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// [`Self::heal`] of an amount rolled with these dice (logged with it).
-    pub fn heal_rolled(&mut self, who: Cid, amount: i32, dice: Vec<DieRoll>) {
+    pub(crate) fn heal_rolled(&mut self, who: Cid, amount: i32, dice: Vec<DieRoll>) {
         let hp = {
             let mut c = self.cm(who);
             c.health.hp = c.health.hp.saturating_add(amount).min(c.health.max);
@@ -400,12 +400,12 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// Lose hit points; at 0 or fewer the creature is down.
-    pub fn take_damage(&mut self, who: Cid, amount: i32) {
+    pub(crate) fn take_damage(&mut self, who: Cid, amount: i32) {
         self.take_damage_rolled(who, amount, Vec::new());
     }
 
     /// [`Self::take_damage`] of an amount rolled with these dice (logged with it).
-    pub fn take_damage_rolled(&mut self, who: Cid, amount: i32, dice: Vec<DieRoll>) {
+    pub(crate) fn take_damage_rolled(&mut self, who: Cid, amount: i32, dice: Vec<DieRoll>) {
         let (before, hp) = {
             let mut c = self.cm(who);
             let before = c.health.hp;
@@ -523,7 +523,7 @@ impl<'w> Rules<'w, '_> {
 
     /// A saving throw: 1d20 + stat + assists ≥ DC succeeds (HB-52/53, G-HB-15); defensive
     /// position does not help (HB-25).
-    pub fn saving_throw(&mut self, who: Cid, stat: &str, dc: i32) -> bool {
+    pub(crate) fn saving_throw(&mut self, who: Cid, stat: &str, dc: i32) -> bool {
         let rule = self.ruleset.saves.clone();
         let dice_expr =
             if rule.defense_advantage_applies && has_defense_advantage(&self.ruleset, self.c(who).conditions) {
@@ -635,7 +635,7 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// Remove a condition and log why.
-    pub fn end_condition(&mut self, who: Cid, id: &str, reason: EndReason) {
+    pub(crate) fn end_condition(&mut self, who: Cid, id: &str, reason: EndReason) {
         let Some(st) = self.cm(who).conditions.0.remove(id) else { return };
         // G-X-04: gained again after a Delay, it is a new effect for the returned turn's end.
         self.turn.delay_resolved.retain(|(_, _, on, c)| !(*on == who && c == id));
@@ -661,7 +661,7 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// End every condition that ends on `trigger` (HB-23).
-    pub fn end_conditions_on(&mut self, who: Cid, trigger: EndTrigger, except: Option<&str>) {
+    pub(crate) fn end_conditions_on(&mut self, who: Cid, trigger: EndTrigger, except: Option<&str>) {
         let ending: Vec<String> = self
             .c(who)
             .conditions
@@ -706,7 +706,7 @@ impl<'w> Rules<'w, '_> {
 
     /// A GM disruption: the activity is interrupted, and an action of this creature still
     /// resolving is disrupted: its cost stays spent, its effect does not happen (G-P2-12).
-    pub fn disrupt(&mut self, who: Cid) {
+    pub(crate) fn disrupt(&mut self, who: Cid) {
         if self.break_concentration(who) {
             return;
         }
@@ -736,14 +736,14 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// Being hit interrupts when the ruleset says so (G-HB-09).
-    pub fn interrupt_on_hit(&mut self, who: Cid) {
+    pub(crate) fn interrupt_on_hit(&mut self, who: Cid) {
         if let DisruptionPolicy::ActivityFails { on_hit: true, .. } = self.ruleset.disruption {
             self.interrupt(who);
         }
     }
 
     /// HB-51: hit by a ranged or surprise attack, a holder loses all its held actions.
-    pub fn lose_held_on_hit(&mut self, who: Cid, kind: HitKind) {
+    pub(crate) fn lose_held_on_hit(&mut self, who: Cid, kind: HitKind) {
         let ReorderPolicy::HoldForPriority { lost_on_hit } = &self.ruleset.reorder else {
             return;
         };
@@ -760,7 +760,7 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// Open an opening (HB-29): eligible creatures resolve in initiative order (HB-32).
-    pub fn open_opening(&mut self, eligible: &[Cid]) -> Result<(), super::command::Rejection> {
+    pub(crate) fn open_opening(&mut self, eligible: &[Cid]) -> Result<(), super::command::Rejection> {
         use super::command::Rejection;
         if self.ruleset.openings == super::ruleset::Openings::None {
             return Err(Rejection::OpeningsDisabled);

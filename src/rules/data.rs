@@ -57,7 +57,7 @@ pub fn kind(meta: &std::fs::Metadata) -> &'static str {
 /// once open (something may have been swapped in), and read no further than the cap even if it
 /// grew. `Err` is the reason, without the path: "a FIFO (named pipe), not a regular file",
 /// "larger than the N bytes ...", or the system's error.
-pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>, String> {
     let refuse = |meta: &std::fs::Metadata| format!("{}, not a regular file", kind(meta));
     let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
     if !meta.is_file() {
@@ -112,13 +112,13 @@ impl std::error::Error for DataError {}
 
 impl DataError {
     /// An error at the first place `needle` occurs in `text` (1:1 if it does not).
-    pub fn at_text(file: &str, text: &str, needle: &str, message: impl Into<String>) -> Self {
+    pub(crate) fn at_text(file: &str, text: &str, needle: &str, message: impl Into<String>) -> Self {
         let (line, col) = locate(text, needle).unwrap_or((1, 1));
         Self { file: file.to_string(), line, col, message: message.into() }
     }
 
     /// Convert a RON parse error, keeping its position.
-    pub fn from_ron(file: &str, e: &ron::error::SpannedError) -> Self {
+    pub(crate) fn from_ron(file: &str, e: &ron::error::SpannedError) -> Self {
         Self {
             file: file.to_string(),
             line: e.span.start.line.max(1),
@@ -162,7 +162,7 @@ pub fn position(text: &str, at: usize) -> (usize, usize) {
 /// Data text as the parser reads it: without a leading byte-order mark, and with every lone
 /// `\r` (old Mac line ends) made a `\n`. Both keep every position an editor shows ([`position`]);
 /// a `\r\n` is left as it is. Borrowed when there is nothing to change (LF or CRLF files).
-pub fn normalize_text(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn normalize_text(text: &str) -> std::borrow::Cow<'_, str> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lone_cr =
         |t: &str| t.as_bytes().iter().enumerate().any(|(i, b)| *b == b'\r' && t.as_bytes().get(i + 1) != Some(&b'\n'));
@@ -184,7 +184,7 @@ pub fn normalize_text(text: &str) -> std::borrow::Cow<'_, str> {
 /// Decode the bytes of a data file (or a save) as text, for `file`: UTF-8, a leading byte-order
 /// mark skipped, lone `\r` line ends read as `\n` ([`normalize_text`]). Text that is not UTF-8 is
 /// an error at the line and column of its first bad byte.
-pub fn decode_text(file: &str, bytes: Vec<u8>) -> Result<String, DataError> {
+pub(crate) fn decode_text(file: &str, bytes: Vec<u8>) -> Result<String, DataError> {
     let err = |(line, col): (usize, usize), message: String| DataError { file: file.to_string(), line, col, message };
     if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
         return Err(err(
@@ -225,7 +225,7 @@ pub const MAX_DATA_BYTES: u64 = 4 << 20;
 /// FIFO or a device such as `/dev/zero` is refused before it is opened), and at most
 /// [`MAX_DATA_BYTES`] of them. The text is decoded by [`decode_text`] (UTF-8; a byte-order mark
 /// skipped; any line ends).
-pub fn read_data_file(path: &Path) -> Result<String, DataError> {
+pub(crate) fn read_data_file(path: &Path) -> Result<String, DataError> {
     let err = |message: String| DataError { file: path.display().to_string(), line: 1, col: 1, message };
     let bytes = read_capped(path, MAX_DATA_BYTES, "a data file").map_err(|m| err(format!("cannot read: {m}")))?;
     decode_text(&path.display().to_string(), bytes)
@@ -234,7 +234,7 @@ pub fn read_data_file(path: &Path) -> Result<String, DataError> {
 /// Resolve `rel`, a path written in a data file, against `base`, keeping it inside one of
 /// `roots` (folders). `rel` must be relative, without `..`; the result, with symlinks followed,
 /// must lie under a root. The error says why without naming any path outside the roots.
-pub fn resolve_inside(base: &Path, rel: &str, roots: &[PathBuf]) -> Result<PathBuf, String> {
+pub(crate) fn resolve_inside(base: &Path, rel: &str, roots: &[PathBuf]) -> Result<PathBuf, String> {
     use std::path::Component;
     let r = Path::new(rel);
     if !r.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) {
@@ -249,7 +249,7 @@ pub fn resolve_inside(base: &Path, rel: &str, roots: &[PathBuf]) -> Result<PathB
 
 /// Parse RON text with the options every data file uses. An error names the field's path
 /// (`combatants[2].stats.DEX: ...`), found with `serde_path_to_error`, after its position.
-pub fn parse_ron<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result<T, DataError> {
+pub(crate) fn parse_ron<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result<T, DataError> {
     // Implicit `Some` keeps data readable: `to: (1, 0)` rather than `to: Some((1, 0))`.
     let opts = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     let with_path = |e: ron::error::SpannedError, path: &str| {
@@ -277,7 +277,7 @@ pub fn parse_ron<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result
 
 /// The folders a scenario's data may come from: its own folder (and below) and every project
 /// `assets/` folder (above the scenario, in the working directory, in the crate).
-pub fn data_roots(scenario_file: &Path) -> Vec<PathBuf> {
+pub(crate) fn data_roots(scenario_file: &Path) -> Vec<PathBuf> {
     let dir = scenario_file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut roots = vec![dir.to_path_buf()];
     roots.extend(dir.ancestors().map(|p| p.join("assets")).filter(|p| p.is_dir()));
@@ -289,12 +289,12 @@ pub fn data_roots(scenario_file: &Path) -> Vec<PathBuf> {
 /// Where a ruleset name resolves to: `<name>.ron` relative to the scenario (inside its folder or
 /// a project `assets/` folder, see [`data_roots`]), or a plain name under an `assets/rulesets/`
 /// folder found above the scenario, in the working directory, or in the crate.
-pub fn resolve_ruleset(scenario_file: &Path, name: &str) -> Result<PathBuf, String> {
+pub(crate) fn resolve_ruleset(scenario_file: &Path, name: &str) -> Result<PathBuf, String> {
     resolve_asset(scenario_file, name, "rulesets", "ruleset")
 }
 
 /// Where an encounter name resolves to, as [`resolve_ruleset`] does, under `assets/encounters/`.
-pub fn resolve_encounter(scenario_file: &Path, name: &str) -> Result<PathBuf, String> {
+pub(crate) fn resolve_encounter(scenario_file: &Path, name: &str) -> Result<PathBuf, String> {
     resolve_asset(scenario_file, name, "encounters", "encounter")
 }
 
@@ -321,7 +321,7 @@ fn resolve_asset(scenario_file: &Path, name: &str, folder: &str, what: &str) -> 
 
 /// A file found in an `assets/<folder>/`, as it really is (symlinks followed), if it really lies
 /// in that folder: a symlink out of it is refused.
-pub fn inside_its_folder(file: &Path) -> Option<PathBuf> {
+pub(crate) fn inside_its_folder(file: &Path) -> Option<PathBuf> {
     let real = file.canonicalize().ok()?;
     let folder = file.parent()?.canonicalize().ok()?;
     real.starts_with(&folder).then_some(real)
@@ -329,7 +329,7 @@ pub fn inside_its_folder(file: &Path) -> Option<PathBuf> {
 
 /// The folder installed rulesets are read from, for a data file at `near`: the first
 /// `assets/rulesets/` folder above it, else in the working directory, else in the crate.
-pub fn rulesets_dir(near: &Path) -> Option<PathBuf> {
+pub(crate) fn rulesets_dir(near: &Path) -> Option<PathBuf> {
     let dir = near.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut candidates: Vec<PathBuf> = dir.ancestors().map(|p| p.join("assets").join("rulesets")).collect();
     candidates.push(Path::new("assets").join("rulesets"));

@@ -41,7 +41,7 @@ impl Dice {
     }
 
     /// How many forced results are still queued.
-    pub fn forced_left(&self) -> usize {
+    pub(crate) fn forced_left(&self) -> usize {
         self.forced.len()
     }
 
@@ -69,7 +69,7 @@ impl Dice {
 
     /// As [`Dice::roll_expr`], and append every die rolled (kept and dropped) to `out`, for the
     /// log.
-    pub fn roll_logged(&mut self, expr: &DiceExpr, stat: impl Fn(&str) -> i32, out: &mut Vec<DieRoll>) -> i32 {
+    pub(crate) fn roll_logged(&mut self, expr: &DiceExpr, stat: impl Fn(&str) -> i32, out: &mut Vec<DieRoll>) -> i32 {
         self.roll_with(expr, stat, |d| out.push(d))
     }
 
@@ -214,7 +214,7 @@ impl DiceExpr {
 
     /// The one plain die of an expression like `1d20+3` (one dice term, one die, no keep rule),
     /// if it is one.
-    pub fn single_die(&self) -> Option<u32> {
+    pub(crate) fn single_die(&self) -> Option<u32> {
         match self.dice.as_slice() {
             [t] if t.count == 1 && !t.negative && t.keep == Keep::All => Some(t.sides),
             _ => None,
@@ -223,7 +223,7 @@ impl DiceExpr {
 
     /// The lowest, highest and mean sum of the dice alone (kept dice only; flat and stats left
     /// out). The mean of a keep rule is approximated by the share of dice kept.
-    pub fn dice_range(&self) -> (i32, i32, f32) {
+    pub(crate) fn dice_range(&self) -> (i32, i32, f32) {
         let (mut lo, mut hi, mut mean) = (0i32, 0i32, 0f32);
         for t in &self.dice {
             let k = t.kept() as i32;
@@ -247,7 +247,7 @@ impl DiceExpr {
     /// that already has a keep rule, or an expression without such a term, is returned
     /// unchanged, and so is one that would then roll more than `MAX_DICE` dice in all. For `1dS`
     /// the dice come from the stream exactly as two rolls of `1dS` did.
-    pub fn with_advantage(&self) -> DiceExpr {
+    pub(crate) fn with_advantage(&self) -> DiceExpr {
         let mut e = self.clone();
         let all: u32 = e.dice.iter().map(|t| t.count).sum();
         if let Some(t) = e.dice.iter_mut().find(|t| !t.negative)

@@ -29,7 +29,7 @@ pub enum Issuer {
 
 impl Issuer {
     /// The issuer a controller stands for: a person, the AI, or a script.
-    pub fn of_controller(c: Controller) -> Self {
+    pub(crate) fn of_controller(c: Controller) -> Self {
         match c {
             Controller::Player => Issuer::Player,
             Controller::Ai => Issuer::Ai,

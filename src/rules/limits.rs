@@ -121,7 +121,7 @@ pub fn modifiers<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> 
 }
 
 /// Forced dice: at most 10,000 values, each within ±[`MAX_STAT`].
-pub fn forced_dice<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
+pub(crate) fn forced_dice<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
     let v = Vec::<i32>::deserialize(d)?;
     if v.len() > 10_000 {
         return Err(D::Error::custom(format_args!("{} forced dice: at most 10000", v.len())));
@@ -138,7 +138,7 @@ pub fn stats<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, i32>, D
 }
 
 /// Movement speeds: 0..=[`MAX_SQUARES`] squares, at most 100 modes.
-pub fn speeds<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, u32>, D::Error> {
+pub(crate) fn speeds<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, u32>, D::Error> {
     bounded_map(d, 0, MAX_SQUARES)
 }
 
@@ -176,7 +176,9 @@ pub fn loadouts<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Vec<
 }
 
 /// Movement per ruleset: at most 100 rulesets, each with speeds as [`speeds`].
-pub fn speeds_by_ruleset<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, BTreeMap<String, u32>>, D::Error> {
+pub(crate) fn speeds_by_ruleset<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<BTreeMap<String, BTreeMap<String, u32>>, D::Error> {
     let m = BTreeMap::<String, BTreeMap<String, u32>>::deserialize(d)?;
     if m.len() > 100 {
         return Err(D::Error::custom(format_args!("{} entries: at most 100", m.len())));
@@ -194,7 +196,7 @@ pub fn speeds_by_ruleset<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<Str
 
 /// Map rows: at most [`MAX_MAP_SIDE`](super::map::MAX_MAP_SIDE) rows of at most as many squares.
 /// (Which characters a row may hold is checked with the rest of the file, pointing at the row.)
-pub fn map_rows<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+pub(crate) fn map_rows<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     let side = super::map::MAX_MAP_SIDE;
     let v = Vec::<String>::deserialize(d)?;
     if v.len() > side {
@@ -213,7 +215,7 @@ pub fn map_rows<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error
 /// break, an escape; `None`: it is fine). Every name and id a data file gives (a combatant's
 /// name and side, an ability's or condition's id, a ruleset's, encounter's, side's or scenario's
 /// name, a save's names) is checked with this, through [`name`].
-pub fn name_problem(s: &str) -> Option<String> {
+pub(crate) fn name_problem(s: &str) -> Option<String> {
     let (i, c) = s.chars().enumerate().find(|(_, c)| c.is_control())?;
     Some(format!(
         "{s:?} holds the control character U+{:04X} (character {}): a name or id cannot hold control characters",
@@ -234,7 +236,7 @@ pub fn name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 /// A character of a plain name, one that is also a file or folder name and never a path: an
 /// ASCII letter or digit, `-` or `_` (a mod's name, an installed asset named without `.ron`, a
 /// save's file name).
-pub fn plain_name_char(c: char) -> bool {
+pub(crate) fn plain_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '-' || c == '_'
 }
 
@@ -257,7 +259,7 @@ pub fn square<'de, D: Deserializer<'de>>(d: D) -> Result<(i32, i32), D::Error> {
 }
 
 /// An optional grid square.
-pub fn square_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(i32, i32)>, D::Error> {
+pub(crate) fn square_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(i32, i32)>, D::Error> {
     match Option::<(i32, i32)>::deserialize(d)? {
         Some((x, y)) => Ok(Some((check(x, -MAX_COORD, MAX_COORD)?, check(y, -MAX_COORD, MAX_COORD)?))),
         None => Ok(None),
@@ -265,7 +267,7 @@ pub fn square_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(i32, i32)>,
 }
 
 /// A list of at most [`MAX_COMBATANTS`] entries.
-pub fn roster<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+pub(crate) fn roster<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
     let v = Vec::<T>::deserialize(d)?;
     if v.len() > MAX_COMBATANTS {
         return Err(D::Error::custom(format_args!("{} combatants: at most {MAX_COMBATANTS}", v.len())));

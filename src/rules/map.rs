@@ -55,7 +55,7 @@ impl BattleMap {
     }
 
     /// Whether this is the open, unbounded plane (no bounds; it may still list terrain).
-    pub fn is_unbounded(&self) -> bool {
+    pub(crate) fn is_unbounded(&self) -> bool {
         self.width <= 0 || self.height <= 0
     }
 

@@ -86,7 +86,7 @@ impl Plugin for RulesPlugin {
 }
 
 /// Insert every rules resource that has a default (the ruleset and dice are set up separately).
-pub fn init_resources(world: &mut World) {
+pub(crate) fn init_resources(world: &mut World) {
     world.init_resource::<Messages<Command>>();
     world.init_resource::<CommandQueue>();
     world.init_resource::<CommandOutcomes>();

@@ -13,7 +13,7 @@ use super::state::{DecisionKind, Rules, Work};
 impl Rules<'_, '_> {
     /// A Move: every engaged enemy may make an attack of opportunity first (HB-19), except a
     /// flanked one (HB-48), one the mover disengaged from (HB-17), or one that is busy (G-HB-09).
-    pub fn resolve_move(&mut self, who: Cid, to: GridPos, mode: String, provokers: Option<VecDeque<Cid>>) {
+    pub(crate) fn resolve_move(&mut self, who: Cid, to: GridPos, mode: String, provokers: Option<VecDeque<Cid>>) {
         if self.stop_blocked_move(who) {
             return;
         }
@@ -42,7 +42,7 @@ impl Rules<'_, '_> {
     /// spent. On its own turn the turn ends at once and every action it has not spent this turn
     /// or round is lost now, not at the round's end (overriding G-HB-04 for it). Returns whether
     /// the move stopped; a mover that can still act goes on.
-    pub fn stop_blocked_move(&mut self, who: Cid) -> bool {
+    pub(crate) fn stop_blocked_move(&mut self, who: Cid) -> bool {
         if !self.is_down(who) && !self.cannot_act(who) {
             return false;
         }
@@ -95,7 +95,7 @@ impl Rules<'_, '_> {
     }
 
     /// What the attack-of-opportunity rules read about a creature.
-    pub fn reactor(&self, who: Cid) -> Reactor<'_> {
+    pub(crate) fn reactor(&self, who: Cid) -> Reactor<'_> {
         let c = self.c(who);
         Reactor {
             conditions: c.conditions,
@@ -109,7 +109,7 @@ impl Rules<'_, '_> {
 
     /// Why `enemy` makes no attack of opportunity on `mover` leaving its reach, or none if it may
     /// (HB-17, HB-19, HB-45..48, P1-21, G-HB-09, G-P1-02, G-P2-17).
-    pub fn no_opportunity_reason(&self, mover: Cid, enemy: Cid) -> Option<NoOpportunityReason> {
+    pub(crate) fn no_opportunity_reason(&self, mover: Cid, enemy: Cid) -> Option<NoOpportunityReason> {
         let flanked = self.ruleset.engagement.no_opportunity_from_flanked && self.is_flanked(enemy);
         let disengaged = self.c(mover).disengaged.0.contains(&enemy);
         no_opportunity(&self.ruleset, &self.reactor(enemy), flanked, disengaged)
@@ -117,7 +117,7 @@ impl Rules<'_, '_> {
 
     /// The attacks a creature could make as an attack of opportunity now (see
     /// [`opportunity_attacks_of`]).
-    pub fn opportunity_attacks(&self, who: Cid) -> Vec<String> {
+    pub(crate) fn opportunity_attacks(&self, who: Cid) -> Vec<String> {
         opportunity_attacks_of(&self.ruleset, &self.reactor(who))
     }
 
@@ -125,19 +125,19 @@ impl Rules<'_, '_> {
     /// be passed). Walls and the map's edge are the map's own rule ([`BattleMap::passable`]).
     ///
     /// [`BattleMap::passable`]: super::map::BattleMap::passable
-    pub fn may_pass(&self, who: Cid) -> impl Fn(GridPos) -> bool + '_ {
+    pub(crate) fn may_pass(&self, who: Cid) -> impl Fn(GridPos) -> bool + '_ {
         move |p| !self.roster.occupied.get(&p).is_some_and(|o| *o != who && self.hostile(who, *o))
     }
 
     /// Squares `who` may end a move on: any no other standing creature holds.
-    pub fn may_stop(&self, who: Cid) -> impl Fn(GridPos) -> bool + '_ {
+    pub(crate) fn may_stop(&self, who: Cid) -> impl Fn(GridPos) -> bool + '_ {
         move |p| self.roster.occupied.get(&p).is_none_or(|o| *o == who)
     }
 
     /// Every square `who` could move to now for at most `budget` squares of movement, with the
     /// cheapest cost: terrain costs along the way, walls and enemies bar the way, and the square
     /// must be free (HB-18 on the battle map).
-    pub fn movement_range(&self, who: Cid, budget: u32) -> BTreeMap<GridPos, u32> {
+    pub(crate) fn movement_range(&self, who: Cid, budget: u32) -> BTreeMap<GridPos, u32> {
         self.map.reachable(*self.c(who).pos, budget, self.may_pass(who), self.may_stop(who))
     }
 
@@ -196,7 +196,7 @@ pub struct Reactor<'a> {
 /// The attacks a creature could make as an attack of opportunity now: any melee attack
 /// (HB-45), or its reactions triggered by an enemy leaving its reach, while it has a reaction
 /// left and is not delaying (pf2e, G-P2-10/17); none while flat-footed (P1-21).
-pub fn opportunity_attacks_of(ruleset: &Ruleset, r: &Reactor) -> Vec<String> {
+pub(crate) fn opportunity_attacks_of(ruleset: &Ruleset, r: &Reactor) -> Vec<String> {
     if ruleset.reactions != ReactionBudget::Unlimited && (r.pool.reactions_left == 0 || r.delayed) {
         return vec![];
     }
@@ -214,7 +214,12 @@ pub fn opportunity_attacks_of(ruleset: &Ruleset, r: &Reactor) -> Vec<String> {
 /// says so (HB-48), the mover disengaged from it (HB-17), it is busy with an activity (G-HB-09),
 /// it is flat-footed (P1-21), it has no reaction left (G-P2-17, G-P1-02), or it has no attack to
 /// make (HB-45).
-pub fn no_opportunity(ruleset: &Ruleset, r: &Reactor, flanked: bool, disengaged: bool) -> Option<NoOpportunityReason> {
+pub(crate) fn no_opportunity(
+    ruleset: &Ruleset,
+    r: &Reactor,
+    flanked: bool,
+    disengaged: bool,
+) -> Option<NoOpportunityReason> {
     if blocks_reactions(ruleset, r.conditions) {
         Some(NoOpportunityReason::Incapacitated)
     } else if flanked {

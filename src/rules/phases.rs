@@ -11,7 +11,7 @@ use super::state::{DecisionKind, Rules, Work};
 
 impl Rules<'_, '_> {
     /// Run one step of `who`'s turn.
-    pub fn run_step(&mut self, who: Cid, step: TurnStep) {
+    pub(crate) fn run_step(&mut self, who: Cid, step: TurnStep) {
         if self.is_down(who) {
             return;
         }
@@ -184,7 +184,7 @@ impl Rules<'_, '_> {
     }
 
     /// Use a triggered ability chosen at a step: a reaction spends the reaction (G-P2-14).
-    pub fn use_triggered(&mut self, who: Cid, ability: &str) -> Work {
+    pub(crate) fn use_triggered(&mut self, who: Cid, ability: &str) -> Work {
         let reaction = self.ruleset.ability(ability).is_some_and(|d| d.timing == Timing::Reaction);
         if reaction {
             self.cm(who).pool.reactions_left -= 1;
@@ -340,7 +340,7 @@ impl Rules<'_, '_> {
     }
 
     /// Change a condition's value and log it.
-    pub fn set_condition_value(&mut self, who: Cid, id: &str, value: i32) {
+    pub(crate) fn set_condition_value(&mut self, who: Cid, id: &str, value: i32) {
         if let Some(st) = self.cm(who).conditions.0.get_mut(id) {
             st.value = value;
         }
@@ -350,7 +350,7 @@ impl Rules<'_, '_> {
 
 /// Degree of success (G-P2-04): 3 critical success, 2 success, 1 failure, 0 critical failure;
 /// a natural 20 moves it up one step and a natural 1 down one.
-pub fn degree_of(die: i32, total: i32, dc: i32) -> u8 {
+pub(crate) fn degree_of(die: i32, total: i32, dc: i32) -> u8 {
     let mut d: i32 = if total >= dc + 10 {
         3
     } else if total >= dc {

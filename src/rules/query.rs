@@ -16,20 +16,20 @@ use super::ruleset::{AbilityDef, AbilityTrigger, AttackKind, CastComponent, Effe
 impl Effect {
     /// Whether the effect moves its user: what a held or readied action triggered by moves
     /// answers (HB-50, G-P1-04, SG-38), and what G-X-01 stops. A Charge moves its user.
-    pub fn moves_user(&self) -> bool {
+    pub(crate) fn moves_user(&self) -> bool {
         matches!(self, Effect::Move | Effect::MoveAs { .. } | Effect::Disengage | Effect::Step | Effect::Charge { .. })
     }
 
     /// Whether the ability is aimed at a square to move to: the user picks a destination (Move,
     /// a Move with a mode, Step, Disengage). A Charge moves its user too, but it is aimed at a
     /// creature ([`Effect::targets_creature`]), and its square follows from the target.
-    pub fn targets_square(&self) -> bool {
+    pub(crate) fn targets_square(&self) -> bool {
         matches!(self, Effect::Move | Effect::MoveAs { .. } | Effect::Step | Effect::Disengage)
     }
 
     /// Whether the ability is aimed at creatures: attacks (a Charge too), Assist, conditions put
     /// on targets, damage, healing and saving throws.
-    pub fn targets_creature(&self) -> bool {
+    pub(crate) fn targets_creature(&self) -> bool {
         matches!(
             self,
             Effect::Attack { .. }
@@ -46,7 +46,7 @@ impl Effect {
     /// than the user on the battle map: ranged and area attacks, saving throws, damage, healing
     /// and conditions put on targets. A melee attack needs reach instead; Assist and Disengage
     /// name creatures without reaching them.
-    pub fn needs_sight(&self) -> bool {
+    pub(crate) fn needs_sight(&self) -> bool {
         match self {
             Effect::Attack { kind, .. } => *kind != AttackKind::Melee,
             Effect::Save { .. } | Effect::Damage { .. } | Effect::Heal { .. } | Effect::TargetCondition { .. } => true,
@@ -56,21 +56,21 @@ impl Effect {
 
     /// G-P1-01: movement that a 5-foot step excludes in the same turn, both ways (a Move or a
     /// Charge).
-    pub fn excludes_five_foot_step(&self) -> bool {
+    pub(crate) fn excludes_five_foot_step(&self) -> bool {
         matches!(self, Effect::Move | Effect::Charge { .. })
     }
 }
 
 impl AbilityDef {
     /// The name to show: its display name, or its id when it has none.
-    pub fn display_name(&self) -> &str {
+    pub(crate) fn display_name(&self) -> &str {
         if self.name.is_empty() { &self.id } else { &self.name }
     }
 }
 
 /// Every ability a creature with these listed abilities knows (HB-09): the listed ones first, in
 /// their order, then the ruleset's basic ones it does not list.
-pub fn known_abilities<'a>(ruleset: &'a Ruleset, listed: &'a [String]) -> impl Iterator<Item = &'a String> + 'a {
+pub(crate) fn known_abilities<'a>(ruleset: &'a Ruleset, listed: &'a [String]) -> impl Iterator<Item = &'a String> + 'a {
     let basic = &ruleset.basic_abilities;
     listed.iter().chain(
         basic.iter().enumerate().filter(move |(i, b)| !listed.contains(b) && !basic[..*i].contains(b)).map(|(_, b)| b),
@@ -79,7 +79,7 @@ pub fn known_abilities<'a>(ruleset: &'a Ruleset, listed: &'a [String]) -> impl I
 
 /// Whether an ability can be made as an attack of opportunity (HB-45): a melee attack; under
 /// triggered reactions (pf2e, G-P2-17) only a reaction triggered by an enemy leaving reach.
-pub fn is_opportunity_attack(ruleset: &Ruleset, d: &AbilityDef) -> bool {
+pub(crate) fn is_opportunity_attack(ruleset: &Ruleset, d: &AbilityDef) -> bool {
     matches!(d.effect, Effect::Attack { kind: AttackKind::Melee, .. })
         && (ruleset.opportunity != OpportunityRule::TriggeredReactions
             || (d.timing == Timing::Reaction && d.trigger == Some(AbilityTrigger::EnemyLeavesReach)))
@@ -104,7 +104,7 @@ pub fn blocks_reactions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
 
 /// P1-21: flat-footed, no attacks of opportunity without Combat Reflexes (a condition that
 /// forbids them unless the creature has a trait it lacks).
-pub fn flat_footed_no_aoo(ruleset: &Ruleset, conditions: &Conditions, traits: &Traits) -> bool {
+pub(crate) fn flat_footed_no_aoo(ruleset: &Ruleset, conditions: &Conditions, traits: &Traits) -> bool {
     conditions
         .0
         .keys()
@@ -113,14 +113,14 @@ pub fn flat_footed_no_aoo(ruleset: &Ruleset, conditions: &Conditions, traits: &T
 }
 
 /// Whether a condition grants advantage on defensive rolls (HB-22).
-pub fn has_defense_advantage(ruleset: &Ruleset, conditions: &Conditions) -> bool {
+pub(crate) fn has_defense_advantage(ruleset: &Ruleset, conditions: &Conditions) -> bool {
     conditions.0.keys().any(|id| ruleset.condition(id).is_some_and(|d| d.defense_advantage))
 }
 
 /// Armour class: `ac`, the value of the ruleset's AC stat (plus any change the caller weighs),
 /// plus condition bonuses (Raise a Shield, total defense), less any stat a condition takes away
 /// (flat-footed loses the Dex bonus, P1-19), in the conditions' order.
-pub fn armor_class(ruleset: &Ruleset, ac: i32, stats: &Stats, conditions: &Conditions) -> i32 {
+pub(crate) fn armor_class(ruleset: &Ruleset, ac: i32, stats: &Stats, conditions: &Conditions) -> i32 {
     let mut ac = ac;
     for d in conditions.0.keys().filter_map(|id| ruleset.condition(id)) {
         ac = ac.saturating_add(d.ac_bonus);
@@ -133,7 +133,7 @@ pub fn armor_class(ruleset: &Ruleset, ac: i32, stats: &Stats, conditions: &Condi
 
 /// SG-15, G-SG-19: the first component of a cast that is missing, if any: a verbal or somatic
 /// one a condition blocks, or a material component or focus not carried.
-pub fn missing_component<'a>(
+pub(crate) fn missing_component<'a>(
     ruleset: &Ruleset,
     def: &'a AbilityDef,
     conditions: &Conditions,
@@ -158,14 +158,14 @@ pub fn missing_component<'a>(
 
 /// A recovery time `base` after every global modifier of the conditions (Slowed, Haste, injury):
 /// never below 1 (G-SG-05, SG-31).
-pub fn recovery_time(ruleset: &Ruleset, conditions: &Conditions, base: u32) -> u32 {
+pub(crate) fn recovery_time(ruleset: &Ruleset, conditions: &Conditions, base: u32) -> u32 {
     let add: i64 = conditions.0.keys().filter_map(|id| ruleset.condition(id)).map(|d| i64::from(d.rt_add)).sum();
     // In 64 bits: a large base never wraps around to a short recovery.
     u32::try_from((i64::from(base) + add).max(1)).unwrap_or(u32::MAX)
 }
 
 /// The eight squares around `p`, each with the square opposite it across `p`.
-pub fn opposite_squares(p: GridPos) -> impl Iterator<Item = (GridPos, GridPos)> {
+pub(crate) fn opposite_squares(p: GridPos) -> impl Iterator<Item = (GridPos, GridPos)> {
     (-1..=1)
         .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
         .filter(|d| *d != (0, 0))

@@ -24,7 +24,7 @@ pub struct ForecastTurn {
 impl Rules<'_, '_> {
     /// A recovery time after every global modifier (Slowed, Haste, injury): never below 1
     /// (G-SG-05, SG-31).
-    pub fn effective_rt(&self, who: Cid, base: u32) -> u32 {
+    pub(crate) fn effective_rt(&self, who: Cid, base: u32) -> u32 {
         super::query::recovery_time(&self.ruleset, self.c(who).conditions, base)
     }
 
@@ -34,7 +34,7 @@ impl Rules<'_, '_> {
     }
 
     /// SG-15, G-SG-19: a caster missing a component cannot announce the power.
-    pub fn check_components(&self, who: Cid, def: &AbilityDef) -> Result<(), Rejection> {
+    pub(crate) fn check_components(&self, who: Cid, def: &AbilityDef) -> Result<(), Rejection> {
         let c = self.c(who);
         match super::query::missing_component(&self.ruleset, def, c.conditions, c.items) {
             Some(missing) => Err(Rejection::MissingComponent(missing.into())),
@@ -43,7 +43,7 @@ impl Rules<'_, '_> {
     }
 
     /// SG-21/22: while holding, only actions with a hold surcharge (and the release) are allowed.
-    pub fn check_while_holding(&self, who: Cid, def: &AbilityDef) -> Result<(), Rejection> {
+    pub(crate) fn check_while_holding(&self, who: Cid, def: &AbilityDef) -> Result<(), Rejection> {
         if self.holding(who) && def.hold_surcharge.is_none() {
             return Err(Rejection::NotWhileHolding(def.id.clone()));
         }
@@ -135,7 +135,7 @@ impl Rules<'_, '_> {
 
     /// SG-10/11, SG-26: announce a Cast or Focus Action; the effect comes `CT`/`FT` segments later
     /// and the caster has no turn in between (SG-16).
-    pub fn announce_cast(
+    pub(crate) fn announce_cast(
         &mut self,
         who: Cid,
         def: &AbilityDef,
@@ -163,7 +163,7 @@ impl Rules<'_, '_> {
 
     /// The timeline reached a cast's effect segment (G-SG-13: at the caster's initiative place):
     /// a Focus resolves; a Cast may be held or released (SG-19).
-    pub fn complete_cast(&mut self, who: Cid) {
+    pub(crate) fn complete_cast(&mut self, who: Cid) {
         let Some(act) = self.c(who).casting.0.clone() else { return };
         let Some(def) = self.ruleset.ability(&act.ability).cloned() else { return };
         self.emit(CombatEvent::ActivityCompleted { who, ability: act.ability.clone() });
@@ -192,7 +192,7 @@ impl Rules<'_, '_> {
 
     /// SG-21/23: an action taken while holding adds its recovery time and the surcharge to what
     /// is owed; the clock does not move (SG-42).
-    pub fn accrue_while_holding(&mut self, who: Cid, def: &AbilityDef) {
+    pub(crate) fn accrue_while_holding(&mut self, who: Cid, def: &AbilityDef) {
         let rt = self.holding_rt(who, def);
         let total = {
             let mut c = self.cm(who);
@@ -247,7 +247,7 @@ impl Rules<'_, '_> {
     /// with no effect, nothing consumed, next turn one segment on; a held power is lost with its
     /// energy (M consumed) and the recovery owed for moves while holding still counts.
     /// Returns whether there was a cast to break.
-    pub fn break_concentration(&mut self, who: Cid) -> bool {
+    pub(crate) fn break_concentration(&mut self, who: Cid) -> bool {
         let DisruptionPolicy::Concentration { next_turn_after } = self.ruleset.disruption.clone() else { return false };
         let Some(act) = self.c(who).casting.0.clone() else { return false };
         if act.effect_at.is_none() {
@@ -274,7 +274,7 @@ impl Rules<'_, '_> {
 
     /// SG-30..33: the Recovery Action saves against one condition a save can end: the named one,
     /// or the first in order.
-    pub fn recovery_save(&mut self, who: Cid, named: Option<&str>) {
+    pub(crate) fn recovery_save(&mut self, who: Cid, named: Option<&str>) {
         let ends: Vec<(String, super::ruleset::SaveDef)> = self
             .c(who)
             .conditions
@@ -294,7 +294,7 @@ impl Rules<'_, '_> {
 
     /// Whether a prevented creature still has something to do on its turn: a Recovery Action
     /// against an effect a save can end (SG-32, G-SG-15).
-    pub fn can_recover(&self, who: Cid) -> bool {
+    pub(crate) fn can_recover(&self, who: Cid) -> bool {
         let has_se =
             self.c(who).conditions.0.keys().any(|id| self.ruleset.condition(id).is_some_and(|d| d.save_ends.is_some()));
         has_se

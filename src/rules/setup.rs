@@ -72,7 +72,7 @@ impl CombatantSpec {
     /// The sheet as it plays under the ruleset named `ruleset`: its loadout, if it has one for
     /// that ruleset, replaces `abilities`, and its `movement_for` entry replaces `movement`. The
     /// result has no per-ruleset entries left.
-    pub fn for_ruleset(&self, ruleset: &str) -> CombatantSpec {
+    pub(crate) fn for_ruleset(&self, ruleset: &str) -> CombatantSpec {
         let mut s = self.clone();
         if let Some(a) = s.loadouts.remove(ruleset) {
             s.abilities = a;
@@ -164,15 +164,10 @@ impl SetupError {
     }
 }
 
-/// Check combatants against a ruleset without touching any world (on the open plane).
-pub fn validate(ruleset: &Ruleset, specs: &[CombatantSpec]) -> Result<(), SetupError> {
-    validate_on(ruleset, specs, &BattleMap::default())
-}
-
 /// Check combatants against a ruleset and a battle map without touching any world: unique names
 /// and squares, squares on the map and not walls, abilities (the loadout for this ruleset, if
 /// any) and conditions in the ruleset, positive hit points, at most `MAX_COMBATANTS`.
-pub fn validate_on(ruleset: &Ruleset, specs: &[CombatantSpec], map: &BattleMap) -> Result<(), SetupError> {
+pub(crate) fn validate_on(ruleset: &Ruleset, specs: &[CombatantSpec], map: &BattleMap) -> Result<(), SetupError> {
     let mut names = BTreeSet::new();
     let mut squares = BTreeSet::new();
     for spec in specs {
@@ -227,7 +222,7 @@ pub fn setup_world(world: &mut World, ruleset: Ruleset, seed: u64, specs: &[Comb
 
 /// As [`setup_world`], on a battle map (inserted as the [`BattleMap`] resource). Each sheet plays
 /// with its loadout for this ruleset ([`CombatantSpec::for_ruleset`]).
-pub fn setup_world_on(
+pub(crate) fn setup_world_on(
     world: &mut World,
     ruleset: Ruleset,
     seed: u64,

@@ -452,13 +452,13 @@ impl<'w, 's> Rules<'w, 's> {
     }
 
     /// Change one combatant.
-    pub fn cm(&mut self, who: Cid) -> CombatantDataItem<'_, 's> {
+    pub(crate) fn cm(&mut self, who: Cid) -> CombatantDataItem<'_, 's> {
         let e = self.roster.entities[who.0 as usize];
         self.q.get_mut(e).expect("roster entity is a combatant")
     }
 
     /// A combatant's name, for messages.
-    pub fn name_of(&self, who: Cid) -> String {
+    pub(crate) fn name_of(&self, who: Cid) -> String {
         self.log.names.get(who.0 as usize).cloned().unwrap_or_else(|| format!("#{}", who.0))
     }
 
@@ -469,7 +469,7 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Append an event to the log. Anything but turn bookkeeping counts as progress for the
     /// stalemate rule (`Rules::start_round`).
-    pub fn emit(&mut self, e: CombatEvent) {
+    pub(crate) fn emit(&mut self, e: CombatEvent) {
         if !e.is_bookkeeping() {
             self.turn.last_progress_round = self.turn.round;
         }
@@ -477,7 +477,7 @@ impl<'w, 's> Rules<'w, 's> {
     }
 
     /// Queue work to run next, in the given order, before anything already queued.
-    pub fn push_front_all(&mut self, items: Vec<Work>) {
+    pub(crate) fn push_front_all(&mut self, items: Vec<Work>) {
         for w in items.into_iter().rev() {
             self.work.0.push_front(w);
         }
@@ -495,12 +495,12 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Unable to use a reaction, free action, opening or attack of opportunity (see
     /// [`super::query::blocks_reactions`]).
-    pub fn cannot_react(&self, who: Cid) -> bool {
+    pub(crate) fn cannot_react(&self, who: Cid) -> bool {
         super::query::blocks_reactions(&self.ruleset, self.c(who).conditions)
     }
 
     /// Paying for a spread activity (HB-27).
-    pub fn busy_with(&self, who: Cid) -> Option<String> {
+    pub(crate) fn busy_with(&self, who: Cid) -> Option<String> {
         self.c(who).casting.0.as_ref().map(|a| a.ability.clone())
     }
 
@@ -521,12 +521,12 @@ impl<'w, 's> Rules<'w, 's> {
     }
 
     /// Every ability the creature can use, listed first, then basic ones.
-    pub fn known_abilities(&self, who: Cid) -> Vec<String> {
+    pub(crate) fn known_abilities(&self, who: Cid) -> Vec<String> {
         super::query::known_abilities(&self.ruleset, &self.c(who).abilities.0).cloned().collect()
     }
 
     /// The attack types a creature can make (for HB-14).
-    pub fn attack_kinds(&self, who: Cid) -> Vec<AttackKind> {
+    pub(crate) fn attack_kinds(&self, who: Cid) -> Vec<AttackKind> {
         let mut kinds: Vec<AttackKind> = self
             .known_abilities(who)
             .iter()
@@ -569,12 +569,12 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Hostile standing creatures within melee reach: the creatures this one is engaged with
     /// (G-HB-14: engagement from grid adjacency).
-    pub fn engaged_enemies(&self, who: Cid) -> Vec<Cid> {
+    pub(crate) fn engaged_enemies(&self, who: Cid) -> Vec<Cid> {
         self.within(who, self.ruleset.engagement.melee_reach).into_iter().filter(|o| self.hostile(who, *o)).collect()
     }
 
     /// Flanked: two enemies adjacent on opposite sides (G-HB-14, from positions on the grid).
-    pub fn is_flanked(&self, who: Cid) -> bool {
+    pub(crate) fn is_flanked(&self, who: Cid) -> bool {
         let occupied = &self.roster.occupied;
         super::query::flanked(*self.c(who).pos, |q| {
             occupied.get(&q).is_some_and(|o| *o != who && self.hostile(who, *o))
@@ -583,7 +583,7 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Whether `a` sees `b` across the map (walls block line of sight; see
     /// [`super::map::BattleMap::line_of_sight`]).
-    pub fn sees(&self, a: Cid, b: Cid) -> bool {
+    pub(crate) fn sees(&self, a: Cid, b: Cid) -> bool {
         self.map.line_of_sight(*self.c(a).pos, *self.c(b).pos)
     }
 }

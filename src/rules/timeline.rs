@@ -70,7 +70,7 @@ impl Timeline {
     }
 
     /// The next turn, without taking it.
-    pub fn peek(&self) -> Option<TurnKey> {
+    pub(crate) fn peek(&self) -> Option<TurnKey> {
         self.queue.first().copied()
     }
 

@@ -35,7 +35,7 @@ pub const RANK_SPACING: u32 = 1 << 16;
 impl Rules<'_, '_> {
     /// Roll initiative for everyone (HB-04), sort it (HB-05, G-HB-01, G-P2-01) and schedule the
     /// first turns. Pauses for the players' choice when the ruleset lets them order their ties.
-    pub fn start_combat(&mut self) {
+    pub(crate) fn start_combat(&mut self) {
         let n = self.roster.entities.len() as u32;
         let name = self.ruleset.name.clone();
         let seed = self.turn.seed;
@@ -77,7 +77,7 @@ impl Rules<'_, '_> {
     }
 
     /// Rank everyone, fill pools and schedule the first turns.
-    pub fn finish_initiative(&mut self, order: Vec<Cid>) {
+    pub(crate) fn finish_initiative(&mut self, order: Vec<Cid>) {
         let first = self.timeline.first_time();
         let (actions, reactions) = match self.ruleset.budget {
             ActionBudget::PerRoundPool { actions } => (actions, 0),
@@ -139,7 +139,7 @@ impl Rules<'_, '_> {
     }
 
     /// The attacks of opportunity a creature gets per round, for a per-round budget (G-P1-02).
-    pub fn opportunities_per_round(&self, who: Cid) -> Option<u8> {
+    pub(crate) fn opportunities_per_round(&self, who: Cid) -> Option<u8> {
         let super::ruleset::ReactionBudget::PerRound { base, bonus_trait, bonus_stat } = &self.ruleset.reactions else {
             return None;
         };
@@ -151,7 +151,7 @@ impl Rules<'_, '_> {
     }
 
     /// P1-12: an effect lasting N rounds ends just before the count it began on, N rounds later.
-    pub fn schedule_expiry(&mut self, owner: Cid, condition: &str, rounds: u32) {
+    pub(crate) fn schedule_expiry(&mut self, owner: Cid, condition: &str, rounds: u32) {
         let span = match self.timeline.model {
             Some(TurnModel::RecoveryTime { segments_per_round }) => rounds.saturating_mul(segments_per_round),
             _ => rounds,
@@ -185,7 +185,7 @@ impl Rules<'_, '_> {
     }
 
     /// The GM sets awareness (P1-25), as after a Perception check.
-    pub fn set_aware(&mut self, who: Cid, aware: bool) {
+    pub(crate) fn set_aware(&mut self, who: Cid, aware: bool) {
         // P1-27/29: only creatures aware at the start act in the surprise round, so making one
         // aware now grants no surprise turn; one found to be unaware loses its surprise turn (the
         // slot is skipped when it comes up).
@@ -263,7 +263,7 @@ impl Rules<'_, '_> {
     /// (or the combat ended on the way). Returns true without a turn running when it skipped
     /// [`MAX_SKIPS_PER_RUN`] turns: the next schedule run goes on from there, so one run's work
     /// stays bounded.
-    pub fn begin_next_turn(&mut self) -> bool {
+    pub(crate) fn begin_next_turn(&mut self) -> bool {
         let phased = !self.ruleset.turn_phases.start.is_empty() || !self.ruleset.turn_phases.end.is_empty();
         let mut skipped = 0;
         loop {
@@ -443,7 +443,7 @@ impl Rules<'_, '_> {
 
     /// Whether the active turn is over: asked to end, out of actions, down or unable to act
     /// (G-HB-04, P2-18, G-P2-15).
-    pub fn turn_is_over(&self, who: Cid) -> bool {
+    pub(crate) fn turn_is_over(&self, who: Cid) -> bool {
         if self.turn.end_requested || self.is_down(who) || (self.cannot_act(who) && !self.can_recover(who)) {
             return true;
         }
@@ -461,7 +461,7 @@ impl Rules<'_, '_> {
     }
 
     /// End the active turn: run the end-of-turn steps, if any, then finish it.
-    pub fn end_turn(&mut self, who: Cid) {
+    pub(crate) fn end_turn(&mut self, who: Cid) {
         if self.turn.ending {
             return;
         }
@@ -475,7 +475,7 @@ impl Rules<'_, '_> {
 
     /// After the end-of-turn steps: log the end, forfeit a per-turn pool (P2-19), schedule the
     /// next turn, and slot in a creature returning from Delay (G-P2-10).
-    pub fn finish_turn(&mut self, who: Cid) {
+    pub(crate) fn finish_turn(&mut self, who: Cid) {
         // Out of the fight (killed by its recovery check, say), it has no actions to keep.
         let left = if self.is_down(who) { 0 } else { self.c(who).pool.available() };
         self.emit(CombatEvent::TurnEnded { who, actions_left: left });
@@ -588,7 +588,7 @@ impl Rules<'_, '_> {
     }
 
     /// Held or readied actions lapse.
-    pub fn lapse_held(&mut self, who: Cid) {
+    pub(crate) fn lapse_held(&mut self, who: Cid) {
         let held = std::mem::take(&mut self.cm(who).held.0);
         if !held.is_empty() {
             self.turn.holders.retain(|(_, c)| *c != who);
@@ -605,7 +605,7 @@ impl Rules<'_, '_> {
     }
 
     /// Count one unit off a condition whose duration matches; end it at 0.
-    pub fn tick_condition(&mut self, who: Cid, id: &str, matches: impl Fn(&Lasts) -> bool) {
+    pub(crate) fn tick_condition(&mut self, who: Cid, id: &str, matches: impl Fn(&Lasts) -> bool) {
         let ended = {
             let mut c = self.cm(who);
             let Some(st) = c.conditions.0.get_mut(id) else { return };
@@ -624,7 +624,7 @@ impl Rules<'_, '_> {
     }
 
     /// End the combat when at most one side is left standing.
-    pub fn check_combat_end(&mut self) {
+    pub(crate) fn check_combat_end(&mut self) {
         if self.turn.ended {
             return;
         }

@@ -85,7 +85,7 @@ pub fn ruleset_hash(rs: &Ruleset) -> Hash64 {
 
 /// The content hash of a text: FNV-1a, 64 bits, as [`ruleset_hash`] uses (the simulator keys a
 /// batch's inputs on it).
-pub fn text_hash(text: &str) -> Hash64 {
+pub(crate) fn text_hash(text: &str) -> Hash64 {
     use std::fmt::Write;
     let mut h = Fnv::new();
     let _ = h.write_str(text);

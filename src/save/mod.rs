@@ -18,7 +18,8 @@ mod hash;
 mod snapshot;
 pub mod undo;
 
-pub use hash::{Hash64, journal_hash, log_hash, ruleset_hash, text_hash};
+pub(crate) use hash::text_hash;
+pub use hash::{Hash64, journal_hash, log_hash, ruleset_hash};
 pub use snapshot::{CreatureSnapshot, Snapshot};
 
 use std::fmt;
@@ -285,7 +286,7 @@ fn map_rows(map: &BattleMap) -> Result<Vec<String>, SaveError> {
 }
 
 /// Seconds since 1970-01-01 UTC now.
-pub fn now_unix() -> u64 {
+pub(crate) fn now_unix() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
@@ -396,7 +397,7 @@ impl SaveFile {
     /// The ruleset this file plays under: the embedded one, or the installed one of that name
     /// and content hash (looked up near `file`). Either way with the round cap of the set-up, and
     /// checked as a ruleset file is.
-    pub fn resolve_ruleset(&self, file: &str) -> Result<Ruleset, SaveError> {
+    pub(crate) fn resolve_ruleset(&self, file: &str) -> Result<Ruleset, SaveError> {
         let invalid = |message: String| SaveError::Invalid { file: file.to_string(), message };
         let mut rs = match &self.ruleset {
             RulesetSource::Embedded(rs) => {
@@ -466,7 +467,7 @@ impl SaveFile {
 
     /// Whether the file's log hash was taken in this build's event format
     /// ([`crate::rules::log::LOG_FORMAT`]), so that a replay's can be compared with it.
-    pub fn log_comparable(&self) -> bool {
+    pub(crate) fn log_comparable(&self) -> bool {
         self.state.log_format == crate::rules::log::LOG_FORMAT
     }
 
@@ -560,7 +561,7 @@ impl SaveFile {
     /// lie inside the journal and are at most `journal.len() / CHECKPOINT_EVERY` (a file may
     /// have fewer: the last ones left out, which `replay --verify` names). The error names the
     /// first checkpoint that cannot be checked, and why.
-    pub fn check_checkpoints(&self, file: &str) -> Result<(), SaveError> {
+    pub(crate) fn check_checkpoints(&self, file: &str) -> Result<(), SaveError> {
         let invalid = |message: String| SaveError::Invalid { file: file.to_string(), message };
         let entries = self.journal.len();
         let room = entries / CHECKPOINT_EVERY;
@@ -824,13 +825,8 @@ pub fn list(dir: &Path) -> Vec<Listed> {
 }
 
 /// Export a combat's replay (for the scenario runner and the simulator): capture it and write it
-/// atomically to `path`. `name` names the fight.
-pub fn export_replay(combat: &Combat, name: &str, path: &Path) -> Result<(), SaveError> {
-    export_replay_beside(combat, name, path, &[])
-}
-
-/// As [`export_replay`], refusing a `path` that is one of `inputs` (the files the combat was
-/// loaded from).
+/// atomically to `path`, refusing a `path` that is one of `inputs` (the files the combat was
+/// loaded from). `name` names the fight.
 pub fn export_replay_beside(combat: &Combat, name: &str, path: &Path, inputs: &[&Path]) -> Result<(), SaveError> {
     let mut save = SaveFile::capture(combat, name)?;
     save.meta.label = "replay".into();

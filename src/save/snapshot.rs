@@ -85,7 +85,7 @@ impl Snapshot {
     /// and named by its path in the file (`state.combatants[1].hp`); `None`: every field agrees.
     /// The readable fields come first, the hashes last. A `journal_hash` the file does not have
     /// is not compared.
-    pub fn first_difference(&self, other: &Snapshot) -> Option<String> {
+    pub(crate) fn first_difference(&self, other: &Snapshot) -> Option<String> {
         fn differ(field: &str, saved: impl fmt::Debug, now: impl fmt::Debug) -> Option<String> {
             Some(format!("state.{field}: the file says {saved:?}, the replay gives {now:?}"))
         }

@@ -67,7 +67,7 @@ pub struct History {
 }
 
 /// The journal index of the last command a person sent that was applied.
-pub fn last_player_command(combat: &Combat) -> Option<usize> {
+pub(crate) fn last_player_command(combat: &Combat) -> Option<usize> {
     combat.journal().iter().rposition(Entry::is_player_command)
 }
 

@@ -54,7 +54,7 @@ pub fn load_str(path: &Path, text: &str) -> Result<LoadedScenario, DataError> {
 }
 
 /// As [`load_with_mods`], from text already read.
-pub fn load_str_with_mods(path: &Path, text: &str, extra: &[String]) -> Result<LoadedScenario, DataError> {
+pub(crate) fn load_str_with_mods(path: &Path, text: &str, extra: &[String]) -> Result<LoadedScenario, DataError> {
     let file = path.display().to_string();
     let mut scenario: Scenario = parse_ron(&file, text)?;
     // Mod names are names, never paths: the file's own at their place, `--mod`'s as the option.
@@ -386,7 +386,7 @@ pub fn run(ls: &LoadedScenario, seed: Option<u64>) -> Report {
 }
 
 /// As [`run`], also returning the combat as it stands after the last step (none if it could not
-/// be set up): to export its replay (`crate::save::export_replay`), or for the game to open the
+/// be set up): to export its replay (`crate::save::export_replay_beside`), or for the game to open the
 /// scenario at that moment (`skirmish play --scenario FILE`).
 pub fn run_keeping(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Combat>) {
     let s = &ls.scenario;
@@ -534,7 +534,7 @@ pub fn run_keeping(ls: &LoadedScenario, seed: Option<u64>) -> (Report, Option<Co
 
 /// A step or pattern as it is written in a scenario file (RON, `Some` left out), for the
 /// runner's PASS and FAIL lines.
-pub fn as_written<T: serde::Serialize>(v: &T) -> String {
+pub(crate) fn as_written<T: serde::Serialize>(v: &T) -> String {
     let opts = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     let pretty = ron::ser::PrettyConfig::new()
         .new_line("")
@@ -549,7 +549,7 @@ pub fn as_written<T: serde::Serialize>(v: &T) -> String {
 
 /// The top-level fields of an event's text (`Kind { a: 1, b: Some(X { y: 2 }) }`) as
 /// (name, value as printed) pairs.
-pub fn event_fields(text: &str) -> Vec<(&str, &str)> {
+pub(crate) fn event_fields(text: &str) -> Vec<(&str, &str)> {
     let Some(open) = text.find('{') else { return Vec::new() };
     let body = text[open + 1..].trim_end().strip_suffix('}').unwrap_or(&text[open + 1..]);
     let mut out = Vec::new();
@@ -799,7 +799,7 @@ fn expect(c: &mut Combat, e: &Expect, step_log_start: usize) -> Option<String> {
 }
 
 /// Whether a file looks like a ruleset (its first value is `Ruleset(`) rather than a scenario.
-pub fn is_ruleset_file(text: &str) -> bool {
+pub(crate) fn is_ruleset_file(text: &str) -> bool {
     let body: String = text
         .lines()
         .map(|l| l.trim())

@@ -38,7 +38,7 @@ pub const MAX_CSV_BYTES: u64 = 1 << 30;
 
 /// Read a text file of at most `cap` bytes: only a regular file, never blocking
 /// ([`crate::rules::data::read_capped`]).
-pub fn read_capped(path: &Path, cap: u64) -> Result<String, SimError> {
+pub(crate) fn read_capped(path: &Path, cap: u64) -> Result<String, SimError> {
     let err = |m: String| SimError::Io(format!("{}: cannot read: {m}", path.display()));
     let bytes = crate::rules::data::read_capped(path, cap, "this file").map_err(err)?;
     String::from_utf8(bytes).map_err(|e| err(format!("not UTF-8 text ({e})")))
@@ -354,7 +354,7 @@ fn first_difference(a: &Value, b: &Value, path: &mut Vec<Seg>) -> Option<String>
 
 /// Check a summary read from `file` (whose text is `text`): its consistency ([`summary`]), and
 /// that every `derived` value is what its tally gives. Errors are `file:line:col: field: message`.
-pub fn summary_text(file: &str, text: &str, s: &Summary) -> Result<(), SimError> {
+pub(crate) fn summary_text(file: &str, text: &str, s: &Summary) -> Result<(), SimError> {
     let located = |p: Problem| {
         let (line, col) = p.position(text);
         SimError::Merge(format!("{file}:{line}:{col}: {p}"))
@@ -393,7 +393,7 @@ pub fn summary_text(file: &str, text: &str, s: &Summary) -> Result<(), SimError>
 }
 
 /// Whether shard summaries `b` and `a` are of the same batch: `None` if so, else what differs.
-pub fn same_batch(a: &Summary, b: &Summary) -> Option<String> {
+pub(crate) fn same_batch(a: &Summary, b: &Summary) -> Option<String> {
     let differs = |what: &str, x: &dyn fmt::Debug, y: &dyn fmt::Debug| Some(format!("{what}: {y:?}, not {x:?}"));
     // The first field of the batch's identity that differs, by name.
     macro_rules! same {

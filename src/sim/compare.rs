@@ -106,7 +106,7 @@ fn within(diff: f64, se: f64, margin: f64) -> (f64, f64, bool) {
 
 /// Paired runs (run k of each tier used the same seed): B's values against A's, by the mean and
 /// spread of the per-run differences. Rates are 0/1 values per run.
-pub fn paired_cell(what: &str, a: &[f64], b: &[f64], margin: f64, rate: bool) -> Cell {
+pub(crate) fn paired_cell(what: &str, a: &[f64], b: &[f64], margin: f64, rate: bool) -> Cell {
     let n = a.len().min(b.len());
     let nf = n.max(1) as f64;
     let mean = |v: &[f64]| v[..n].iter().sum::<f64>() / nf;
@@ -119,7 +119,7 @@ pub fn paired_cell(what: &str, a: &[f64], b: &[f64], margin: f64, rate: bool) ->
 }
 
 /// B's head-to-head score from its wins, the draws and A's wins: its distance from an even 0.5.
-pub fn head_to_head_cell(b_wins: u64, draws: u64, a_wins: u64, margin: f64) -> Cell {
+pub(crate) fn head_to_head_cell(b_wins: u64, draws: u64, a_wins: u64, margin: f64) -> Cell {
     let n = (b_wins + draws + a_wins) as f64;
     let score = (b_wins as f64 + 0.5 * draws as f64) / n.max(1.0);
     let var = if n > 1.0 {

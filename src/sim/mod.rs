@@ -69,7 +69,7 @@ pub fn worker_threads(requested: usize, runs: u64) -> usize {
 }
 
 /// The threads to play `runs` runs on ([`worker_threads`] of them).
-pub fn worker_pool(requested: usize, runs: u64) -> Result<rayon::ThreadPool, SimError> {
+pub(crate) fn worker_pool(requested: usize, runs: u64) -> Result<rayon::ThreadPool, SimError> {
     let jobs = worker_threads(requested, runs);
     rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -126,7 +126,7 @@ impl SimConfig {
 
     /// The runs this configuration plays: all of them, or its shard's slice
     /// `[i·N/n, (i+1)·N/n)`.
-    pub fn run_range(&self) -> std::ops::Range<u64> {
+    pub(crate) fn run_range(&self) -> std::ops::Range<u64> {
         match self.shard {
             Some((i, n)) if n > 0 => {
                 let at = |k: u64| (u128::from(k) * u128::from(self.runs) / u128::from(n)) as u64;
@@ -488,7 +488,7 @@ impl Summary {
 
     /// Runs counted (the runs in `covered`; a range backwards counts none, and the count stops
     /// at `u64::MAX`: [`check`] refuses such summaries).
-    pub fn runs_counted(&self) -> u64 {
+    pub(crate) fn runs_counted(&self) -> u64 {
         self.covered.iter().fold(0u64, |n, [a, b]| n.saturating_add(b.saturating_sub(*a)))
     }
 }
@@ -588,7 +588,7 @@ pub fn merge(parts: &[Summary]) -> Result<Summary, SimError> {
 }
 
 /// As [`merge`], each part with the name errors give it (its file).
-pub fn merge_named(parts: &[(String, &Summary)]) -> Result<Summary, SimError> {
+pub(crate) fn merge_named(parts: &[(String, &Summary)]) -> Result<Summary, SimError> {
     let Some((first_name, first)) = parts.first() else {
         return Err(SimError::Merge("nothing to merge".into()));
     };
@@ -665,15 +665,9 @@ pub fn merge_shards(shards: &[ShardText]) -> Result<(Summary, Vec<u8>), SimError
     Ok((merged, csv))
 }
 
-/// Read a `summary.json` (a regular file of at most [`check::MAX_SUMMARY_BYTES`]), checking its
-/// layout version, its fields (an unknown one is an error) and its consistency
-/// ([`check::summary_text`]), and recompute what is derived.
-pub fn read_summary(path: &Path) -> Result<Summary, SimError> {
-    let text = check::read_capped(path, check::MAX_SUMMARY_BYTES)?;
-    parse_summary(&path.display().to_string(), &text)
-}
-
-/// As [`read_summary`], from text already read from `file`.
+/// Parse a `summary.json` read from `file` (a regular file of at most
+/// [`check::MAX_SUMMARY_BYTES`]), checking its layout version, its fields (an unknown one is an
+/// error) and its consistency ([`check::summary_text`]), and recompute what is derived.
 pub fn parse_summary(file: &str, text: &str) -> Result<Summary, SimError> {
     let at =
         |e: &serde_json::Error, what: String| SimError::Merge(format!("{file}:{}:{}: {what}", e.line(), e.column()));

@@ -19,7 +19,7 @@ fn csv_field(s: &str) -> String {
 }
 
 /// The header of `runs.csv`.
-pub fn csv_header(s: &Summary) -> String {
+pub(crate) fn csv_header(s: &Summary) -> String {
     let mut h = String::from("ruleset,run,seed,outcome,rounds,commands");
     for c in &s.combatants {
         for what in ["dealt", "taken", "downs", "deaths"] {
@@ -31,7 +31,7 @@ pub fn csv_header(s: &Summary) -> String {
 }
 
 /// One row of `runs.csv`.
-pub fn csv_row(s: &Summary, ruleset: &str, r: &RunRecord) -> String {
+pub(crate) fn csv_row(s: &Summary, ruleset: &str, r: &RunRecord) -> String {
     let mut row = format!(
         "{},{},{},{},{},{}",
         csv_field(ruleset),
@@ -63,7 +63,7 @@ pub fn runs_csv(s: &Summary, records: &[Vec<RunRecord>]) -> Vec<u8> {
 /// Merge the rows of shards' `runs.csv` files: the same header, rows ordered by ruleset (in the
 /// summary's order) and run. Each file should have passed [`super::check::runs_csv`]; a row in
 /// two files is refused all the same.
-pub fn merge_csv(s: &Summary, parts: &[(PathBuf, &str)]) -> Result<Vec<u8>, SimError> {
+pub(crate) fn merge_csv(s: &Summary, parts: &[(PathBuf, &str)]) -> Result<Vec<u8>, SimError> {
     let header = csv_header(s);
     let mut rows: Vec<(usize, u64, &str)> = Vec::new();
     for (path, text) in parts {
@@ -186,15 +186,10 @@ pub fn table(s: &Summary) -> String {
 /// The files the simulator writes into `--out`.
 pub const OUTPUT_FILES: [&str; 3] = ["summary.json", "runs.csv", "report.svg"];
 
-/// Check that `dir` can take the outputs: create it if needed and write (then remove) a probe
-/// file, before any run starts.
-pub fn check_writable(dir: &Path) -> Result<(), SimError> {
-    check_outputs(dir, &[])
-}
-
-/// As [`check_writable`], and each of [`OUTPUT_FILES`] in `dir` is new or a regular file that is
+/// Check that `dir` can take the outputs before any run starts: create it if needed, write (then
+/// remove) a probe file, and each of [`OUTPUT_FILES`] in `dir` is new or a regular file that is
 /// none of `inputs` ([`crate::outfile::check_target`]).
-pub fn check_outputs(dir: &Path, inputs: &[&Path]) -> Result<(), SimError> {
+pub(crate) fn check_outputs(dir: &Path, inputs: &[&Path]) -> Result<(), SimError> {
     let err = |e: std::io::Error| SimError::Io(format!("--out {}: cannot write there: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(err)?;
     for name in OUTPUT_FILES {
@@ -215,7 +210,7 @@ pub fn write_atomic(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<(), SimErro
 }
 
 /// As [`write_atomic`], also refusing an output that is one of `inputs`.
-pub fn write_outputs(dir: &Path, files: &[(&str, Vec<u8>)], inputs: &[&Path]) -> Result<(), SimError> {
+pub(crate) fn write_outputs(dir: &Path, files: &[(&str, Vec<u8>)], inputs: &[&Path]) -> Result<(), SimError> {
     use crate::outfile;
     let err = |p: &Path, e: std::io::Error| SimError::Io(format!("{}: cannot write: {e}", p.display()));
     std::fs::create_dir_all(dir).map_err(|e| err(dir, e))?;

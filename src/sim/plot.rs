@@ -23,7 +23,7 @@ fn colour(i: usize) -> RGBColor {
 }
 
 /// The report as SVG text.
-pub fn report_svg(s: &Summary) -> Result<String, SimError> {
+pub(crate) fn report_svg(s: &Summary) -> Result<String, SimError> {
     let mut svg = String::new();
     draw(s, &mut svg).map_err(|e| SimError::Io(format!("cannot draw the report: {e}")))?;
     Ok(svg)

@@ -41,7 +41,7 @@ impl<'a> Runner<'a> {
     }
 
     /// The same runner with `ai` playing every side.
-    pub fn with_ai(self, ai: Brain) -> Runner<'a> {
+    pub(crate) fn with_ai(self, ai: Brain) -> Runner<'a> {
         Runner { ai, ..self }
     }
 
@@ -53,7 +53,7 @@ impl<'a> Runner<'a> {
 
     /// As [`Runner::run`], side `i` (in the encounter's order) played by `brains[i]` (the last
     /// brain for sides past the end): how two tiers meet head to head.
-    pub fn run_sides(&mut self, k: u64, seed: u64, brains: &[Brain]) -> Result<RunRecord, String> {
+    pub(crate) fn run_sides(&mut self, k: u64, seed: u64, brains: &[Brain]) -> Result<RunRecord, String> {
         // The world and schedule of the last run are reset rather than built again
         // (`Combat::reset`: the same combat as a fresh one).
         let mut combat = match self.spare.take() {
@@ -127,7 +127,13 @@ pub fn replay(prep: &Prepared, ri: usize, k: u64, seed: u64) -> Result<(CombatLo
 }
 
 /// As [`replay`], with `ai` on every side.
-pub fn replay_with(prep: &Prepared, ri: usize, k: u64, seed: u64, ai: Brain) -> Result<(CombatLog, RunRecord), String> {
+pub(crate) fn replay_with(
+    prep: &Prepared,
+    ri: usize,
+    k: u64,
+    seed: u64,
+    ai: Brain,
+) -> Result<(CombatLog, RunRecord), String> {
     let mut r = Runner::new(prep, ri)?.with_ai(ai);
     let (combat, commands) = r.play(seed)?;
     let rec = r.record(k, &combat, commands);

@@ -150,7 +150,7 @@ impl RunRecord {
     /// `sides` are the encounter's side names; `rounds` the engine's round at the end;
     /// `finished` whether the combat ended; `dying` whether the ruleset has a dying state
     /// (`at_zero_hp`), which decides what counts as a death.
-    pub fn from_log<'a>(
+    pub(crate) fn from_log<'a>(
         run: u64,
         n: usize,
         sides: &[String],
@@ -280,7 +280,7 @@ impl RunRecord {
 /// The actions a use of `ability` takes under typed action slots (G-P1-01): a standard, move,
 /// swift or immediate action 1, a full-round action 2, a free action or 5-foot step 0; and 0 for
 /// every ability under other budgets, whose log gives the cost.
-pub fn typed_weight(ruleset: &crate::rules::ruleset::Ruleset, ability: &str) -> u64 {
+pub(crate) fn typed_weight(ruleset: &crate::rules::ruleset::Ruleset, ability: &str) -> u64 {
     use crate::rules::ruleset::{ActionBudget, ActionType};
     if !matches!(ruleset.budget, ActionBudget::TypedSlots { .. }) {
         return 0;
@@ -385,7 +385,7 @@ impl Tally {
 
     /// The nearest-rank p-th percentile of the rounds (p in percent, 0 < p <= 100): the smallest
     /// round r such that at least ⌈p·runs/100⌉ runs ended by round r. `None` with no runs.
-    pub fn rounds_percentile(&self, p: u64) -> Option<u32> {
+    pub(crate) fn rounds_percentile(&self, p: u64) -> Option<u32> {
         if self.runs == 0 {
             return None;
         }
@@ -419,7 +419,7 @@ pub struct Rate {
 }
 
 /// The 95% Wilson score interval of `k` successes in `n` trials (`None` when n = 0).
-pub fn wilson(k: u64, n: u64) -> Option<Rate> {
+pub(crate) fn wilson(k: u64, n: u64) -> Option<Rate> {
     if n == 0 {
         return None;
     }

@@ -96,13 +96,13 @@ const DEFENSE_WEIGHT: f32 = 0.1;
 const MAX_PLANS: usize = 6;
 
 /// The command for `who`'s turn: the first of [`turn_candidates`].
-pub fn turn_command(combat: &Combat, who: Cid) -> Command {
+pub(crate) fn turn_command(combat: &Combat, who: Cid) -> Command {
     turn_candidates(combat, who).into_iter().next().unwrap_or(Command::EndTurn { actor: who })
 }
 
 /// The commands for `who`'s turn, best first, ending with `EndTurn`: a driver that can dry-run
 /// commands (`Combat::check_act`) sends the first the engine would take.
-pub fn turn_candidates(combat: &Combat, who: Cid) -> Vec<Command> {
+pub(crate) fn turn_candidates(combat: &Combat, who: Cid) -> Vec<Command> {
     let mut out = match View::new(combat, who) {
         Some(v) => v.turn(),
         None => Vec::new(),
@@ -134,7 +134,7 @@ pub fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
 
 /// Nothing is scheduled (segments): bring back a creature this AI plays that is delaying or
 /// readying, or release a held cast.
-pub fn return_command(combat: &Combat, plays: impl Fn(Cid) -> bool) -> Option<Command> {
+pub(crate) fn return_command(combat: &Combat, plays: impl Fn(Cid) -> bool) -> Option<Command> {
     let turn = combat.turn();
     if let Some(c) = turn.delayed.iter().copied().find(|c| plays(*c)) {
         return Some(Command::ReturnFromDelay { actor: c });

@@ -252,7 +252,7 @@ impl<'w> Rules<'w, '_> {
     /// within the ability's distance, if the ability moves and [`Rules::check_act`] would accept
     /// its use now (checked once, on the first square: every square passes the destination
     /// checks). A `Charge` needs a target to check, so only its movement is listed.
-    pub fn reachable_now(&self, who: Cid, ability: &str, mode: Option<&str>) -> BTreeMap<GridPos, u32> {
+    pub(crate) fn reachable_now(&self, who: Cid, ability: &str, mode: Option<&str>) -> BTreeMap<GridPos, u32> {
         let none = BTreeMap::new();
         if !self.exists(who) || !self.knows(who, ability) {
             return none;
@@ -298,7 +298,7 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// The mode a Move uses: the named one, or the only one.
-    pub fn movement_mode(&self, who: Cid, mode: Option<&str>) -> String {
+    pub(crate) fn movement_mode(&self, who: Cid, mode: Option<&str>) -> String {
         mode.map(str::to_string)
             .or_else(|| self.c(who).movement.0.keys().next().cloned())
             .unwrap_or_else(|| self.ruleset.default_movement_mode.clone())
@@ -459,7 +459,7 @@ impl<'w> Rules<'w, '_> {
 
     /// Whether [`Rules::check_act`] accepts the intent, without building the plan (dry runs:
     /// the same checks, nothing copied).
-    pub fn check_act_ok(&self, i: &ActIntent) -> Result<(), Rejection> {
+    pub(crate) fn check_act_ok(&self, i: &ActIntent) -> Result<(), Rejection> {
         self.check_act_checked(i).map(|_| ())
     }
 
@@ -485,7 +485,7 @@ impl<'w> Rules<'w, '_> {
     /// costs from the pool. Openings pay in full from the pool (HB-31): `payment` never spreads a
     /// cost outside your turn. A ruleset whose openings are not paid from the pool makes them
     /// free. The pending decision itself is checked by `decide`.
-    pub fn check_opening_use(&self, who: Cid, id: u32, u: &OpeningUse) -> Result<(AbilityDef, u8), Rejection> {
+    pub(crate) fn check_opening_use(&self, who: Cid, id: u32, u: &OpeningUse) -> Result<(AbilityDef, u8), Rejection> {
         let via = Via::Opening(id);
         let def = self.check_use(who, &u.ability, &u.targets, u.to, u.mode.as_deref(), via)?;
         let paid = matches!(

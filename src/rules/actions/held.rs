@@ -48,7 +48,7 @@ impl<'w> Rules<'w, '_> {
 
     /// Fire one held or readied action set off by `actor` (HB-50, G-P1-04, G-P2-11, SG-38): it
     /// resolves next, before the action that set it off.
-    pub fn fire_held(&mut self, holder: Cid, h: Held, actor: Cid, to: Option<GridPos>, movement: bool) {
+    pub(crate) fn fire_held(&mut self, holder: Cid, h: Held, actor: Cid, to: Option<GridPos>, movement: bool) {
         // G-X-01: a reaction resolved before this one stopped the move: this one does not happen.
         let move_stopped = movement && (self.is_down(actor) || self.cannot_act(actor));
         // Left unable to act by what resolved since the trigger (a GM's condition while an earlier

@@ -58,7 +58,7 @@ pub enum Payment {
 
 impl<'w> Rules<'w, '_> {
     /// Apply one command, or reject it and change nothing.
-    pub fn apply_command(&mut self, cmd: &Command) -> Result<(), Rejection> {
+    pub(crate) fn apply_command(&mut self, cmd: &Command) -> Result<(), Rejection> {
         if let Command::Act(i) = cmd {
             let plan = self.check_act(i)?;
             self.act(i, plan);
