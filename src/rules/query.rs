@@ -71,9 +71,34 @@ impl AbilityDef {
 /// Every ability a creature with these listed abilities knows (HB-09): the listed ones first, in
 /// their order, then the ruleset's basic ones it does not list.
 pub(crate) fn known_abilities<'a>(ruleset: &'a Ruleset, listed: &'a [String]) -> impl Iterator<Item = &'a String> + 'a {
+    known_ability_slots(ruleset, listed).map(move |s| match s {
+        KnownSlot::Listed(i) => &listed[i],
+        KnownSlot::Basic(k) => &ruleset.basic_abilities[k],
+    })
+}
+
+/// Where each of [`known_abilities`] comes from, in the same order: the `i`-th listed ability, or
+/// the ruleset's `k`-th basic one (for a caller that has looked those up already).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KnownSlot {
+    /// `listed[i]`.
+    Listed(usize),
+    /// `ruleset.basic_abilities[k]`.
+    Basic(usize),
+}
+
+/// The slots of [`known_abilities`].
+pub(crate) fn known_ability_slots<'a>(
+    ruleset: &'a Ruleset,
+    listed: &'a [String],
+) -> impl Iterator<Item = KnownSlot> + 'a {
     let basic = &ruleset.basic_abilities;
-    listed.iter().chain(
-        basic.iter().enumerate().filter(move |(i, b)| !listed.contains(b) && !basic[..*i].contains(b)).map(|(_, b)| b),
+    (0..listed.len()).map(KnownSlot::Listed).chain(
+        basic
+            .iter()
+            .enumerate()
+            .filter(move |(k, b)| !listed.contains(b) && !basic[..*k].contains(b))
+            .map(|(k, _)| KnownSlot::Basic(k)),
     )
 }
 

@@ -257,12 +257,11 @@ impl<'a> Known<'a> {
             Some(i) => i,
             None => {
                 let rs = self.rs;
-                let basic = &rs.basic_abilities;
-                let out: Vec<&'a AbilityDef> = query::known_abilities(rs, listed)
-                    .filter_map(|id| match basic.iter().position(|b| std::ptr::eq(b, id)) {
+                let out: Vec<&'a AbilityDef> = query::known_ability_slots(rs, listed)
+                    .filter_map(|s| match s {
+                        query::KnownSlot::Listed(i) => rs.ability(&listed[i]),
                         // A basic ability, looked up once in `Known::new`.
-                        Some(k) => self.basic[k],
-                        None => rs.ability(id),
+                        query::KnownSlot::Basic(k) => self.basic[k],
                     })
                     .collect();
                 self.lists.push((listed, out));
