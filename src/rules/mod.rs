@@ -10,7 +10,9 @@
 //! inside a host `App`, for a program that embeds the rules in its own world, and for tests of
 //! that.
 
+#[doc(hidden)]
 pub mod actions;
+#[doc(hidden)]
 pub mod combat;
 pub mod command;
 pub mod components;
@@ -18,18 +20,25 @@ pub mod data;
 pub mod dice;
 pub mod driver;
 pub mod journal;
+#[doc(hidden)]
 pub mod limits;
 pub mod log;
 pub mod map;
 pub mod modding;
+#[doc(hidden)]
 pub mod movement;
+#[doc(hidden)]
 pub mod phases;
 pub mod query;
 pub mod ruleset;
+#[doc(hidden)]
 pub mod segments;
 pub mod setup;
+#[doc(hidden)]
 pub mod state;
+#[doc(hidden)]
 pub mod timeline;
+#[doc(hidden)]
 pub mod turns;
 
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
