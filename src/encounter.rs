@@ -115,7 +115,7 @@ impl Encounter {
     }
 
     /// The combatants as they play under `ruleset`: each with its loadout and movement for that
-    /// ruleset ([`CombatantSpec::for_ruleset`]) and its side's controller.
+    /// ruleset (`CombatantSpec::for_ruleset`) and its side's controller.
     pub fn specs_for(&self, ruleset: &Ruleset) -> Vec<CombatantSpec> {
         self.combatants
             .iter()
@@ -220,7 +220,7 @@ impl Encounter {
     /// Every check for playing under `ruleset`: the structure ([`Encounter::check_structure`]),
     /// then each combatant's abilities under this ruleset (its loadout for it, or `abilities`)
     /// and conditions exist in the ruleset, names and squares are unique and hit points positive
-    /// ([`setup::validate_on`]). `text` is the file's text, to point at the offending value.
+    /// (`setup::validate_on`). `text` is the file's text, to point at the offending value.
     pub fn validate(&self, file: &str, text: &str, ruleset: &Ruleset) -> Result<(), DataError> {
         self.check_structure(file, text)?;
         let err = |(line, col): (usize, usize), message: String| DataError { file: file.into(), line, col, message };

@@ -241,7 +241,7 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
     stats
 }
 
-/// What became of an AI's command ([`submit_or_recover`]).
+/// What became of an AI's command (`submit_or_recover`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Sent {
     /// The engine took it.

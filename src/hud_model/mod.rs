@@ -1,5 +1,5 @@
 //! The HUD's view-models: plain structs computed from the rules state and the combat log, with no
-//! egui in them. The game's widgets ([`crate::game::hud_panels`]) only draw these; the headless tests
+//! egui in them. The game's widgets (`crate::game::hud_panels`) only draw these; the headless tests
 //! check them under every ruleset.
 //!
 //! Everything here reads the [`Combat`]; nothing writes rules state. Where the HUD must know
@@ -51,7 +51,7 @@ pub struct TrackerRow {
     pub name: String,
     /// Its side.
     pub side: String,
-    /// Its side's place in the encounter ([`side_index`]): its colour ([`side_rgb`]).
+    /// Its side's place in the encounter (`side_index`): its colour (`side_rgb`).
     pub side_index: usize,
     /// Round of this turn (0: the surprise round).
     pub round: u32,
@@ -482,7 +482,7 @@ pub struct Card {
     pub name: String,
     /// Side.
     pub side: String,
-    /// Its side's place in the encounter ([`side_index`]): its colour ([`side_rgb`]).
+    /// Its side's place in the encounter (`side_index`): its colour (`side_rgb`).
     pub side_index: usize,
     /// Hit points.
     pub hp: i32,

@@ -1,6 +1,6 @@
 //! What a decision prompt says, without egui: the choices of a pending decision with what each
 //! costs, a choice in words, and what the decision is about. The game's prompt
-//! ([`crate::game`]'s screens) draws these; the engine still judges the answer when it is sent.
+//! (`crate::game::screens`) draws these; the engine still judges the answer when it is sent.
 
 use crate::rules::command::{ActionLoss, Choice, Decider, DefenseMethod, OpeningUse};
 use crate::rules::components::{ActionPool, Cid};

@@ -1,7 +1,7 @@
 //! Resolution: attacks and defensive rolls (HB-38..44), damage, saving throws (HB-52/53),
 //! conditions (HB-21..25), interruption (G-HB-09) and held-action loss (HB-51).
 //!
-//! [`Rules::resolve_work`] runs the work queue front to back and stops when a decision is needed.
+//! `Rules::resolve_work` runs the work queue front to back and stops when a decision is needed.
 
 use std::collections::VecDeque;
 

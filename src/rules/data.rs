@@ -2,14 +2,14 @@
 //! 25). The rules' own [`Ruleset`], encounters, scenarios, mods, saves and the simulator's shards
 //! all read through here.
 //!
-//! - Input files: [`read_capped`] reads a regular file of bounded size without blocking (issue
+//! - Input files: `read_capped` reads a regular file of bounded size without blocking (issue
 //!   29), and [`kind`] names what stands at a path for messages that refuse it.
-//! - Text: [`read_data_file`], [`decode_text`] and [`normalize_text`]; [`parse_ron`] parses with
+//! - Text: `read_data_file`, `decode_text` and `normalize_text`; `parse_ron` parses with
 //!   the options every data file uses; errors are [`DataError`]s at `file:line:col`
 //!   ([`locate`], [`position`]).
-//! - Where data may come from: [`data_roots`], [`resolve_inside`], [`resolve_ruleset`],
-//!   [`resolve_encounter`], [`inside_its_folder`], and the installed rulesets
-//!   ([`rulesets_dir`], [`installed_rulesets`]).
+//! - Where data may come from: `data_roots`, `resolve_inside`, `resolve_ruleset`,
+//!   `resolve_encounter`, `inside_its_folder`, and the installed rulesets
+//!   (`rulesets_dir`, [`installed_rulesets`]).
 
 use std::fmt;
 use std::io::Read as _;
@@ -337,7 +337,7 @@ pub(crate) fn rulesets_dir(near: &Path) -> Option<PathBuf> {
     candidates.into_iter().find(|c| c.is_dir())
 }
 
-/// Every installed ruleset (see [`rulesets_dir`]), in file-name order. Each `.ron` file there
+/// Every installed ruleset (see `rulesets_dir`), in file-name order. Each `.ron` file there
 /// must be a regular file really in that folder: a symlink out of it (or one that leads nowhere)
 /// is refused with an error saying so, before it is read, as a broken ruleset file is an error.
 pub fn installed_rulesets(near: &Path) -> Result<Vec<Ruleset>, DataError> {

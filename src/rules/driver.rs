@@ -581,7 +581,7 @@ impl Combat {
         self.rules().check_act_ok(intent)
     }
 
-    /// A dry run of using `u` in opening `id` (the engine's own checks, [`Rules::check_opening_use`]):
+    /// A dry run of using `u` in opening `id` (the engine's own checks, `Rules::check_opening_use`):
     /// what it would cost from `who`'s pool, or why it would be refused. The opening itself must
     /// be the decision pending for `who`.
     pub fn check_opening_use(&mut self, who: Cid, id: u32, u: &OpeningUse) -> Result<u8, Rejection> {
@@ -619,7 +619,7 @@ impl Combat {
     /// every square within melee reach of a hostile standing creature that could make one on it
     /// now (it can act, has a melee attack or reaction for it, a reaction left, is not flanked
     /// where that matters, not busy or flat-footed, and `who` has not disengaged from it; see
-    /// [`super::movement::no_opportunity`]). Only squares on the map and not walls.
+    /// `super::movement::no_opportunity`). Only squares on the map and not walls.
     pub fn threatened(&self, who: Cid) -> BTreeSet<GridPos> {
         let mut out = BTreeSet::new();
         let Some(side) = self.get::<Side>(who) else { return out };

@@ -3,7 +3,7 @@
 //! Every number a ruleset, encounter or scenario gives the engine is bounded here, so that the
 //! rules' integer arithmetic cannot overflow, no loop runs for ever and no allocation explodes.
 //! A value out of range is a parse error at its `file:line:col`, naming the field's path (see
-//! [`super::data::parse_ron`]). The bounds are generous for play: a designer should never meet
+//! `super::data::parse_ron`). The bounds are generous for play: a designer should never meet
 //! them except by mistake.
 //!
 //! With these bounds the largest sums the engine forms stay far inside `i32`: a damage roll is at
@@ -224,7 +224,7 @@ pub(crate) fn name_problem(s: &str) -> Option<String> {
     ))
 }
 
-/// A name or id: no control characters ([`name_problem`]).
+/// A name or id: no control characters (`name_problem`).
 pub fn name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let s = String::deserialize(d)?;
     match name_problem(&s) {

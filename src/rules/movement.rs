@@ -176,7 +176,7 @@ impl Rules<'_, '_> {
 }
 
 /// What the attack-of-opportunity rules read about the creature that would make one. The rules
-/// build it from their query ([`Rules::reactor`]); read-only views such as
+/// build it from their query (`Rules::reactor`); read-only views such as
 /// [`super::driver::Combat::threatened`] build it from the world.
 pub struct Reactor<'a> {
     /// Its conditions.

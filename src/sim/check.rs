@@ -1,16 +1,16 @@
 //! Checking shard outputs before they are merged (`sim merge`): nothing in a shard is trusted.
 //!
 //! - Files are read only when they are regular files, and at most [`MAX_SUMMARY_BYTES`] or
-//!   [`MAX_CSV_BYTES`] of them ([`read_capped`]): a FIFO or a device is refused before it is
+//!   [`MAX_CSV_BYTES`] of them (`read_capped`): a FIFO or a device is refused before it is
 //!   opened.
 //! - A summary must be consistent in itself ([`summary`]): the runs it covers lie in the batch,
 //!   each ruleset's tally counts exactly those runs (outcomes, the round histogram and its sum),
 //!   and the relations that hold for every run by construction hold for the sums. Read from a
-//!   file ([`summary_text`]), its `derived` statistics must also be what the tallies give, and a
+//!   file (`summary_text`), its `derived` statistics must also be what the tallies give, and a
 //!   problem is named as `file:line:col: field: message`.
 //! - `runs.csv` must hold exactly the rows the summary counts, in order, each as the simulator
 //!   writes it, and the rows must add up to the tallies ([`runs_csv`]).
-//! - Shards merge only when they are of the same batch ([`same_batch`]), including the content
+//! - Shards merge only when they are of the same batch (`same_batch`), including the content
 //!   hashes of its inputs.
 //!
 //! Not checked, because no exact relation holds: downs and deaths per run (a creature can be
@@ -121,7 +121,7 @@ impl Problem {
 
 /// Check that a summary is consistent in itself: the batch's size and seed, the covered runs,
 /// the sides, combatants, rulesets and input hashes, and each ruleset's tally against the runs
-/// covered. `derived` is not looked at here (see [`summary_text`]).
+/// covered. `derived` is not looked at here (see `summary_text`).
 pub fn summary(s: &Summary) -> Result<(), Problem> {
     if s.runs == 0 || s.runs > MAX_RUNS {
         return Err(Problem::top("runs", format!("{} is not a batch size (1..={MAX_RUNS})", s.runs)));

@@ -580,7 +580,7 @@ pub fn run_prepared(cfg: &SimConfig, prep: &Prepared, progress: &(dyn Fn(u64) + 
 /// Merge shard summaries: the same encounter, seed, N, round cap, sides, combatants, rulesets,
 /// mods and inputs' content hashes, and runs that do not overlap. Each part is checked first
 /// ([`check::summary`]); tallies add with checked arithmetic; `derived` is recomputed. Errors
-/// name the part by its position (`part 2`); [`merge_named`] names them.
+/// name the part by its position (`part 2`); `merge_named` names them.
 pub fn merge(parts: &[Summary]) -> Result<Summary, SimError> {
     let named: Vec<(String, &Summary)> =
         parts.iter().enumerate().map(|(i, p)| (format!("part {}", i + 1), p)).collect();
@@ -648,8 +648,8 @@ impl ShardText {
 }
 
 /// Merge shards' outputs: each `summary.json` is parsed and checked ([`parse_summary`]), each
-/// `runs.csv` checked against it ([`check::runs_csv`]), then the summaries merged ([`merge_named`])
-/// and the rows ([`output::merge_csv`]). Returns the merged summary and `runs.csv`.
+/// `runs.csv` checked against it ([`check::runs_csv`]), then the summaries merged (`merge_named`)
+/// and the rows (`output::merge_csv`). Returns the merged summary and `runs.csv`.
 pub fn merge_shards(shards: &[ShardText]) -> Result<(Summary, Vec<u8>), SimError> {
     let mut parts = Vec::with_capacity(shards.len());
     for sh in shards {
@@ -667,7 +667,7 @@ pub fn merge_shards(shards: &[ShardText]) -> Result<(Summary, Vec<u8>), SimError
 
 /// Parse a `summary.json` read from `file` (a regular file of at most
 /// [`check::MAX_SUMMARY_BYTES`]), checking its layout version, its fields (an unknown one is an
-/// error) and its consistency ([`check::summary_text`]), and recompute what is derived.
+/// error) and its consistency (`check::summary_text`), and recompute what is derived.
 pub fn parse_summary(file: &str, text: &str) -> Result<Summary, SimError> {
     let at =
         |e: &serde_json::Error, what: String| SimError::Merge(format!("{file}:{}:{}: {what}", e.line(), e.column()));

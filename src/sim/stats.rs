@@ -1,6 +1,6 @@
 //! Statistics of simulated combats, all derived from the typed combat log.
 //!
-//! One run gives a [`RunRecord`] ([`RunRecord::from_log`]); runs add up into a [`Tally`] of exact
+//! One run gives a [`RunRecord`] (`RunRecord::from_log`); runs add up into a [`Tally`] of exact
 //! integers (counts, sums and the round histogram). Everything a summary shows (win rates with
 //! their Wilson intervals, round percentiles, per-round rates) is derived from a tally, so tallies
 //! of shards add up to exactly the tally of the whole batch.
@@ -40,7 +40,7 @@ impl Outcome {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CombatantCounts {
-    /// Damage it dealt: `Damaged` events while its ability resolved (see [`RunRecord::from_log`]).
+    /// Damage it dealt: `Damaged` events while its ability resolved (see `RunRecord::from_log`).
     pub damage_dealt: u64,
     /// Damage it took: the sum of its `Damaged` events.
     pub damage_taken: u64,
@@ -52,7 +52,7 @@ pub struct CombatantCounts {
     /// Actions it paid: `AbilityUsed.cost` plus the parts of spread activities it paid
     /// (`ActivityStarted.paid`, `ActivityProgressed.paid_now`). Under typed action slots (pf1e),
     /// where the log's cost is 0, a use on its turn counts its action type's weight (see
-    /// [`typed_weight`]).
+    /// `typed_weight`).
     pub actions_spent: u64,
     /// Actions it forfeited (`ActionsForfeited.count`).
     pub actions_forfeited: u64,

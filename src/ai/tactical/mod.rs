@@ -42,7 +42,7 @@
 //! Rule questions (armour class, who can act, flanking, line of sight needed, components, the
 //! abilities a creature knows) are the rules' own, asked of [`crate::rules::query`].
 //!
-//! This file holds the entry points and the answers to decisions. One decision is a [`read::View`]
+//! This file holds the entry points and the answers to decisions. One decision is a `read::View`
 //! of the combat; its parts, in the order a decision uses them:
 //!
 //! - `read`: reading the state, once (the creatures, the decider's options and movers);
