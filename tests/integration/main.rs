@@ -67,6 +67,7 @@ mod hardening_mods;
 mod hardening_saves;
 mod hardening_sim;
 mod hardening_writers;
+mod hb_reactions;
 mod hb_rules;
 mod hud;
 mod language;
