@@ -9,7 +9,7 @@ use crate::game::battle::{Battle, GmSeat, HumanCommand, Policies, Policy};
 use crate::game::setup::SideControl;
 use crate::hud_model::prompt::{choices, decision_summary, describe_choice, kind_words};
 use crate::rules::command::{Choice, Command, Decider};
-use crate::rules::state::{EngineStatus, Pending};
+use crate::rules::state::{EngineStatus, Pending, PendingDecision};
 
 /// Who answers the decision pending now, if a person at this screen does: a person's creature, or
 /// the GM when a person has taken the GM's seat.
@@ -30,7 +30,7 @@ pub(super) fn prompt(
     gm: Res<GmSeat>,
     mut policies: ResMut<Policies>,
     mut out: MessageWriter<HumanCommand>,
-    mut asked: Local<Option<(usize, Vec<(String, Choice)>)>>,
+    mut asked: Local<Option<((usize, usize, PendingDecision), Vec<(String, Choice)>)>>,
 ) -> Result {
     let Some(mut battle) = battle else { return Ok(()) };
     let Some(by) = person_deciding(&battle, &gm) else { return Ok(()) };
@@ -39,7 +39,9 @@ pub(super) fn prompt(
     // The choices, by the engine's own dry runs, and the AI's own answer for choices the list
     // cannot spell out (which ability, on whom): worked out once per decision, not every frame.
     // A dry run changes nothing, so the battle is not marked changed.
-    let asked_at = battle.combat.log().events.len();
+    // The same decision at the same point of the fight (an undo can bring the log back to the
+    // same length with another decision pending).
+    let asked_at = (battle.combat.log().events.len(), battle.combat.journal().len(), p.clone());
     if asked.as_ref().is_none_or(|(at, _)| *at != asked_at) {
         let combat = &mut battle.bypass_change_detection().combat;
         let mut options = choices(combat, &p.kind, by);
