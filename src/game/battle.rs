@@ -305,6 +305,8 @@ pub(crate) fn start_battle(
                 Ok(c) => (c, Some(e.to_string())),
                 Err(_) => {
                     error!("cannot start the encounter: {e}");
+                    // No battle, and no undo history of the last one either.
+                    started.write(BattleStarted { floor: 0 });
                     return;
                 }
             }
