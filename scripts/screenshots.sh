@@ -71,4 +71,10 @@ run_shot simulate --seed 7 --open simulate
 shots+=("$out/simulate/your-turn.png")
 run_shot inspector-mod --scenario tests/scenarios/mod-regeneration-hb.ron --open inspector
 shots+=("$out/inspector-mod/moment.png")
+# The GM (issue 27): the GM window with the policy's suggestion, a person in the GM's seat; and the
+# prompt of an opening the AI GM offers a person's creature.
+run_shot gm-window --all-ai --gm human --ruleset homebrew-d20 --seed 7
+shots+=("$out/gm-window/gm.png")
+run_shot gm-opening --ai monsters --ruleset homebrew-d20 --seed 7 --open opening
+shots+=("$out/gm-opening/opening.png")
 python3 scripts/png_check.py "${shots[@]}"

@@ -40,6 +40,10 @@ pub struct Encounter {
     /// The combat is a draw when this round would start (overrides the ruleset's `round_cap`).
     #[serde(default, deserialize_with = "crate::rules::limits::rounds_opt")]
     pub max_rounds: Option<u32>,
+    /// The AI GM's policy for this encounter, replacing the ruleset's (`Ruleset::gm_policy`)
+    /// under every ruleset with openings; rulesets without openings have no use for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gm_policy: Option<crate::rules::gm_policy::GmPolicy>,
 }
 
 /// One side of an encounter.
@@ -146,8 +150,18 @@ impl Encounter {
         if let Some(cap) = self.max_rounds {
             ruleset.round_cap = cap;
         }
+        ruleset.gm_policy = self.gm_policy_under(&ruleset);
         let specs = self.specs_for(&ruleset);
         Ok((ruleset, specs, map))
+    }
+
+    /// The AI GM's policy in this encounter under `ruleset`: the encounter's own where the
+    /// ruleset has openings, else the ruleset's.
+    pub fn gm_policy_under(&self, ruleset: &Ruleset) -> crate::rules::gm_policy::GmPolicy {
+        match &self.gm_policy {
+            Some(p) if ruleset.openings != crate::rules::ruleset::Openings::None => p.clone(),
+            _ => ruleset.gm_policy.clone(),
+        }
     }
 
     /// Checks that need no ruleset: the map's rows, at least two sides with distinct names, each
@@ -192,6 +206,12 @@ impl Encounter {
             ));
         }
         let known: Vec<&str> = self.sides.iter().map(|s| s.name.as_str()).collect();
+        if let Some(p) = &self.gm_policy
+            && let Some(s) = p.sides.iter().find(|s| !known.contains(&s.as_str()))
+        {
+            let at = position(text, Some("gm_policy"), &format!("\"{s}\""));
+            return Err(err(at, format!("gm_policy.sides: `{s}` is not one of the sides: {}", known.join(", "))));
+        }
         for (i, c) in self.combatants.iter().enumerate() {
             let anchor = format!("\"{}\"", c.name);
             if !known.contains(&c.side.as_str()) {

@@ -97,9 +97,15 @@ struct PlayArgs {
     /// Load a mod (repeatable): a Rust mod or a data mod folder under mods/ (see docs/modding.md)
     #[arg(long = "mod", value_name = "NAME")]
     mods: Vec<String>,
-    /// Open a window at the start (repeatable): saves, simulate (and run it), inspector (F12) or log
-    #[arg(long, value_name = "WINDOW", value_parser = ["saves", "simulate", "inspector", "log"])]
+    /// Open a window at the start (repeatable): saves, simulate (and run it), inspector (F12) or
+    /// log; with --screenshots, opening waits for the first opening the GM offers your creatures
+    /// and photographs its prompt
+    #[arg(long, value_name = "WINDOW", value_parser = ["saves", "simulate", "inspector", "log", "opening"])]
     open: Vec<String>,
+    /// Who holds the game master's seat: the AI (its policy opens openings) or a person here (the
+    /// GM window, with the policy's openings as suggestions)
+    #[arg(long, value_name = "WHO", value_parser = ["ai", "human"], default_value = "ai")]
+    gm: String,
 }
 
 /// The options of `skirmish scenario`.
@@ -242,6 +248,7 @@ fn play(a: PlayArgs) -> ExitCode {
             exit_after_rounds: a.rounds,
             mods: a.mods,
             open: a.open,
+            gm_human: a.gm == "human",
         };
         // Bad files are reported before a window opens, in the same words the start screen uses.
         let lib = skirmish::game::library::Library::scan(&skirmish::game::library::assets_root());

@@ -19,6 +19,7 @@
 //! ties broken by ids.
 
 pub mod basic;
+pub mod gm;
 pub mod tactical;
 
 use crate::rules::command::{ActIntent, Choice, Command, Decider};
@@ -172,7 +173,18 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
     // The fast tier's memory: the single-target attack a creature last had accepted, in which
     // turn (see [`repeat_attack`]).
     let mut last_attack: Option<(TurnKey, ActIntent)> = None;
+    // The AI GM's openings (its policy, `gm::opening_command`), when it answers for the GM.
+    let mut watch = gm::GmWatch::from_now(combat);
     while stats.sent < max_commands {
+        if scope.gm
+            && let Some(open) = gm::opening_command(combat, &mut watch)
+        {
+            stats.sent += 1;
+            if combat.submit_as(open, crate::rules::journal::Issuer::Gm).is_err() {
+                stats.rejected += 1;
+            }
+            continue;
+        }
         let cmd = match combat.status() {
             // The tactical AI's turn: the first of its candidates the engine would take (a dry
             // run, so no rejected command costs a schedule run).

@@ -46,6 +46,9 @@ pub struct PlayOptions {
     /// Windows to open when the battle starts (`--open`): `saves`, `simulate` (which also
     /// starts a batch), `inspector`, `log`.
     pub open: Vec<String>,
+    /// A person holds the GM's seat (`--gm human`): the GM window, prompts for the GM's
+    /// decisions, and the policy's openings as suggestions.
+    pub gm_human: bool,
 }
 
 /// The player's current choice.

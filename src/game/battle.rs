@@ -47,6 +47,37 @@ pub struct Battle {
     pub last_rejection: Option<String>,
     /// A set-up error, shown instead of a board.
     pub error: Option<String>,
+    /// The GM's openings: what the AI GM has looked at, and what is suggested to a person.
+    pub gm: GmDesk,
+}
+
+/// The GM's openings in the game. The AI GM opens what the policy (`Ruleset::gm_policy`) calls
+/// for; with a person in the GM's seat the policy suggests instead, and the battle waits for the
+/// answer.
+#[derive(Debug, Clone, Default)]
+pub struct GmDesk {
+    /// Where the policy has read the log up to.
+    pub watch: ai::gm::GmWatch,
+    /// The openings suggested to a person in the GM's seat, by the log length each was made at:
+    /// one lapses as soon as anything else happens, and comes back if an undo returns to it.
+    pub suggestions: BTreeMap<usize, crate::rules::gm_policy::OpeningCall>,
+}
+
+impl GmDesk {
+    /// A desk that has seen the combat's log so far.
+    pub fn new(combat: &Combat) -> Self {
+        GmDesk { watch: ai::gm::GmWatch::from_now(combat), suggestions: BTreeMap::new() }
+    }
+
+    /// The suggestion made at this point of the fight, if any.
+    pub fn suggestion_now(&self, combat: &Combat) -> Option<&crate::rules::gm_policy::OpeningCall> {
+        self.suggestions.get(&combat.log().events.len())
+    }
+
+    /// The person lets the suggestion made at this point go.
+    pub fn dismiss(&mut self, combat: &Combat) {
+        self.suggestions.remove(&combat.log().events.len());
+    }
 }
 
 impl Battle {
@@ -286,7 +317,8 @@ pub(crate) fn start_battle(
             show_all(&mut playback, &c);
             // A restart of this battle loads the save again.
             commands.insert_resource((*setup).clone());
-            commands.insert_resource(Battle { combat: *c, setup: *setup, last_rejection: None, error: None });
+            let gm = GmDesk::new(&c);
+            commands.insert_resource(Battle { combat: *c, setup: *setup, last_rejection: None, error: None, gm });
             return;
         }
         None => {}
@@ -322,7 +354,8 @@ pub(crate) fn start_battle(
     }
     // Undo never takes back what set the battle up (a scenario's steps).
     started.write(BattleStarted { floor: if setup.from_save.is_some() { 0 } else { combat.journal().len() } });
-    commands.insert_resource(Battle { combat, setup: setup.clone(), last_rejection: None, error });
+    let gm = GmDesk::new(&combat);
+    commands.insert_resource(Battle { combat, setup: setup.clone(), last_rejection: None, error, gm });
 }
 
 /// The combat an encounter battle starts with: the encounter, ruleset and mods as they are on disk
@@ -390,8 +423,25 @@ pub fn drive(
         }
     }
     let mut budget = if pacing.instant { 10_000 } else { 1 };
+    let human_gm = gm.as_ref().is_some_and(|g| g.0);
     while budget > 0 {
         budget -= 1;
+        // The GM's openings: a person in the GM's seat is offered the policy's (the battle waits
+        // for the answer, unless a player acts); otherwise the AI GM opens it.
+        let b = &mut *battle;
+        if human_gm {
+            if b.gm.suggestion_now(&b.combat).is_some() {
+                return;
+            }
+            if let Some(call) = ai::gm::opening_due(&mut b.combat, &mut b.gm.watch) {
+                b.gm.suggestions.insert(b.combat.log().events.len(), call);
+                return;
+            }
+        } else if let Some(open) = ai::gm::opening_command(&mut b.combat, &mut b.gm.watch) {
+            // Refused only if the state moved on; the policy looks again after the next event.
+            let _ = b.combat.submit_as(open, Issuer::Gm);
+            continue;
+        }
         let status = battle.combat.status();
         let scope = AiScope { gm: true, all_creatures: true };
         let (cmd, by) = match status {

@@ -54,6 +54,7 @@ pub fn setup(options: &super::app_state::PlayOptions, path: &std::path::Path) ->
             sides,
             combatants: Vec::new(),
             max_rounds: s.max_rounds,
+            gm_policy: None,
         },
         ruleset_name: ls.ruleset.name.clone(),
         ruleset: ls.ruleset.clone(),

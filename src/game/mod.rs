@@ -44,12 +44,14 @@ pub struct GameLogicPlugin;
 
 impl Plugin for GameLogicPlugin {
     fn build(&self, app: &mut App) {
+        // `play --gm human`: a person holds the GM's seat from the start.
+        let human_gm = app.world().get_resource::<PlayOptions>().is_some_and(|o| o.gm_human);
+        app.insert_resource(battle::GmSeat(human_gm));
         app.init_state::<Screen>()
             .add_plugins(InputManagerPlugin::<GameAction>::default())
             .init_resource::<PlayOptions>()
             .init_resource::<Pacing>()
             .init_resource::<Policies>()
-            .init_resource::<battle::GmSeat>()
             .init_resource::<Selection>()
             .init_resource::<input::CursorCell>()
             .init_resource::<battle::Playback>()

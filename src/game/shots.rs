@@ -62,10 +62,13 @@ fn take_shots(
     mut exit: MessageWriter<AppExit>,
     mut hud_ui: ResMut<super::hud_panels::HudUi>,
     cache: Res<super::hud_panels::HudCache>,
-    (mut session, sim, mut requests): (
+    (mut session, sim, mut requests, mut human, queued, playback): (
         ResMut<super::session::Session>,
         Res<super::session::SimPanel>,
         MessageWriter<super::session::SessionRequest>,
+        MessageWriter<super::battle::HumanCommand>,
+        Res<super::battle::HumanQueue>,
+        Res<super::battle::Playback>,
     ),
 ) {
     let Some(dir) = &options.screenshots else { return };
@@ -87,10 +90,16 @@ fn take_shots(
         scenario_shot(&mut commands, &options, &mut state, screen.get(), battle.as_deref(), &mut hud_ui, &cache);
         return;
     }
+    let want_opening = options.open.iter().any(|w| w == "opening");
     if state.frames == 1 {
-        // Nobody is at the keyboard: decisions on the way are answered the AI's way.
-        for v in policies.0.values_mut() {
-            *v = super::battle::Policy::Always;
+        // Nobody is at the keyboard: decisions on the way are answered the AI's way (but an
+        // opening is asked when its prompt is what the picture is for).
+        for (kind, v) in policies.0.iter_mut() {
+            *v = if want_opening && *kind == "Opening" {
+                super::battle::Policy::Ask
+            } else {
+                super::battle::Policy::Always
+            };
         }
     }
     // A safety net: never hang a CI run.
@@ -113,6 +122,39 @@ fn take_shots(
         (2, Screen::Battle | Screen::End) => {
             let rounds = options.exit_after_rounds.unwrap_or(1);
             let Some(b) = battle else { return };
+            // A person in the GM's seat: the GM window once the policy suggests an opening.
+            if options.gm_human {
+                if b.gm.suggestion_now(&b.combat).is_some() {
+                    state.stage = 6;
+                    state.wait = state.frames + 40;
+                }
+                return;
+            }
+            // The prompt of an opening the AI GM offers a person's creature.
+            if want_opening {
+                let pending = b.combat.world.resource::<crate::rules::state::Pending>().0.as_ref();
+                if let Some(p) = pending
+                    && matches!(p.kind, crate::rules::state::DecisionKind::Opening { .. })
+                    && let crate::rules::command::Decider::Creature(c) = p.by
+                    && b.control(c) == super::setup::SideControl::Human
+                {
+                    state.stage = 7;
+                    state.wait = state.frames + 40;
+                } else if pending.is_none()
+                    && let Some(who) = b.human_waiting()
+                    && let Some(cmd) =
+                        crate::ai::next_command(&b.combat, crate::ai::AiScope { gm: false, all_creatures: true })
+                    && cmd.actor() == Some(who)
+                    && queued.0.is_empty()
+                    && !playback.busy()
+                    && state.frames >= state.wait
+                {
+                    // Until then the person's turns are played the AI's way, one command a frame.
+                    human.write(super::battle::HumanCommand(cmd));
+                    state.wait = state.frames + 2;
+                }
+                return;
+            }
             if let Some(who) = b.human_waiting().filter(|w| b.combat.turn().active == Some(*w)) {
                 let bar = crate::hud_model::abilities_of(&b.combat, who);
                 selection.ability = bar.into_iter().find(|a| {
@@ -147,6 +189,14 @@ fn take_shots(
         }
         (5, _) if state.frames >= state.wait => {
             shoot(&mut commands, &options, "your-turn", true);
+            state.stage = 4;
+        }
+        (6, _) if state.frames >= state.wait => {
+            shoot(&mut commands, &options, "gm", true);
+            state.stage = 4;
+        }
+        (7, _) if state.frames >= state.wait => {
+            shoot(&mut commands, &options, "opening", true);
             state.stage = 4;
         }
         _ => {}

@@ -18,6 +18,7 @@
 // them for the HUD tests and benchmarks.
 #![cfg_attr(not(feature = "game"), allow(dead_code))]
 
+pub mod gm;
 pub mod log;
 pub mod prompt;
 pub mod rules_ref;

@@ -759,8 +759,9 @@ impl<'w> Rules<'w, '_> {
         self.emit(CombatEvent::HeldActionsLost { who, count: held.len() as u32, kind });
     }
 
-    /// Open an opening (HB-29): eligible creatures resolve in initiative order (HB-32).
-    pub(crate) fn open_opening(&mut self, eligible: &[Cid]) -> Result<(), super::command::Rejection> {
+    /// Whether an opening (HB-29) for `eligible` (empty: G-HB-10's default) may open: the
+    /// creatures it would be offered to, in initiative order (HB-32).
+    pub(crate) fn check_opening(&self, eligible: &[Cid]) -> Result<Vec<Cid>, super::command::Rejection> {
         use super::command::Rejection;
         if self.ruleset.openings == super::ruleset::Openings::None {
             return Err(Rejection::OpeningsDisabled);
@@ -776,11 +777,15 @@ impl<'w> Rules<'w, '_> {
         }
         list.sort_by_key(|c| (self.rank(*c), *c));
         list.dedup();
+        Ok(list)
+    }
+
+    /// Open an opening for `list` ([`Rules::check_opening`]'s answer), in resolution order.
+    pub(crate) fn open_opening(&mut self, list: Vec<Cid>) {
         let id = self.turn.next_opening;
         self.turn.next_opening += 1;
         self.emit(CombatEvent::OpeningCreated { id, eligible: list.clone() });
         self.work.0.push_front(Work::Opening { id, queue: list.into() });
-        Ok(())
     }
 
     /// Offer the opening to the next eligible creature.

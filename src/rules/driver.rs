@@ -588,6 +588,22 @@ impl Combat {
         self.rules().check_opening_use(who, id, u).map(|(_, cost)| cost)
     }
 
+    /// A dry run of a GM input ([`Rules::check_gm`]): `Ok` if the engine would take it now, or
+    /// why not. Nothing changes.
+    pub fn check_gm(&mut self, g: &crate::rules::command::GmInput) -> Result<(), Rejection> {
+        self.rules().check_gm(g)
+    }
+
+    /// The opening the GM policy (`Ruleset::gm_policy`) calls for after the log events from
+    /// index `since` on ([`Rules::opening_due`]): what the AI GM sends, and what the game's GM
+    /// window suggests to a person.
+    pub fn opening_due(&mut self, since: usize) -> Option<crate::rules::gm_policy::OpeningCall> {
+        if self.ruleset().gm_policy.is_never() || self.log().events.len() <= since {
+            return None;
+        }
+        self.rules().opening_due(since)
+    }
+
     /// Dry runs of several intents at once (see [`Combat::check_act`]): the same answers, with
     /// the engine's system state built once. The HUD asks this for every ability and target.
     pub fn check_acts(&mut self, intents: &[ActIntent]) -> Vec<Result<(), Rejection>> {

@@ -19,6 +19,7 @@ pub mod components;
 pub mod data;
 pub mod dice;
 pub mod driver;
+pub mod gm_policy;
 pub mod journal;
 #[doc(hidden)]
 pub mod limits;

@@ -78,9 +78,17 @@ pub fn journal_hash(entries: &[Entry]) -> Hash64 {
 }
 
 /// The content hash of a ruleset: FNV-1a over its RON text as serialized (so formatting and
-/// comments in its file do not count).
+/// comments in its file do not count). The GM's policy (`gm_policy`) does not count: it is how the
+/// AI GM behaves, not a rule, and a save's journal holds every call the GM made, so a save stays
+/// good when a policy changes. The simulator keys its batches on the policy separately
+/// (`Inputs::gm_policies`).
 pub fn ruleset_hash(rs: &Ruleset) -> Hash64 {
-    text_hash(&ron::to_string(rs).unwrap_or_default())
+    if rs.gm_policy.is_never() {
+        return text_hash(&ron::to_string(rs).unwrap_or_default());
+    }
+    let mut plain = rs.clone();
+    plain.gm_policy = crate::rules::gm_policy::GmPolicy::never();
+    text_hash(&ron::to_string(&plain).unwrap_or_default())
 }
 
 /// The content hash of a text: FNV-1a, 64 bits, as [`ruleset_hash`] uses (the simulator keys a

@@ -15,7 +15,8 @@
 //!
 //! Not checked, because no exact relation holds: downs and deaths per run (a creature can be
 //! healed and go down again), damage against hit points, reactions and openings against each
-//! other beyond `aoo_taken <= reactions_taken`. The counts `runs.csv` has no column for
+//! other beyond `aoo_taken <= reactions_taken` and `openings_taken + openings_passed <=
+//! openings_offered`. The counts `runs.csv` has no column for
 //! (actions spent and forfeited, reactions, openings and attacks of opportunity) are checked only
 //! against the `derived` values where those show them (actions); a shard edited consistently in
 //! those counts and their derived values cannot be told from a real one.
@@ -296,6 +297,17 @@ fn tally(s: &Summary, ri: usize, covered: u64) -> Result<(), Problem> {
                 format!(
                     "{} attacks of opportunity but {} reactions: each such attack is a reaction",
                     c.aoo_taken, c.reactions_taken
+                ),
+            ));
+        }
+        if c.openings_taken.saturating_add(c.openings_passed) > c.openings_offered {
+            return Err(Problem::combatant(
+                ri,
+                ci,
+                "openings_offered",
+                format!(
+                    "{} openings taken and {} passed but {} offered: each is an answer to an offer",
+                    c.openings_taken, c.openings_passed, c.openings_offered
                 ),
             ));
         }

@@ -57,6 +57,10 @@ pub struct SimArgs {
     /// [default: tactical]
     #[arg(long, value_name = "tactical|basic")]
     pub ai: Option<String>,
+    /// The AI GM's policy for openings (a RON file, e.g. assets/gm-policies/never.ron), replacing
+    /// the encounter's and each ruleset's own; summary.json keys on it
+    #[arg(long, value_name = "FILE")]
+    pub gm_policy: Option<PathBuf>,
     /// Encounters per second per ruleset: the median of 5 timed batches
     #[arg(long)]
     pub bench: bool,
@@ -115,6 +119,7 @@ struct Options {
     bench: bool,
     mods: Vec<String>,
     ai: Brain,
+    gm_policy: Option<PathBuf>,
     compare: Option<(Brain, Brain)>,
     /// Encounters past the first (`--compare-ai` only).
     more: Vec<PathBuf>,
@@ -174,6 +179,7 @@ fn check(a: SimArgs) -> Result<Options, String> {
         bench: a.bench,
         mods: a.mods,
         ai,
+        gm_policy: a.gm_policy,
         compare: a.compare_ai,
     };
     if let (Some(f), None) = (o.more.first(), o.compare) {
@@ -238,6 +244,7 @@ fn run(o: &Options, encounter: PathBuf) -> ExitCode {
         cancel: None,
         mods: o.mods.clone(),
         ai: o.ai,
+        gm_policy: o.gm_policy.clone(),
     };
     if let Some(k) = o.replay {
         if let Some(n) = o.runs
@@ -415,6 +422,7 @@ fn compare(o: &Options, tiers: (Brain, Brain)) -> ExitCode {
         cancel: None,
         mods: o.mods.clone(),
         ai: Brain::Tactical,
+        gm_policy: o.gm_policy.clone(),
     };
     let cfg = super::compare::CompareConfig { encounters, base, tiers, margins: super::compare::MARGINS };
     let quiet = !std::io::stderr().is_terminal();
@@ -445,6 +453,7 @@ fn bench(o: &Options) -> ExitCode {
         cancel: None,
         mods: o.mods.clone(),
         ai: o.ai,
+        gm_policy: o.gm_policy.clone(),
     };
     let prep = match super::prepare(&cfg) {
         Ok(p) => p,

@@ -104,6 +104,9 @@ pub struct SimConfig {
     pub mods: Vec<String>,
     /// The AI that plays every side (`--ai`): the tactical AI unless a faster tier is asked for.
     pub ai: Brain,
+    /// A GM policy file (`--gm-policy`) replacing the encounter's and the rulesets' own under
+    /// every ruleset with openings.
+    pub gm_policy: Option<PathBuf>,
 }
 
 impl SimConfig {
@@ -121,6 +124,7 @@ impl SimConfig {
             cancel: None,
             mods: Vec::new(),
             ai: Brain::Tactical,
+            gm_policy: None,
         }
     }
 
@@ -295,6 +299,28 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     if cfg.max_rounds.is_some() {
         encounter.max_rounds = cfg.max_rounds;
     }
+    if let Some(f) = &cfg.gm_policy {
+        let policy = crate::rules::gm_policy::GmPolicy::load(f)?;
+        if !policy.is_never()
+            && let Some(r) = rulesets.iter().find(|r| r.openings == crate::rules::ruleset::Openings::None)
+            && cfg.ruleset.is_some()
+        {
+            return Err(SimError::Config(format!(
+                "--gm-policy {}: `{}` has no openings (openings: None), so its GM cannot open any",
+                f.display(),
+                r.name
+            )));
+        }
+        let known: Vec<&str> = encounter.sides.iter().map(|s| s.name.as_str()).collect();
+        if let Some(s) = policy.sides.iter().find(|s| !known.contains(&s.as_str())) {
+            return Err(SimError::Config(format!(
+                "--gm-policy {}: sides: `{s}` is not one of the encounter's sides: {}",
+                f.display(),
+                known.join(", ")
+            )));
+        }
+        encounter.gm_policy = Some(policy);
+    }
     let file_name = path.file_name().map_or(file.clone(), |f| f.to_string_lossy().into_owned());
     let sides = encounter.sides.iter().map(|s| s.name.clone()).collect();
     let combatants =
@@ -377,6 +403,10 @@ pub struct Inputs {
     /// none. Rust mods are part of the program and named in `mods`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub mods: BTreeMap<String, Hash64>,
+    /// The AI GM's policy under each ruleset whose GM opens openings (the encounter's,
+    /// `--gm-policy`'s or the ruleset's own), by ruleset name; absent for a GM who never does.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub gm_policies: BTreeMap<String, Hash64>,
 }
 
 /// One ruleset's tally and what it shows.
@@ -572,6 +602,13 @@ pub fn run_prepared(cfg: &SimConfig, prep: &Prepared, progress: &(dyn Fn(u64) + 
             encounter: prep.encounter_hash,
             rulesets: prep.rulesets.iter().map(|r| (r.name.clone(), ruleset_hash(r))).collect(),
             mods: prep.mod_hashes.clone(),
+            gm_policies: prep
+                .rulesets
+                .iter()
+                .map(|r| (r.name.clone(), prep.encounter.gm_policy_under(r)))
+                .filter(|(_, p)| !p.is_never())
+                .map(|(n, p)| (n, text_hash(&ron::to_string(&p).unwrap_or_default())))
+                .collect(),
         },
     };
     Ok(Batch { summary, records })

@@ -113,6 +113,10 @@ pub fn table(s: &Summary) -> String {
     let col = |f: &dyn Fn(&super::RulesetSummary) -> String| s.rulesets.iter().map(f).collect::<Vec<_>>();
     rows.push(("".into(), col(&|r| r.ruleset.clone())));
     rows.push(("runs".into(), col(&|r| r.tally.runs.to_string())));
+    rows.push((
+        "AI GM opens openings".into(),
+        col(&|r| if s.inputs.gm_policies.contains_key(&r.ruleset) { "yes".into() } else { "no".into() }),
+    ));
     for (i, side) in s.sides.iter().enumerate() {
         rows.push((format!("{side} wins (95% CI)"), col(&|r| pct(r.derived.sides.get(i).and_then(|d| d.win)))));
     }
@@ -149,8 +153,12 @@ pub fn table(s: &Summary) -> String {
             col(&|r| pair(t(r).reactions_taken, t(r).reactions_provoked, r.tally.runs)),
         ));
         rows.push((
-            "  openings taken / provoked per run".into(),
-            col(&|r| pair(t(r).openings_taken, t(r).openings_provoked, r.tally.runs)),
+            "  openings offered / taken per run".into(),
+            col(&|r| pair(t(r).openings_offered, t(r).openings_taken, r.tally.runs)),
+        ));
+        rows.push((
+            "  openings passed / provoked per run".into(),
+            col(&|r| pair(t(r).openings_passed, t(r).openings_provoked, r.tally.runs)),
         ));
         rows.push((
             "  AoO taken / provoked per run".into(),

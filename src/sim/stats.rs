@@ -62,8 +62,17 @@ pub struct CombatantCounts {
     pub reactions_provoked: u64,
     /// Openings it used (`AbilityUsed` with `via: Opening`).
     pub openings_taken: u64,
-    /// Openings its actions created: `OpeningCreated` while its ability resolved.
+    /// Openings its actions created: `OpeningCreated` while its ability resolved (an AI GM's
+    /// opening after a missed attack counts for the attacker; one the GM opens at the start of the
+    /// next turn, when the miss was the attacker's last action, counts for nobody).
     pub openings_provoked: u64,
+    /// Openings offered to it: a `DecisionRequested` of an `Opening` for it. Each is then taken
+    /// or passed (`openings_taken + openings_passed <= openings_offered`, equal in a finished run).
+    #[serde(default)]
+    pub openings_offered: u64,
+    /// Openings it let pass (`OpeningPassed`).
+    #[serde(default)]
+    pub openings_passed: u64,
     /// Attacks of opportunity it made: a reaction `AbilityUsed` answering an
     /// `OpportunityProvoked` that named it.
     pub aoo_taken: u64,
@@ -73,7 +82,7 @@ pub struct CombatantCounts {
 
 impl CombatantCounts {
     /// Every count by its field name, in declaration order.
-    pub fn fields(&self) -> [(&'static str, u64); 12] {
+    pub fn fields(&self) -> [(&'static str, u64); 14] {
         [
             ("damage_dealt", self.damage_dealt),
             ("damage_taken", self.damage_taken),
@@ -85,12 +94,14 @@ impl CombatantCounts {
             ("reactions_provoked", self.reactions_provoked),
             ("openings_taken", self.openings_taken),
             ("openings_provoked", self.openings_provoked),
+            ("openings_offered", self.openings_offered),
+            ("openings_passed", self.openings_passed),
             ("aoo_taken", self.aoo_taken),
             ("aoo_provoked", self.aoo_provoked),
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut u64; 12] {
+    fn fields_mut(&mut self) -> [&mut u64; 14] {
         [
             &mut self.damage_dealt,
             &mut self.damage_taken,
@@ -102,6 +113,8 @@ impl CombatantCounts {
             &mut self.reactions_provoked,
             &mut self.openings_taken,
             &mut self.openings_provoked,
+            &mut self.openings_offered,
+            &mut self.openings_passed,
             &mut self.aoo_taken,
             &mut self.aoo_provoked,
         ]
@@ -260,6 +273,18 @@ impl RunRecord {
                 OpeningCreated { .. } => {
                     if let Some(i) = source.and_then(&mut at) {
                         c[i].openings_provoked += 1;
+                    }
+                }
+                DecisionRequested { by: crate::rules::command::Decider::Creature(who), about }
+                    if about == "Opening" =>
+                {
+                    if let Some(i) = at(*who) {
+                        c[i].openings_offered += 1;
+                    }
+                }
+                OpeningPassed { who, .. } => {
+                    if let Some(i) = at(*who) {
+                        c[i].openings_passed += 1;
                     }
                 }
                 CombatDrawn { reason: DrawReason::RoundCap(_), .. } => outcome = Outcome::RoundCap,

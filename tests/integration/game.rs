@@ -465,3 +465,128 @@ fn a_loaded_save_restarts_from_the_save_and_keys_wait_while_a_text_field_is_type
     assert_eq!(hash(&a), saved, "E ended the turn while typing");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Run frames until the GM policy suggests an opening to the person in the GM's seat.
+fn until_gm_suggestion(a: &mut App) -> skirmish::rules::gm_policy::OpeningCall {
+    for _ in 0..400 {
+        let b = a.world().resource::<Battle>();
+        if let Some(call) = b.gm.suggestion_now(&b.combat) {
+            return call.clone();
+        }
+        a.update();
+    }
+    panic!("no opening was suggested");
+}
+
+#[test]
+fn a_human_gm_opens_the_suggested_opening_from_the_gm_window_and_undo_save_and_replay_carry_it() {
+    use skirmish::hud_model::gm::{GmForm, gm_calls, suggestion_words};
+    use skirmish::rules::command::GmInput;
+    use skirmish::rules::journal::{Entry, Issuer};
+    let mut a = app(PlayOptions {
+        ruleset: Some("homebrew-d20".into()),
+        all_ai: true,
+        start_now: true,
+        seed: Some(4),
+        gm_human: true,
+        ..default()
+    });
+    assert!(a.world().resource::<skirmish::game::battle::GmSeat>().0, "--gm human takes the seat");
+    let dir = saves_dir(&mut a, "gm");
+    let call = until_gm_suggestion(&mut a);
+    let words = {
+        let b = a.world().resource::<Battle>();
+        suggestion_words(&b.combat, &call)
+    };
+    assert!(words.starts_with("The GM may open an opening for ") && words.contains(" missed "), "{words}");
+    // The battle waits for the GM's answer.
+    let before = hash(&a);
+    let journal = a.world().resource::<Battle>().combat.journal().len();
+    for _ in 0..5 {
+        a.update();
+    }
+    assert_eq!(hash(&a), before, "the AI waits while the GM decides");
+    // The GM window's opening call for the suggested creatures: the engine's dry run takes it.
+    let sent = {
+        let mut b = a.world_mut().resource_mut::<Battle>();
+        let mut form = GmForm::new(&b.combat);
+        form.eligible = call.eligible.clone();
+        let calls = gm_calls(&mut b.combat, &form);
+        let open = calls.iter().find(|c| matches!(c.input, GmInput::Opening { .. })).unwrap().clone();
+        assert_eq!(open.verdict, Ok(()), "{}", open.label);
+        // Every other call is there too, each with the dry run's verdict.
+        assert_eq!(calls.len(), 7);
+        // Area assist on a creature with no Assist waiting: refused, in the engine's words.
+        let area = calls.iter().find(|c| matches!(c.input, GmInput::AreaAssist { .. })).unwrap();
+        assert!(area.verdict.as_ref().is_err_and(|e| e.contains("has no Assist waiting")), "{:?}", area.verdict);
+        open.input
+    };
+    assert_eq!(sent, GmInput::Opening { eligible: call.eligible.clone() });
+    a.world_mut().write_message(skirmish::game::HumanCommand(Command::Gm(sent.clone())));
+    a.update();
+    let opened = |a: &App| {
+        a.world()
+            .resource::<Battle>()
+            .combat
+            .log()
+            .events
+            .iter()
+            .filter(|e| matches!(e, CombatEvent::OpeningCreated { .. }))
+            .count()
+    };
+    assert_eq!(opened(&a), 1, "the opening shows in the log");
+    let entry = a.world().resource::<Battle>().combat.journal().get(journal).cloned();
+    assert_eq!(entry, Some(Entry::Command { by: Issuer::Player, ok: true, cmd: Command::Gm(sent.clone()) }));
+    // Undo takes the GM's call back, and the suggestion is there again.
+    chord(&mut a, KeyCode::KeyZ);
+    for _ in 0..5 {
+        a.update();
+    }
+    assert_eq!(hash(&a), before, "undone, and waiting for the GM again");
+    assert_eq!(opened(&a), 0);
+    {
+        let b = a.world().resource::<Battle>();
+        assert_eq!(b.gm.suggestion_now(&b.combat), Some(&call), "the suggestion is back");
+    }
+    assert_eq!(a.world().resource::<Battle>().combat.journal().len(), journal);
+    // Redo, save: the save's replay has the same opening and the same state.
+    chord(&mut a, KeyCode::KeyY);
+    assert_eq!(opened(&a), 1);
+    tap(&mut a, KeyCode::F5);
+    let loaded = skirmish::save::load(&dir.join(skirmish::game::session::QUICK_SLOT)).unwrap();
+    assert_eq!(loaded.combat.state_hash(), hash(&a), "the save's replay reproduces the battle");
+    assert_eq!(loaded.combat.log().to_ron(), a.world().resource::<Battle>().combat.log().to_ron());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_ai_gm_opens_openings_in_the_game_when_no_person_holds_the_seat() {
+    let mut a = app(PlayOptions {
+        ruleset: Some("homebrew-d20".into()),
+        all_ai: true,
+        start_now: true,
+        seed: Some(4),
+        ..default()
+    });
+    for _ in 0..200 {
+        if screen(&a) == Screen::End {
+            break;
+        }
+        a.update();
+    }
+    let b = a.world().resource::<Battle>();
+    assert_eq!(b.combat.status(), EngineStatus::Ended);
+    let openings = b.combat.log().events.iter().filter(|e| matches!(e, CombatEvent::OpeningCreated { .. })).count();
+    assert!(openings > 0, "the AI GM opened none");
+    assert!(
+        b.combat.journal().iter().any(|e| matches!(
+            e,
+            skirmish::rules::journal::Entry::Command {
+                by: skirmish::rules::journal::Issuer::Gm,
+                ok: true,
+                cmd: Command::Gm(_)
+            }
+        )),
+        "the AI GM's openings are journaled as the GM's"
+    );
+}

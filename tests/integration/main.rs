@@ -4,6 +4,8 @@
 //! - `scenarios`: every file under `tests/scenarios/`.
 //! - `determinism`: every scenario and an AI brawl per ruleset run twice under 50 seeds (1,000 with
 //!   `SKIRMISH_DETERMINISM_SEEDS=1000`), logs compared byte for byte.
+//! - `gm_policy`: the AI GM's openings (issue 27): the ruleset's policy, who is eligible, the
+//!   per-round limit, "never", the simulator's opening counts with forced dice, bad policies.
 //! - `golden`: a fresh CLI process reproduces the committed log of each ruleset's AI brawl
 //!   (`tests/fixtures/golden-logs/`; re-bless with `SKIRMISH_BLESS=1`).
 //! - `data_errors`: malformed rulesets and scenarios give `file:line:col: message`.
@@ -59,6 +61,7 @@ mod fused_driver;
 mod fuzz;
 #[cfg(feature = "game")]
 mod game;
+mod gm_policy;
 mod golden;
 mod grid;
 mod gx_rules;

@@ -4,12 +4,13 @@
 
 //!
 //! One file per screen and window: [`start`] (the start screen), [`battle_screen`] (the turn
-//! banner and the HUD's panels), [`prompt`] (decision prompts), [`windows`] (saves and
-//! Simulate), [`end`] (the end screen). What the prompts say comes from
+//! banner and the HUD's panels), [`prompt`] (decision prompts), [`gm`] (the GM window for a person
+//! in the GM's seat), [`windows`] (saves and Simulate), [`end`] (the end screen). What the prompts say comes from
 //! [`crate::hud_model::prompt`], which has no egui in it.
 
 mod battle_screen;
 mod end;
+mod gm;
 mod prompt;
 mod start;
 mod windows;
@@ -41,6 +42,7 @@ impl Plugin for ScreensPlugin {
                         hud_keys,
                         battle_screen::battle_hud,
                         windows::session_windows,
+                        gm::gm_window,
                         prompt::prompt,
                         super::inspector::inspector_window,
                     )

@@ -143,8 +143,11 @@ pub(super) fn start_screen(
                 ui.add(egui::DragValue::new(&mut form.seed));
                 ui.end_row();
                 ui.label("Game master");
-                ui.checkbox(&mut gm.0, "a person here decides Assist approvals and initiative ties")
-                    .on_hover_text("Off: the AI answers the GM's calls with its defaults");
+                ui.checkbox(&mut gm.0, "a person here: the GM window, openings, Assist approvals, ties")
+                    .on_hover_text(
+                        "Off: the AI GM answers the GM's calls with its defaults and opens openings as the \
+                         ruleset's GM policy says",
+                    );
                 ui.end_row();
                 ui.label("Mods");
                 ui.vertical(|ui| {

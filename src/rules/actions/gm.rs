@@ -17,21 +17,17 @@ impl<'w> Rules<'w, '_> {
         Ok(())
     }
 
-    /// Game-master inputs.
-    pub(super) fn gm(&mut self, g: &GmInput) -> Result<(), Rejection> {
+    /// Whether the engine would take this GM input now, checked before anything changes (the
+    /// dry run the game's GM window shows, and the first half of [`Rules::gm`]).
+    pub(crate) fn check_gm(&self, g: &GmInput) -> Result<(), Rejection> {
+        let gm_now = !matches!(g, GmInput::Opening { .. });
+        self.admit(false, gm_now)?;
         match g {
-            GmInput::Opening { eligible } => self.open_opening(eligible),
-            GmInput::Interrupt { who } => {
-                self.check_gm_target(*who)?;
-                self.disrupt(*who);
-                Ok(())
-            }
-            GmInput::HitBy { who, kind } => {
-                self.check_gm_target(*who)?;
-                self.lose_held_on_hit(*who, *kind);
-                self.interrupt_on_hit(*who);
-                Ok(())
-            }
+            GmInput::Opening { eligible } => self.check_opening(eligible).map(|_| ()),
+            GmInput::Interrupt { who }
+            | GmInput::HitBy { who, .. }
+            | GmInput::PermanentWound { who }
+            | GmInput::SetAware { who, .. } => self.check_gm_target(*who),
             GmInput::ApplyCondition { who, condition, rounds, value } => {
                 self.check_gm_target(*who)?;
                 if self.ruleset.condition(condition).is_none() {
@@ -46,19 +42,6 @@ impl<'w> Rules<'w, '_> {
                         super::super::limits::MAX_ROUNDS
                     )));
                 }
-                let lasts = rounds.map(super::super::ruleset::Lasts::Rounds);
-                self.apply_condition(*who, condition, NewCondition { lasts, value: *value, creator: None });
-                Ok(())
-            }
-            GmInput::PermanentWound { who } => {
-                self.check_gm_target(*who)?;
-                self.emit(CombatEvent::PermanentWound { who: *who });
-                self.end_conditions_on(*who, super::super::ruleset::EndTrigger::PermanentWound, None);
-                Ok(())
-            }
-            GmInput::SetAware { who, aware } => {
-                self.check_gm_target(*who)?;
-                self.set_aware(*who, *aware);
                 Ok(())
             }
             GmInput::AreaAssist { who } => {
@@ -66,12 +49,40 @@ impl<'w> Rules<'w, '_> {
                 if self.c(*who).assists.0.is_empty() {
                     return Err(Rejection::InvalidTarget(format!("{} has no Assist waiting", self.name_of(*who))));
                 }
+                Ok(())
+            }
+        }
+    }
+
+    /// Game-master inputs: [`Rules::check_gm`], then the change.
+    pub(super) fn gm(&mut self, g: &GmInput) -> Result<(), Rejection> {
+        self.check_gm(g)?;
+        match g {
+            GmInput::Opening { eligible } => {
+                let list = self.check_opening(eligible)?;
+                self.open_opening(list);
+            }
+            GmInput::Interrupt { who } => self.disrupt(*who),
+            GmInput::HitBy { who, kind } => {
+                self.lose_held_on_hit(*who, *kind);
+                self.interrupt_on_hit(*who);
+            }
+            GmInput::ApplyCondition { who, condition, rounds, value } => {
+                let lasts = rounds.map(super::super::ruleset::Lasts::Rounds);
+                self.apply_condition(*who, condition, NewCondition { lasts, value: *value, creator: None });
+            }
+            GmInput::PermanentWound { who } => {
+                self.emit(CombatEvent::PermanentWound { who: *who });
+                self.end_conditions_on(*who, super::super::ruleset::EndTrigger::PermanentWound, None);
+            }
+            GmInput::SetAware { who, aware } => self.set_aware(*who, *aware),
+            GmInput::AreaAssist { who } => {
                 for a in self.cm(*who).assists.0.iter_mut() {
                     a.area = true;
                 }
                 self.emit(CombatEvent::AssistMadeArea { who: *who });
-                Ok(())
             }
         }
+        Ok(())
     }
 }

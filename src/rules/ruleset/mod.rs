@@ -38,6 +38,11 @@ pub struct Ruleset {
     pub reactions: ReactionBudget,
     /// Strategy 6: GM-created windows to act out of turn.
     pub openings: Openings,
+    /// The AI GM's default policy: when it opens openings and for whom
+    /// ([`super::gm_policy::GmPolicy`]); absent: never. Only a ruleset with openings may give one.
+    /// An encounter's `gm_policy` or `sim --gm-policy` replaces it.
+    #[serde(default, skip_serializing_if = "super::gm_policy::GmPolicy::is_never")]
+    pub gm_policy: super::gm_policy::GmPolicy,
     /// Strategy 7: surprise at combat start.
     pub surprise: SurprisePolicy,
     /// Strategy 8: what disruption does to an action in progress.
@@ -642,6 +647,14 @@ impl Ruleset {
             return Err(err("RecoveryTime", "turn_model: segments_per_round must be at least 1".into()));
         }
         self.validate_phases(file, text)?;
+        if self.openings == Openings::None && !self.gm_policy.is_never() {
+            return Err(err(
+                "gm_policy",
+                "gm_policy: this ruleset has no openings (openings: None), so its GM cannot open any; \
+                 remove gm_policy or give the ruleset openings"
+                    .into(),
+            ));
+        }
         for a in &self.abilities {
             let refs: Vec<&String> = match &a.effect {
                 Effect::SelfCondition { condition, .. } | Effect::TargetCondition { condition, .. } => vec![condition],
