@@ -174,10 +174,9 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
     // turn (see [`repeat_attack`]).
     let mut last_attack: Option<(TurnKey, ActIntent)> = None;
     // The AI GM's openings (its policy, `gm::opening_command`), when it answers for the GM.
-    let mut watch = gm::GmWatch::from_now(combat);
     while stats.sent < max_commands {
         if scope.gm
-            && let Some(open) = gm::opening_command(combat, &mut watch)
+            && let Some(open) = gm::opening_command(combat)
         {
             stats.sent += 1;
             if combat.submit_as(open, crate::rules::journal::Issuer::Gm).is_err() {

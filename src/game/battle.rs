@@ -53,30 +53,40 @@ pub struct Battle {
 
 /// The GM's openings in the game. The AI GM opens what the policy (`Ruleset::gm_policy`) calls
 /// for; with a person in the GM's seat the policy suggests instead, and the battle waits for the
-/// answer.
+/// answer. (Where the policy has read the log up to is kept with the combat, `Combat::gm_read`.)
 #[derive(Debug, Clone, Default)]
 pub struct GmDesk {
-    /// Where the policy has read the log up to.
-    pub watch: ai::gm::GmWatch,
-    /// The openings suggested to a person in the GM's seat, by the log length each was made at:
-    /// one lapses as soon as anything else happens, and comes back if an undo returns to it.
-    pub suggestions: BTreeMap<usize, crate::rules::gm_policy::OpeningCall>,
+    /// The openings suggested to a person in the GM's seat, by the log and journal lengths each
+    /// was made at: one lapses as soon as anything else happens, and comes back if an undo
+    /// returns to that very point.
+    pub suggestions: BTreeMap<(usize, usize), crate::rules::gm_policy::OpeningCall>,
 }
 
 impl GmDesk {
-    /// A desk that has seen the combat's log so far.
-    pub fn new(combat: &Combat) -> Self {
-        GmDesk { watch: ai::gm::GmWatch::from_now(combat), suggestions: BTreeMap::new() }
+    /// A desk for a new battle: the policy starts watching from now.
+    pub fn new(combat: &mut Combat) -> Self {
+        ai::gm::watch_from_now(combat);
+        GmDesk::default()
+    }
+
+    /// This point of the fight: the log's and the journal's lengths.
+    fn at(combat: &Combat) -> (usize, usize) {
+        (combat.log().events.len(), combat.journal().len())
     }
 
     /// The suggestion made at this point of the fight, if any.
     pub fn suggestion_now(&self, combat: &Combat) -> Option<&crate::rules::gm_policy::OpeningCall> {
-        self.suggestions.get(&combat.log().events.len())
+        self.suggestions.get(&Self::at(combat))
+    }
+
+    /// Remember a suggestion made now.
+    pub fn suggest(&mut self, combat: &Combat, call: crate::rules::gm_policy::OpeningCall) {
+        self.suggestions.insert(Self::at(combat), call);
     }
 
     /// The person lets the suggestion made at this point go.
     pub fn dismiss(&mut self, combat: &Combat) {
-        self.suggestions.remove(&combat.log().events.len());
+        self.suggestions.remove(&Self::at(combat));
     }
 }
 
@@ -317,7 +327,8 @@ pub(crate) fn start_battle(
             show_all(&mut playback, &c);
             // A restart of this battle loads the save again.
             commands.insert_resource((*setup).clone());
-            let gm = GmDesk::new(&c);
+            let mut c = c;
+            let gm = GmDesk::new(&mut c);
             commands.insert_resource(Battle { combat: *c, setup: *setup, last_rejection: None, error: None, gm });
             return;
         }
@@ -354,7 +365,8 @@ pub(crate) fn start_battle(
     }
     // Undo never takes back what set the battle up (a scenario's steps).
     started.write(BattleStarted { floor: if setup.from_save.is_some() { 0 } else { combat.journal().len() } });
-    let gm = GmDesk::new(&combat);
+    let mut combat = combat;
+    let gm = GmDesk::new(&mut combat);
     commands.insert_resource(Battle { combat, setup: setup.clone(), last_rejection: None, error, gm });
 }
 
@@ -433,11 +445,11 @@ pub fn drive(
             if b.gm.suggestion_now(&b.combat).is_some() {
                 return;
             }
-            if let Some(call) = ai::gm::opening_due(&mut b.combat, &mut b.gm.watch) {
-                b.gm.suggestions.insert(b.combat.log().events.len(), call);
+            if let Some(call) = ai::gm::opening_due(&mut b.combat) {
+                b.gm.suggest(&b.combat, call);
                 return;
             }
-        } else if let Some(open) = ai::gm::opening_command(&mut b.combat, &mut b.gm.watch) {
+        } else if let Some(open) = ai::gm::opening_command(&mut b.combat) {
             // Refused only if the state moved on; the policy looks again after the next event.
             let _ = b.combat.submit_as(open, Issuer::Gm);
             continue;

@@ -196,7 +196,7 @@ pub fn mods_dir() -> std::path::PathBuf {
 }
 
 /// [`crate::encounter::Encounter::start`] with mods: the encounter under `ruleset` on its map,
-/// with its round cap, the mods installed (for the game's battle set-up and the simulator).
+/// with its round cap and GM policy, the mods installed (for the game's battle set-up and the simulator).
 pub fn start_encounter(
     enc: &crate::encounter::Encounter,
     mut ruleset: Ruleset,
@@ -209,6 +209,7 @@ pub fn start_encounter(
     if let Some(cap) = enc.max_rounds {
         ruleset.round_cap = cap;
     }
+    ruleset.gm_policy = enc.gm_policy_under(&ruleset);
     let specs = enc.specs_for(&ruleset);
     Combat::with_mods(ruleset, seed, &specs, map, &[], mods)
 }

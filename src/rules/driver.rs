@@ -74,6 +74,11 @@ pub struct Combat {
     on_schedule: bool,
     /// Everything a run of the rules reads or changes, for the fused driver: built once per world.
     engine_state: Option<(bevy::ecs::world::WorldId, SystemState<super::Engine<'static, 'static>>)>,
+    /// Where the AI GM (`crate::ai::gm`) has read the log up to: a driver's bookkeeping kept with
+    /// the combat, so every driver and every call sees the same, not rules state (not in the state
+    /// hash, not saved). `None`: nobody has looked since set-up or since journal entries were
+    /// applied (a replay, an undo's rebuild, a redo: those events were judged when first played).
+    gm_read: Option<usize>,
 }
 
 /// FNV-1a, 64 bits: a hash that is the same on every platform and in every process.
@@ -186,6 +191,7 @@ impl Combat {
         self.origin = Origin { specs: specs.to_vec(), dice: dice.to_vec() };
         self.journal.clear();
         self.runs = 0;
+        self.gm_read = None;
         self.settle();
         Ok(true)
     }
@@ -233,6 +239,7 @@ impl Combat {
             home,
             on_schedule,
             engine_state: None,
+            gm_read: None,
         };
         c.settle();
         Ok(c)
@@ -432,6 +439,7 @@ impl Combat {
     /// Apply one journal entry as it was recorded (a replay): a command with its recorded issuer,
     /// or forced dice. Returns the command's outcome (forced dice: `Ok`).
     pub fn apply_entry(&mut self, entry: &Entry) -> Result<(), Rejection> {
+        self.gm_read = None;
         match entry {
             Entry::Command { by, cmd, .. } => self.submit_as(cmd.clone(), *by),
             Entry::Force(v) => {
@@ -586,6 +594,17 @@ impl Combat {
     /// be the decision pending for `who`.
     pub fn check_opening_use(&mut self, who: Cid, id: u32, u: &OpeningUse) -> Result<u8, Rejection> {
         self.rules().check_opening_use(who, id, u).map(|(_, cost)| cost)
+    }
+
+    /// Where the AI GM has read the log up to (`None`: it has not looked since set-up or since
+    /// journal entries were applied).
+    pub fn gm_read(&self) -> Option<usize> {
+        self.gm_read
+    }
+
+    /// Set where the AI GM has read the log up to.
+    pub fn set_gm_read(&mut self, at: Option<usize>) {
+        self.gm_read = at;
     }
 
     /// A dry run of a GM input ([`Rules::check_gm`]): `Ok` if the engine would take it now, or

@@ -23,7 +23,8 @@ use super::state::Rules;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GmPolicy {
-    /// The triggers the GM opens an opening on, each with who is eligible. Empty: never.
+    /// The triggers the GM opens an opening on, each with who is eligible (several rules on one
+    /// trigger add their creatures up). Empty: never.
     #[serde(default)]
     pub openings: Vec<OpeningRule>,
     /// A creature gets at most this many openings a round (1..=100); past it the GM lets its
@@ -173,11 +174,16 @@ impl Rules<'_, '_> {
                 }
                 _ => continue,
             };
-            let Some(rule) = policy.openings.iter().find(|r| r.when == trigger.when) else { continue };
             if !self.exists(trigger.subject) {
                 continue;
             }
-            let mut found = self.eligible_for(&trigger, rule.eligible);
+            // Every rule on this trigger adds its creatures.
+            let mut found: Vec<Cid> = policy
+                .openings
+                .iter()
+                .filter(|r| r.when == trigger.when)
+                .flat_map(|r| self.eligible_for(&trigger, r.eligible))
+                .collect();
             found.retain(|c| self.may_get_opening(*c, policy));
             if found.is_empty() {
                 continue;

@@ -142,6 +142,10 @@ pub struct EncounterSetup {
     /// The combatant sheets, in id order, as given to the engine.
     #[serde(deserialize_with = "crate::rules::limits::roster")]
     pub combatants: Vec<CombatantSpec>,
+    /// The AI GM's policy in force (an encounter's may replace the ruleset's), under a ruleset
+    /// with openings; absent in older saves (the ruleset's own then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gm_policy: Option<crate::rules::gm_policy::GmPolicy>,
 }
 
 /// The state hash after a number of journal entries: the `i`-th (from 0) is the one after
@@ -304,6 +308,7 @@ impl SaveFile {
             map: map_rows(combat.map())?,
             round_cap: ruleset.round_cap,
             combatants: combat.origin().specs.clone(),
+            gm_policy: (ruleset.openings != crate::rules::ruleset::Openings::None).then(|| ruleset.gm_policy.clone()),
         };
         let mut save = SaveFile {
             version: FORMAT_VERSION,
@@ -432,6 +437,9 @@ impl SaveFile {
             }
         };
         rs.round_cap = self.encounter.round_cap;
+        if let Some(p) = &self.encounter.gm_policy {
+            rs.gm_policy = p.clone();
+        }
         Ok(rs)
     }
 

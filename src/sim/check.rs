@@ -434,6 +434,21 @@ pub(crate) fn same_batch(a: &Summary, b: &Summary) -> Option<String> {
             ));
         }
     }
+    if a.inputs.gm_policies != b.inputs.gm_policies {
+        let name = a
+            .inputs
+            .gm_policies
+            .keys()
+            .chain(b.inputs.gm_policies.keys())
+            .find(|k| a.inputs.gm_policies.get(*k) != b.inputs.gm_policies.get(*k));
+        let name = name.cloned().unwrap_or_default();
+        let show = |s: &Summary| s.inputs.gm_policies.get(&name).map_or("never".into(), |x| x.to_string());
+        return Some(format!(
+            "inputs.gm_policies.{name}: the GM of `{name}` played with another policy (hash {}, not {})",
+            show(b),
+            show(a)
+        ));
+    }
     if a.inputs.mods != b.inputs.mods {
         let name =
             a.inputs.mods.keys().chain(b.inputs.mods.keys()).find(|k| a.inputs.mods.get(*k) != b.inputs.mods.get(*k));

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use skirmish::ai::gm::{GmWatch, opening_command};
+use skirmish::ai::gm::{opening_command, watch_from_now};
 use skirmish::ai::{self, AiScope, Brain};
 use skirmish::rules::command::{Command, DefenseMethod::*, GmInput};
 use skirmish::rules::gm_policy::{Eligible, GmPolicy, OpeningRule, OpeningTrigger};
@@ -42,8 +42,8 @@ fn openings(f: &Fight) -> Vec<(u32, Vec<String>)> {
 }
 
 /// The AI GM looks at what happened since `watch` and sends its opening, if any.
-fn ai_gm(f: &mut Fight, watch: &mut GmWatch) -> Option<Command> {
-    let cmd = opening_command(&mut f.0, watch)?;
+fn ai_gm(f: &mut Fight) -> Option<Command> {
+    let cmd = opening_command(&mut f.0)?;
     f.0.submit_as(cmd.clone(), Issuer::Gm).expect("the engine takes the AI GM's opening");
     Some(cmd)
 }
@@ -59,10 +59,10 @@ fn knight_misses_orc(f: &mut Fight) {
 #[test]
 fn the_default_policy_opens_an_opening_for_the_missed_creature_and_the_ai_takes_it_once() {
     let mut f = knight_and_orc(homebrew());
-    let mut watch = GmWatch::from_now(&f.0);
+    watch_from_now(&mut f.0);
     knight_misses_orc(&mut f);
     // G-HB-10: the target of the missed attack is eligible.
-    let sent = ai_gm(&mut f, &mut watch).expect("the policy opens an opening on a miss");
+    let sent = ai_gm(&mut f).expect("the policy opens an opening on a miss");
     assert_eq!(sent, Command::Gm(GmInput::Opening { eligible: vec![f.id("Orc")] }));
     assert_eq!(openings(&f), vec![(0, vec!["Orc".to_string()])]);
     assert_eq!(f.pending(), Some(("Orc".into(), "Opening".into())));
@@ -95,7 +95,7 @@ fn the_default_policy_opens_an_opening_for_the_missed_creature_and_the_ai_takes_
     // The Orc's opening attack was blocked too, but the Knight is the creature whose turn it is:
     // an opening is acting outside your turn (HB-29), so the GM opens none for it.
     assert!(f.saw(0, "AttackBlocked", "attacker: Orc, target: Knight"));
-    assert_eq!(ai_gm(&mut f, &mut watch), None);
+    assert_eq!(ai_gm(&mut f), None);
 }
 
 #[test]
@@ -103,9 +103,9 @@ fn the_never_policy_opens_no_opening() {
     let mut rs = homebrew();
     rs.gm_policy = GmPolicy::never();
     let mut f = knight_and_orc(rs.clone());
-    let mut watch = GmWatch::from_now(&f.0);
+    watch_from_now(&mut f.0);
     knight_misses_orc(&mut f);
-    assert_eq!(ai_gm(&mut f, &mut watch), None);
+    assert_eq!(ai_gm(&mut f), None);
     assert_eq!(f.0.opening_due(0), None);
     // A whole AI fight under "never" has none; under the default it has some.
     let enc = skirmish::encounter::Encounter::load(&sim_root().join("assets/encounters/skirmish-4v4.ron")).unwrap();
@@ -121,41 +121,41 @@ fn the_never_policy_opens_no_opening() {
 #[test]
 fn a_creature_gets_at_most_per_creature_per_round_openings_then_again_next_round() {
     let mut f = knight_and_orc(homebrew());
-    let mut watch = GmWatch::from_now(&f.0);
+    watch_from_now(&mut f.0);
     knight_misses_orc(&mut f);
-    ai_gm(&mut f, &mut watch).unwrap();
+    ai_gm(&mut f).unwrap();
     f.opening("Orc", None, &[]).unwrap();
     assert!(f.saw(0, "OpeningPassed", "who: Orc"));
     // A second miss against the Orc in round 1: its one opening this round is spent.
     f.force(&[2, 15]);
     f.act("Knight", "sword", &["Orc"]).unwrap();
     f.defend("Orc", Dodge).unwrap();
-    assert_eq!(ai_gm(&mut f, &mut watch), None);
+    assert_eq!(ai_gm(&mut f), None);
     // Two a round: the second miss would have opened one.
     let mut two = homebrew();
     two.gm_policy.per_creature_per_round = 2;
     let mut g = knight_and_orc(two);
-    let mut w2 = GmWatch::from_now(&g.0);
+    watch_from_now(&mut g.0);
     knight_misses_orc(&mut g);
-    ai_gm(&mut g, &mut w2).unwrap();
+    ai_gm(&mut g).unwrap();
     g.opening("Orc", None, &[]).unwrap();
     g.force(&[2, 15]);
     g.act("Knight", "sword", &["Orc"]).unwrap();
     g.defend("Orc", Dodge).unwrap();
-    assert!(ai_gm(&mut g, &mut w2).is_some());
+    assert!(ai_gm(&mut g).is_some());
     // Round 2 (the first fight): the Orc may get one again.
     f.end("Knight");
     f.end("Orc");
     f.end("Squire");
     assert_eq!(f.active().as_deref(), Some("Knight"));
     knight_misses_orc(&mut f);
-    assert!(ai_gm(&mut f, &mut watch).is_some(), "a new round, a new opening");
+    assert!(ai_gm(&mut f).is_some(), "a new round, a new opening");
 }
 
 #[test]
 fn a_trigger_from_a_round_that_has_ended_opens_nothing() {
     let mut f = knight_and_orc(homebrew());
-    let mut watch = GmWatch::from_now(&f.0);
+    watch_from_now(&mut f.0);
     knight_misses_orc(&mut f);
     // The GM does not look until round 2 (the engine ended the turns on the way): the opening
     // would be paid from round 2's pool, so it is let go (HB-31).
@@ -164,25 +164,25 @@ fn a_trigger_from_a_round_that_has_ended_opens_nothing() {
     f.end("Squire");
     assert_eq!(f.active().as_deref(), Some("Knight"));
     assert_eq!(f.0.opening_due(0), None);
-    assert_eq!(ai_gm(&mut f, &mut watch), None);
+    assert_eq!(ai_gm(&mut f), None);
 }
 
 #[test]
 fn a_debilitating_condition_opens_one_for_the_engaged_enemies_other_than_the_active_creature() {
     let mut f = knight_and_orc(homebrew());
-    let mut watch = GmWatch::from_now(&f.0);
+    watch_from_now(&mut f.0);
     // Prone is debilitating; the Orc's engaged enemies are the Knight (whose turn it is) and
     // the Squire.
     f.gm(GmInput::ApplyCondition { who: f.id("Orc"), condition: "prone".into(), rounds: None, value: None }).unwrap();
     let call = f.0.opening_due(0).unwrap();
     assert_eq!(call.reasons(|c| f.0.name(c)), "Orc is prone");
-    ai_gm(&mut f, &mut watch).expect("a debilitating condition opens an opening");
+    ai_gm(&mut f).expect("a debilitating condition opens an opening");
     assert_eq!(openings(&f), vec![(0, vec!["Squire".to_string()])]);
     // A condition that is not debilitating opens nothing.
     f.opening("Squire", None, &[]).unwrap();
     f.gm(GmInput::ApplyCondition { who: f.id("Orc"), condition: "poisoned".into(), rounds: None, value: None })
         .unwrap();
-    assert_eq!(ai_gm(&mut f, &mut watch), None);
+    assert_eq!(ai_gm(&mut f), None);
 }
 
 #[test]
@@ -195,7 +195,15 @@ fn a_policy_names_its_own_triggers_eligibility_and_sides() {
         per_creature_per_round: 1,
         sides: vec!["heroes".into()],
     };
-    let mut f = knight_and_orc(rs);
+    let mut f = Fight::with_ruleset(
+        rs,
+        vec![
+            who("Knight", "heroes", 20, (0, 0)).stat("STR", 1).stat("DEX", 1).with(&["sword"]),
+            who("Orc", "monsters", 10, (1, 0)).stat("STR", 1).stat("DEX", 1).with(&["sword"]),
+            who("Squire", "heroes", 5, (2, 0)).stat("STR", 1).stat("DEX", 1).with(&["sword"]),
+            who("Goblin", "monsters", 4, (1, 1)).stat("STR", 1).stat("DEX", 1).with(&["sword"]),
+        ],
+    );
     knight_misses_orc(&mut f);
     assert_eq!(f.0.opening_due(0), None, "misses are not a trigger of this policy");
     f.end("Knight");
@@ -204,10 +212,22 @@ fn a_policy_names_its_own_triggers_eligibility_and_sides() {
         .unwrap();
     let call = f.0.opening_due(0).unwrap();
     assert_eq!(call.eligible, vec![f.id("Squire")]);
-    // The Orc is prone: its allies are monsters, whom this policy leaves out.
+    // The Orc is prone: its ally engaged with the Knight and the Squire is the Goblin, a
+    // monster, whom this policy leaves out; with every side, the Goblin gets it.
     let m = f.mark();
     f.gm(GmInput::ApplyCondition { who: f.id("Orc"), condition: "prone".into(), rounds: None, value: None }).unwrap();
     assert_eq!(f.0.opening_due(m), None);
+    f.0.world.resource_mut::<Ruleset>().gm_policy.sides.clear();
+    assert_eq!(f.0.opening_due(m).map(|c| c.eligible), Some(vec![f.id("Goblin")]));
+    // Two rules on one trigger add their creatures up: the Orc's engaged enemies too.
+    f.0.world
+        .resource_mut::<Ruleset>()
+        .gm_policy
+        .openings
+        .push(OpeningRule { when: OpeningTrigger::Debilitating, eligible: Eligible::EngagedEnemies });
+    let mut both = f.0.opening_due(m).unwrap().eligible;
+    both.sort();
+    assert_eq!(both, vec![f.id("Knight"), f.id("Squire"), f.id("Goblin")]);
 }
 
 fn sim_root() -> &'static Path {
@@ -263,7 +283,8 @@ fn sim_counts_openings_offered_taken_passed_and_provoked_exactly_with_forced_dic
     let t = &n.summary.rulesets[0].tally;
     assert!(t.combatants.iter().all(|c| c.openings_offered == 0 && c.openings_taken == 0 && c.openings_provoked == 0));
     assert!(n.summary.inputs.gm_policies.is_empty());
-    assert_ne!(n.summary.inputs, b.summary.inputs, "shards of the two policies do not merge");
+    let e = sim::merge(&[b.summary.clone(), n.summary.clone()]).unwrap_err().to_string();
+    assert!(e.contains("inputs.gm_policies.homebrew-d20"), "shards of the two policies do not merge: {e}");
 }
 
 #[test]
@@ -283,6 +304,8 @@ fn a_ruleset_without_openings_rejects_a_gm_policy_at_load_with_its_position() {
     // The same policy is fine where there are openings, and "never" is fine anywhere.
     let never = text.replacen("    openings: None,\n", "    openings: None,\n    gm_policy: (openings: []),\n", 1);
     Ruleset::from_ron_str("pf2e.ron", &never).unwrap();
+    let hb = std::fs::read_to_string(sim_root().join("assets/rulesets/homebrew-d20.ron")).unwrap();
+    assert_eq!(Ruleset::from_ron_str("homebrew-d20.ron", &hb).unwrap().gm_policy.openings.len(), 2);
 }
 
 #[test]
@@ -319,4 +342,47 @@ fn a_bad_gm_policy_file_is_refused_with_file_line_column_and_field() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("`pf2e` has no openings"), "{err}");
     let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn an_encounters_policy_is_the_games_and_a_save_keeps_it_under_an_installed_ruleset() {
+    let enc_path = sim_root().join("assets/encounters/skirmish-4v4.ron");
+    let mut enc = skirmish::encounter::Encounter::load(&enc_path).unwrap();
+    enc.gm_policy = Some(GmPolicy::never());
+    // The game's set-up (`start_encounter`, with mods) plays under the encounter's policy.
+    let c = skirmish::modding::start_encounter(&enc, homebrew(), 3, &Default::default()).unwrap();
+    assert!(c.ruleset().gm_policy.is_never());
+    // Saved with the installed ruleset named (not embedded), the policy comes back on load.
+    let save = skirmish::save::SaveFile::capture(&c, "4v4").unwrap().with_installed_ruleset();
+    let file = sim_root().join("saves/gm-policy-test.ron");
+    let loaded = save.start(file.to_str().unwrap()).unwrap();
+    assert!(loaded.ruleset().gm_policy.is_never(), "the installed homebrew-d20 would open openings");
+    // Under pf2e (no openings) the encounter's policy has nothing to replace.
+    let pf2e = Ruleset::load(&sim_root().join("assets/rulesets/pf2e.ron")).unwrap();
+    enc.gm_policy = Some(GmPolicy {
+        openings: vec![OpeningRule { when: OpeningTrigger::Missed, eligible: Eligible::Default }],
+        ..GmPolicy::never()
+    });
+    assert!(enc.gm_policy_under(&pf2e).is_never());
+}
+
+#[test]
+fn the_ai_gm_plays_the_same_one_command_at_a_time_as_all_at_once() {
+    // Where the AI GM has read up to is kept with the combat, so a driver that sends one command
+    // a call (the game, a scenario's AI steps, the fused driver's lockstep test) sees the same
+    // triggers as one long call.
+    let enc = skirmish::encounter::Encounter::load(&sim_root().join("assets/encounters/skirmish-4v4.ron")).unwrap();
+    let mut all = enc.start(homebrew(), 11).unwrap();
+    ai::play_by(&mut all, ALL, 5_000, |_| Brain::Tactical);
+    let mut one = enc.start(homebrew(), 11).unwrap();
+    for _ in 0..5_000 {
+        if ai::play_by(&mut one, ALL, 1, |_| Brain::Tactical).sent == 0 {
+            break;
+        }
+    }
+    let opened = |c: &skirmish::rules::driver::Combat| {
+        c.log().events.iter().filter(|e| matches!(e, CombatEvent::OpeningCreated { .. })).count()
+    };
+    assert!(opened(&all) > 0);
+    assert_eq!(one.log().to_ron(), all.log().to_ron());
 }

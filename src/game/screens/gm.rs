@@ -33,9 +33,11 @@ pub(super) fn gm_window(
     let b = battle.bypass_change_detection();
     let n = b.combat.len() as u32;
     let f = form.get_or_insert_with(|| GmForm::new(&b.combat));
-    if f.who.0 >= n {
+    // Another battle (fewer creatures, another ruleset): what the form names must exist here.
+    if f.who.0 >= n || b.combat.ruleset().condition(&f.condition).is_none() {
         *f = GmForm::new(&b.combat);
     }
+    f.eligible.retain(|c| c.0 < n);
     let names: Vec<String> = (0..n).map(|i| b.combat.name(Cid(i))).collect();
     let conditions: Vec<String> = b.combat.ruleset().conditions.iter().map(|c| c.id.clone()).collect();
     let suggestion = b.gm.suggestion_now(&b.combat).cloned();
