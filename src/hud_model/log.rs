@@ -630,6 +630,12 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
                 EndReason::NegativeStatus => "a negative status ends it",
                 EndReason::FirstTurn => "its first turn has come",
                 EndReason::RemovedByMod => "a mod removed it",
+                EndReason::Recovered => "it recovered",
+                EndReason::SaveSucceeded => "a successful save ends it",
+                EndReason::FlatCheckPassed => "a successful flat check ends it",
+                EndReason::WoreOff => "it wore off",
+                EndReason::ActionsLost => "the actions it took away used it up",
+                EndReason::NotSustained => "nobody sustained it",
             };
             format!("{}'s {} ends: {why}.", names(*who), condition.replace('_', " "))
         }
@@ -747,4 +753,68 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
             DrawReason::WorkLimit => "The engine's work limit is reached — a draw.".into(),
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every way a condition can end has its own words (issue 23: a pf2e creature whose recovery
+    /// check brought dying to 0 read "its time is up"), and its own rule reference where it has one.
+    #[test]
+    fn every_condition_end_reason_has_its_own_sentence() {
+        let all = [
+            EndReason::Expired,
+            EndReason::PermanentWound,
+            EndReason::NegativeStatus,
+            EndReason::FirstTurn,
+            EndReason::RemovedByMod,
+            EndReason::Recovered,
+            EndReason::SaveSucceeded,
+            EndReason::FlatCheckPassed,
+            EndReason::WoreOff,
+            EndReason::ActionsLost,
+            EndReason::NotSustained,
+        ];
+        // A new reason must be listed above (this match stops compiling without it).
+        for r in all {
+            match r {
+                EndReason::Expired
+                | EndReason::PermanentWound
+                | EndReason::NegativeStatus
+                | EndReason::FirstTurn
+                | EndReason::RemovedByMod
+                | EndReason::Recovered
+                | EndReason::SaveSucceeded
+                | EndReason::FlatCheckPassed
+                | EndReason::WoreOff
+                | EndReason::ActionsLost
+                | EndReason::NotSustained => {}
+            }
+        }
+        let rs = crate::rules::ruleset::Ruleset::load(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/pf2e.ron"),
+        )
+        .unwrap();
+        let names = |_: Cid| "Shaman".to_string();
+        let said: Vec<String> = all
+            .iter()
+            .map(|r| {
+                let e = CombatEvent::ConditionEnded { who: Cid(0), condition: "dying".into(), reason: *r };
+                sentence(&rs, &e, &names).unwrap()
+            })
+            .collect();
+        for (r, s) in all.iter().zip(&said) {
+            assert!(s.starts_with("Shaman's dying ends: "), "{r:?}: {s}");
+        }
+        let mut distinct = said.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), all.len(), "two reasons share words: {said:?}");
+        let of = |r: EndReason| said[all.iter().position(|x| *x == r).unwrap()].clone();
+        assert_eq!(of(EndReason::Recovered), "Shaman's dying ends: it recovered.");
+        assert_eq!(of(EndReason::Expired), "Shaman's dying ends: its time is up.");
+        assert_eq!(of(EndReason::WoreOff), "Shaman's dying ends: it wore off.");
+        assert_eq!(of(EndReason::RemovedByMod), "Shaman's dying ends: a mod removed it.");
+    }
 }

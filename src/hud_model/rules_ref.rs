@@ -101,6 +101,11 @@ pub(crate) fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> 
             EndReason::PermanentWound | EndReason::NegativeStatus => Some("HB-23"),
             EndReason::FirstTurn => Some("P1-18"),
             EndReason::RemovedByMod => None,
+            EndReason::Recovered => Some("P2-07"),
+            EndReason::SaveSucceeded | EndReason::FlatCheckPassed => Some("P2-23"),
+            EndReason::WoreOff => Some("P2-24"),
+            EndReason::ActionsLost => Some("G-P2-07"),
+            EndReason::NotSustained => Some("G-P2-09"),
         },
         // A mod's own rule, not one of RULES.md's: the entry names the mod instead.
         ModEffect { .. } => None,

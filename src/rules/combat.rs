@@ -494,7 +494,7 @@ impl<'w> Rules<'w, '_> {
         for (owner, cond) in std::mem::take(&mut self.cm(who).created.0) {
             let sustained = self.c(owner).conditions.0.get(&cond).is_some_and(|s| s.lasts == Some(Lasts::Sustained));
             if sustained {
-                self.end_condition(owner, &cond, EndReason::Expired);
+                self.end_condition(owner, &cond, EndReason::NotSustained);
             } else if let Some(st) = self.cm(owner).conditions.0.get_mut(&cond) {
                 st.creator = None;
             }

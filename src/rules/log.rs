@@ -37,6 +37,18 @@ pub enum EndReason {
     FirstTurn,
     /// A mod removed it (see `skirmish::modding`).
     RemovedByMod,
+    /// A recovery check brought its value to 0: the creature recovered (pf2e dying, P2-07).
+    Recovered,
+    /// A successful save brought its value to 0 (an affliction, P2-23).
+    SaveSucceeded,
+    /// A successful flat check ended it (persistent damage, P2-23).
+    FlatCheckPassed,
+    /// Its value went down to 0 (frightened at the end of turn, P2-24).
+    WoreOff,
+    /// The actions it took away used it up (stunned, G-P2-07).
+    ActionsLost,
+    /// Nobody sustained it: its creator did not, or is out of the fight (G-P2-09, G-P2-18).
+    NotSustained,
 }
 
 /// Why an attack of opportunity was not offered.
@@ -917,7 +929,7 @@ impl CombatEvent {
 /// Raise it whenever a [`CombatEvent`] gains, loses or renames a field or a variant: a save
 /// records the number it was written with, and `replay --verify` compares the log hash only
 /// between equal numbers (an older save's state is still verified; its log is "not comparable").
-pub const LOG_FORMAT: u32 = 1;
+pub const LOG_FORMAT: u32 = 2;
 
 /// The combat log: every event, in order. Serialize it to compare runs byte for byte.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -72,7 +72,7 @@ impl Rules<'_, '_> {
             let dice = vec![DieRoll { sides: 20, value: roll, kept: true, negative: false }];
             self.emit(CombatEvent::RecoveryCheck { who, roll, dc, degree: name, value, dice });
             if value <= 0 {
-                self.end_condition(who, &id, EndReason::Expired);
+                self.end_condition(who, &id, EndReason::Recovered);
             } else {
                 self.set_condition_value(who, &id, value);
                 if value >= rule.death_at {
@@ -140,7 +140,7 @@ impl Rules<'_, '_> {
             let taken = value.clamp(0, total);
             let left = value - taken;
             if left <= 0 {
-                self.end_condition(who, &id, EndReason::Expired);
+                self.end_condition(who, &id, EndReason::ActionsLost);
             } else {
                 self.set_condition_value(who, &id, left);
             }
@@ -231,7 +231,7 @@ impl Rules<'_, '_> {
                     s.sustained = false;
                 }
             } else {
-                self.end_condition(owner, &id, EndReason::Expired);
+                self.end_condition(owner, &id, EndReason::NotSustained);
             }
         }
     }
@@ -300,7 +300,7 @@ impl Rules<'_, '_> {
             let dice = vec![DieRoll { sides: 20, value: roll, kept: true, negative: false }];
             self.emit(CombatEvent::FlatCheck { who, condition: id.clone(), roll, dc, success, dice });
             if success {
-                self.end_condition(who, &id, EndReason::Expired);
+                self.end_condition(who, &id, EndReason::FlatCheckPassed);
             }
         }
     }
@@ -316,7 +316,7 @@ impl Rules<'_, '_> {
             let ok = self.saving_throw(who, &save.stat, save.dc);
             let value = st.value.saturating_add(if ok { -1 } else { 1 });
             if value <= 0 {
-                self.end_condition(who, &id, EndReason::Expired);
+                self.end_condition(who, &id, EndReason::SaveSucceeded);
             } else {
                 self.set_condition_value(who, &id, value);
             }
@@ -332,7 +332,7 @@ impl Rules<'_, '_> {
             }
             let value = st.value.saturating_sub(dec);
             if value <= 0 {
-                self.end_condition(who, &id, EndReason::Expired);
+                self.end_condition(who, &id, EndReason::WoreOff);
             } else {
                 self.set_condition_value(who, &id, value);
             }

@@ -194,6 +194,8 @@ fn g_p2_04_dying_four_is_death_and_a_good_check_stabilises() {
     g.force(&[20]);
     g.end("A");
     assert!(!g.has("B", "dying"), "critical success: dying 1 - 2 ends it");
+    // It recovered: not "its time is up" (issue 23).
+    assert!(g.saw(0, "ConditionEnded", "who: B, condition: \"dying\", reason: Recovered"), "{:?}", g.text());
 }
 
 #[test]
@@ -426,6 +428,7 @@ fn g_p2_09_sustain_extends_to_the_end_of_the_next_turn_once() {
     f.end("B");
     f.end("A");
     assert!(!f.has("A", "sphere"), "sustaining twice did not extend it further");
+    assert!(f.saw(0, "ConditionEnded", "who: A, condition: \"sphere\", reason: NotSustained"), "{:?}", f.text());
 }
 
 #[test]
@@ -504,6 +507,11 @@ fn p2_24_valued_conditions_go_down_only_after_persistent_damage_and_saves() {
     let flat = f.find(m, "FlatCheck", "who: A").unwrap();
     let dec = f.find(m, "ConditionValueChanged", "who: A, condition: \"frightened\", value: 1").unwrap();
     assert!(flat < dec);
+    // A 16 passes the flat check: the bleeding ends by it; frightened 1 wears off a turn later.
+    assert!(f.saw(m, "ConditionEnded", "who: A, condition: \"persistent_bleed\", reason: FlatCheckPassed"));
+    f.end("B");
+    f.end("A");
+    assert!(f.saw(m, "ConditionEnded", "who: A, condition: \"frightened\", reason: WoreOff"), "{:?}", f.since(m));
     // A ruleset that decrements first is refused.
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf2e.ron")).unwrap();
     let bad = text.replace(
