@@ -372,7 +372,19 @@ pub(crate) fn handle_input(
                 is_attack(&battle.combat, a) && battle.combat.check_act(&ActIntent::new(who, *a, vec![t])).is_ok()
             }) {
                 Some(a) => a.clone(),
-                None => return,
+                None => {
+                    // Say why, in the engine's words: the first attack's refusal (issue 23).
+                    let first = bar.iter().find(|a| is_attack(&battle.combat, a)).cloned();
+                    let why = match first {
+                        Some(a) => match battle.combat.check_act(&ActIntent::new(who, a.clone(), vec![t])) {
+                            Err(r) => format!("{a}: {}", battle.combat.explain(&r)),
+                            Ok(()) => "no attack reaches".to_string(),
+                        },
+                        None => "no attack to make".to_string(),
+                    };
+                    battle.last_rejection = Some(format!("{}: {why}", battle.combat.name(t)));
+                    return;
+                }
             }
         }
         // An empty square: the first movement that reaches it (a plain move before a step or a
@@ -383,7 +395,21 @@ pub(crate) fn handle_input(
                 .find(|m| battle.combat.reachable(who, m).contains_key(&cell));
             match reaching {
                 Some(a) => a,
-                None => return,
+                None => {
+                    let why = match movements(&battle.combat, &bar).into_iter().next() {
+                        Some(m) => {
+                            let mut i = ActIntent::new(who, m.clone(), vec![]);
+                            i.to = Some(cell);
+                            match battle.combat.check_act(&i) {
+                                Err(r) => battle.combat.explain(&r),
+                                Ok(()) => "out of reach".to_string(),
+                            }
+                        }
+                        None => "no movement left".to_string(),
+                    };
+                    battle.last_rejection = Some(format!("({}, {}): {why}", cell.x, cell.y));
+                    return;
+                }
             }
         }
     };
@@ -397,6 +423,16 @@ pub(crate) fn handle_input(
             // A charge ends next to its target: the nearest square the engine accepts.
             intent.to = crate::hud_model::charge_destination(&mut battle.combat, who, &ability, t);
         }
+    }
+    // A click the engine would refuse says why, naming what was clicked, and sends nothing
+    // (issue 23: "Orc: no line of sight").
+    if let Err(r) = battle.combat.check_act(&intent) {
+        let what = match (to_square, on_cell) {
+            (false, Some(t)) => battle.combat.name(t),
+            _ => format!("({}, {})", cell.x, cell.y),
+        };
+        battle.last_rejection = Some(format!("{what}: {}", battle.combat.explain(&r)));
+        return;
     }
     out.write(HumanCommand(Command::Act(intent)));
     *selection = Selection::default();

@@ -379,12 +379,31 @@ fn paint_cells(
     }
 }
 
-fn spawn_floats(mut commands: Commands, playback: Res<Playback>, existing: Query<&Float>) {
-    for (i, (who, text, rgb)) in playback.floats.iter().enumerate() {
+/// The height of one floating text line, with a gap.
+const FLOAT_LINE: f32 = 22.0;
+
+/// Where a new floating text over a creature goes: above the token's top edge, or one line above
+/// the highest text still rising over it (those drift up as they age, so counting them is not
+/// enough: issue 23 saw "dying" drawn over "down" and over the token's initial).
+fn float_height(base: f32, rising: impl Iterator<Item = f32>) -> f32 {
+    rising.map(|y| y + FLOAT_LINE).fold(base, f32::max)
+}
+
+fn spawn_floats(mut commands: Commands, playback: Res<Playback>, existing: Query<(&Float, &Transform)>) {
+    // Texts spawned this frame, per creature (they are not in the query yet).
+    let mut placed: Vec<(Cid, f32)> = Vec::new();
+    for (who, text, rgb) in playback.floats.iter() {
         let Some(p) = playback.display.get(who) else { continue };
-        // Texts over the same creature stack instead of overlapping.
-        let stacked = existing.iter().filter(|f| f.who == *who && f.age < 0.8).count() + i;
-        let w = to_world(*p) + Vec2::new(0.0, CELL * 0.35 + 20.0 * stacked as f32);
+        let at = to_world(*p);
+        let base = at.y + CELL * 0.5 + 4.0;
+        let rising = existing
+            .iter()
+            .filter(|(f, _)| f.who == *who && f.age < 1.0)
+            .map(|(_, t)| t.translation.y)
+            .chain(placed.iter().filter(|(c, _)| c == who).map(|(_, y)| *y));
+        let y = float_height(base, rising);
+        placed.push((*who, y));
+        let w = Vec2::new(at.x, y);
         commands.spawn((
             Text2d::new(text.clone()),
             TextFont { font_size: FontSize::Px(18.0), ..default() },
@@ -507,5 +526,31 @@ fn camera_control(
         let next = cur.lerp(target, (dt * 4.0).min(1.0));
         t.translation.x = next.x;
         t.translation.y = next.y;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Floating texts over one creature never overlap (issue 23): each new one goes a line above
+    /// the highest still rising, whether it started frames ago and drifted, or this frame.
+    #[test]
+    fn floating_texts_over_a_creature_stack_a_line_apart() {
+        let base = 100.0;
+        assert_eq!(float_height(base, std::iter::empty()), base, "alone: just above the token");
+        // "down" rose 9 px since it appeared: "dying" goes a full line above where it is now.
+        assert_eq!(float_height(base, [base + 9.0].into_iter()), base + 9.0 + FLOAT_LINE);
+        // Three in one frame, each placed above the last.
+        let mut placed: Vec<f32> = Vec::new();
+        for _ in 0..3 {
+            let y = float_height(base, placed.iter().copied());
+            placed.push(y);
+        }
+        for w in placed.windows(2) {
+            assert!(w[1] - w[0] >= FLOAT_LINE, "{placed:?}");
+        }
+        // No two texts share a line while both are visible, however far the older one rose.
+        assert!(float_height(base, [base + 40.0].into_iter()) >= base + 40.0 + FLOAT_LINE);
     }
 }

@@ -590,3 +590,62 @@ fn the_ai_gm_opens_openings_in_the_game_when_no_person_holds_the_seat() {
         "the AI GM's openings are journaled as the GM's"
     );
 }
+
+/// A battle of one Knight (the person's) against one Orc (the AI's) on a small map.
+fn knight_and_orc(map: &str, knight_at: (i32, i32), orc_at: (i32, i32)) -> (App, Cid) {
+    let mut a = app(PlayOptions { ruleset: Some("homebrew-d20".into()), seed: Some(9), ..default() });
+    let enc = skirmish::encounter::Encounter::from_ron_str(
+        "duel.ron",
+        &format!(
+            r#"(name: "Duel", map: {map},
+            sides: [(name: "heroes", controller: Human), (name: "monsters", controller: Ai)],
+            combatants: [
+              (name: "Knight", side: "heroes", stats: {{"STR": 3, "DEX": 1}}, hp: 30, abilities: ["sword", "bow"], initiative: Total(20), at: {knight_at:?}),
+              (name: "Orc", side: "monsters", stats: {{"STR": 2}}, hp: 30, abilities: ["sword"], initiative: Total(5), at: {orc_at:?}),
+            ])"#
+        ),
+    )
+    .unwrap();
+    let ruleset = a.world().resource::<skirmish::game::library::Library>().ruleset("homebrew-d20").unwrap().clone();
+    a.world_mut().insert_resource(BattleSetup {
+        file: "duel.ron".into(),
+        encounter: enc,
+        ruleset_name: "homebrew-d20".into(),
+        ruleset,
+        sides: [("heroes".to_string(), SideControl::Human), ("monsters".to_string(), SideControl::Ai)].into(),
+        seed: 9,
+        scenario: None,
+        mods: Vec::new(),
+        from_save: None,
+    });
+    a.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
+    a.update();
+    let knight = until_human_turn(&mut a);
+    (a, knight)
+}
+
+#[test]
+fn a_click_the_engine_would_refuse_says_why_in_its_words_and_sends_nothing() {
+    // The bow chosen, the Orc behind a wall: "Orc: ... no line of sight".
+    let (mut a, _) = knight_and_orc(r#"["..#..", "....."]"#, (0, 0), (4, 0));
+    a.world_mut().resource_mut::<skirmish::game::Selection>().ability = Some("bow".into());
+    let journal = a.world().resource::<Battle>().combat.journal().len();
+    a.world_mut().resource_mut::<CursorCell>().0 = Some(GridPos { x: 4, y: 0 });
+    tap(&mut a, MouseButton::Left);
+    let b = a.world().resource::<Battle>();
+    let said = b.last_rejection.clone().unwrap_or_default();
+    assert!(said.starts_with("Orc: ") && said.contains("no line of sight"), "{said:?}");
+    assert_eq!(b.combat.journal().len(), journal, "nothing was sent");
+    assert_eq!(
+        a.world().resource::<skirmish::game::Selection>().ability.as_deref(),
+        Some("bow"),
+        "the bow stays chosen for another target"
+    );
+    // Nothing chosen, the Orc out of the sword's reach and behind a wall for the bow: the first
+    // attack's refusal, with the distance.
+    let (mut a, _) = knight_and_orc(r#"[".#..", "...."]"#, (0, 0), (3, 0));
+    a.world_mut().resource_mut::<CursorCell>().0 = Some(GridPos { x: 3, y: 0 });
+    tap(&mut a, MouseButton::Left);
+    let said = a.world().resource::<Battle>().last_rejection.clone().unwrap_or_default();
+    assert!(said.starts_with("Orc: sword: ") && said.contains("squares away, at most"), "{said:?}");
+}
