@@ -413,27 +413,82 @@ pub(crate) fn handle_input(
             }
         }
     };
-    let mut intent = ActIntent::new(who, ability.clone(), vec![]);
-    let to_square = battle.combat.ruleset().ability(&ability).is_some_and(|d| d.effect.targets_square());
-    if to_square || on_cell.is_none() {
-        intent.to = Some(cell);
-    } else if let Some(t) = on_cell {
-        intent.targets = vec![t];
-        if is_charge(&battle.combat, &ability) {
-            // A charge ends next to its target: the nearest square the engine accepts.
-            intent.to = crate::hud_model::charge_destination(&mut battle.combat, who, &ability, t);
-        }
-    }
+    let intent = click_intent(&mut battle.combat, who, &ability, cell, on_cell);
     // A click the engine would refuse says why, naming what was clicked, and sends nothing
     // (issue 23: "Orc: no line of sight").
-    if let Err(r) = battle.combat.check_act(&intent) {
-        let what = match (to_square, on_cell) {
-            (false, Some(t)) => battle.combat.name(t),
-            _ => format!("({}, {})", cell.x, cell.y),
-        };
-        battle.last_rejection = Some(format!("{what}: {}", battle.combat.explain(&r)));
+    if let Err(why) = refusal(&mut battle.combat, &intent, cell, on_cell) {
+        battle.last_rejection = Some(why);
         return;
     }
     out.write(HumanCommand(Command::Act(intent)));
     *selection = Selection::default();
+}
+
+/// What a click on `cell` (with `on_cell` standing there) asks of `ability`: aimed at the square
+/// for a movement, else at the creature (a charge ends on the nearest square next to it).
+fn click_intent(combat: &mut Combat, who: Cid, ability: &str, cell: GridPos, on_cell: Option<Cid>) -> ActIntent {
+    let mut intent = ActIntent::new(who, ability, vec![]);
+    let to_square = combat.ruleset().ability(ability).is_some_and(|d| d.effect.targets_square());
+    if to_square || on_cell.is_none() {
+        intent.to = Some(cell);
+    } else if let Some(t) = on_cell {
+        intent.targets = vec![t];
+        if is_charge(combat, ability) {
+            intent.to = crate::hud_model::charge_destination(combat, who, ability, t);
+        }
+    }
+    intent
+}
+
+/// The engine's dry run of a click's intent: `Err` with its refusal in words, naming what was
+/// clicked ("Orc: invalid target: no line of sight to Orc").
+fn refusal(combat: &mut Combat, intent: &ActIntent, cell: GridPos, on_cell: Option<Cid>) -> Result<(), String> {
+    combat.check_act(intent).map_err(|r| {
+        let what = match on_cell {
+            Some(t) if intent.targets.contains(&t) => combat.name(t),
+            _ => format!("({}, {})", cell.x, cell.y),
+        };
+        format!("{what}: {}", combat.explain(&r))
+    })
+}
+
+/// Why the chosen ability cannot be used on what the cursor is over, in the engine's words, for
+/// the banner (issue 23: hovering an invalid target says why). Worked out once per square,
+/// ability and point of the fight.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct HoverReason {
+    /// The refusal, if the hovered target is not valid.
+    pub text: Option<String>,
+    key: Option<(GridPos, String, usize, usize)>,
+}
+
+pub(crate) fn hover_reason(
+    cursor: Res<CursorCell>,
+    battle: Option<ResMut<Battle>>,
+    selection: Res<Selection>,
+    mut out: ResMut<HoverReason>,
+) {
+    let clear = |out: &mut ResMut<HoverReason>| {
+        if out.text.is_some() || out.key.is_some() {
+            **out = HoverReason::default();
+        }
+    };
+    let (Some(mut battle), Some(cell), Some(ability)) = (battle, cursor.0, selection.ability.clone()) else {
+        clear(&mut out);
+        return;
+    };
+    let Some(who) = battle.human_waiting().filter(|w| battle.combat.turn().active == Some(*w)) else {
+        clear(&mut out);
+        return;
+    };
+    let key = (cell, ability.clone(), battle.combat.log().events.len(), battle.combat.journal().len());
+    if out.key.as_ref() == Some(&key) {
+        return;
+    }
+    // A dry run changes nothing: the battle is not marked changed.
+    let b = battle.bypass_change_detection();
+    let on_cell = b.creature_at(cell);
+    let intent = click_intent(&mut b.combat, who, &ability, cell, on_cell);
+    out.text = refusal(&mut b.combat, &intent, cell, on_cell).err();
+    out.key = Some(key);
 }

@@ -60,6 +60,7 @@ impl Plugin for GameLogicPlugin {
             .init_resource::<session::Session>()
             .init_resource::<session::SimPanel>()
             .init_resource::<input::TypingInUi>()
+            .init_resource::<input::HoverReason>()
             .add_message::<HumanCommand>()
             .add_message::<battle::BattleStarted>()
             .add_message::<session::SessionRequest>()
@@ -70,6 +71,7 @@ impl Plugin for GameLogicPlugin {
                 Update,
                 (
                     input::handle_input,
+                    input::hover_reason,
                     session::open_windows,
                     battle::drive,
                     battle::advance_playback,

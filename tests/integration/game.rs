@@ -631,6 +631,10 @@ fn a_click_the_engine_would_refuse_says_why_in_its_words_and_sends_nothing() {
     a.world_mut().resource_mut::<skirmish::game::Selection>().ability = Some("bow".into());
     let journal = a.world().resource::<Battle>().combat.journal().len();
     a.world_mut().resource_mut::<CursorCell>().0 = Some(GridPos { x: 4, y: 0 });
+    // Hovering says why first.
+    a.update();
+    let hover = a.world().resource::<skirmish::game::input::HoverReason>().text.clone().unwrap_or_default();
+    assert!(hover.starts_with("Orc: ") && hover.contains("no line of sight"), "{hover:?}");
     tap(&mut a, MouseButton::Left);
     let b = a.world().resource::<Battle>();
     let said = b.last_rejection.clone().unwrap_or_default();

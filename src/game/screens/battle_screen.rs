@@ -151,6 +151,9 @@ pub(super) fn battle_hud(
         }
         if let Some(r) = &battle.last_rejection {
             ui.colored_label(egui::Color32::from_rgb(255, 130, 110), format!("Refused: {r}"));
+        } else if let Some(h) = &su.hover.text {
+            // The hovered target of the chosen ability, not valid: why (issue 23).
+            ui.colored_label(egui::Color32::from_rgb(255, 190, 120), format!("Not here: {h}"));
         }
         if let Some(e) = &battle.error {
             ui.colored_label(egui::Color32::from_rgb(255, 130, 110), e);

@@ -100,6 +100,8 @@ pub struct SessionUi<'w, 's> {
     pub(super) hot: Option<Res<'w, crate::modding::watch::HotData<crate::modding::watch::CombatData>>>,
     pub(super) hot_key: Option<Res<'w, super::battle::HotKey>>,
     pub(super) commands: Commands<'w, 's>,
+    /// Why the hovered target of the chosen ability is not valid.
+    pub(super) hover: Res<'w, super::input::HoverReason>,
 }
 
 impl SessionUi<'_, '_> {
