@@ -492,3 +492,21 @@ pub(crate) fn hover_reason(
     out.text = refusal(&mut b.combat, &intent, cell, on_cell).err();
     out.key = Some(key);
 }
+
+/// A press and its release that arrive in one frame (a quick click on a slow, software-rendered
+/// frame) leave Bevy's `ButtonInput` not pressed, and leafwing reads only what is pressed, so the
+/// click was lost (issue 23, fault 3). Such a button counts as pressed for that frame; the next
+/// frame leafwing sees it released, as after any click.
+pub(crate) fn keep_quick_presses(
+    mouse: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut store: ResMut<leafwing_input_manager::user_input::updating::CentralInputStore>,
+) {
+    use leafwing_input_manager::buttonlike::ButtonValue;
+    for b in mouse.get_just_pressed().filter(|b| !mouse.pressed(**b)) {
+        store.update_buttonlike(*b, ButtonValue::from_pressed(true));
+    }
+    for k in keys.get_just_pressed().filter(|k| !keys.pressed(**k)) {
+        store.update_buttonlike(*k, ButtonValue::from_pressed(true));
+    }
+}

@@ -68,6 +68,12 @@ impl Plugin for GameLogicPlugin {
             .add_systems(Startup, (library::load_library, input::spawn_input, battle::apply_options).chain())
             .add_systems(OnEnter(Screen::Battle), battle::start_battle)
             .add_systems(
+                PreUpdate,
+                input::keep_quick_presses
+                    .after(leafwing_input_manager::plugin::InputManagerSystem::Unify)
+                    .before(leafwing_input_manager::plugin::InputManagerSystem::Update),
+            )
+            .add_systems(
                 Update,
                 (
                     input::handle_input,

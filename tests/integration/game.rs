@@ -653,3 +653,25 @@ fn a_click_the_engine_would_refuse_says_why_in_its_words_and_sends_nothing() {
     let said = a.world().resource::<Battle>().last_rejection.clone().unwrap_or_default();
     assert!(said.starts_with("Orc: sword: ") && said.contains("squares away, at most"), "{said:?}");
 }
+
+#[test]
+fn a_click_whose_press_and_release_fall_in_one_frame_still_counts() {
+    // The Orc next to the Knight: a click on it attacks (as `clicking_an_enemy_in_reach_attacks_it`),
+    // here with the press and the release injected before one and the same frame.
+    let (mut a, knight) = knight_and_orc(r#"["....", "...."]"#, (1, 0), (2, 0));
+    a.world_mut().resource_mut::<CursorCell>().0 = Some(GridPos { x: 2, y: 0 });
+    MouseButton::Left.press(a.world_mut());
+    MouseButton::Left.release(a.world_mut());
+    a.update();
+    a.update();
+    let b = a.world().resource::<Battle>();
+    assert!(
+        b.combat
+            .log()
+            .events
+            .iter()
+            .any(|e| matches!(e, CombatEvent::AttackRolled { attacker, .. } if *attacker == knight)),
+        "the quick click was lost: {:?}",
+        b.last_rejection
+    );
+}
