@@ -47,7 +47,7 @@ pub struct Battle {
     pub last_rejection: Option<String>,
     /// A set-up error, shown instead of a board.
     pub error: Option<String>,
-    /// The GM's openings: what the AI GM has looked at, and what is suggested to a person.
+    /// The openings the GM policy suggests to a person in the GM's seat.
     pub gm: GmDesk,
 }
 

@@ -372,6 +372,12 @@ pub(crate) fn handle_input(
                 is_attack(&battle.combat, a) && battle.combat.check_act(&ActIntent::new(who, *a, vec![t])).is_ok()
             }) {
                 Some(a) => a.clone(),
+                // Yourself or an ally: nothing to attack, nothing to say.
+                None if battle.combat.get::<crate::rules::components::Side>(t)
+                    == battle.combat.get::<crate::rules::components::Side>(who) =>
+                {
+                    return;
+                }
                 None => {
                     // Say why, in the engine's words: the first attack's refusal (issue 23).
                     let first = bar.iter().find(|a| is_attack(&battle.combat, a)).cloned();
@@ -484,6 +490,10 @@ pub(crate) fn hover_reason(
     let key = (cell, ability.clone(), battle.combat.log().events.len(), battle.combat.journal().len());
     if out.key.as_ref() == Some(&key) {
         return;
+    }
+    // The pointer moved on (or the fight did): a click's refusal gives way to what is hovered now.
+    if out.key.is_some() && battle.last_rejection.is_some() {
+        battle.last_rejection = None;
     }
     // A dry run changes nothing: the battle is not marked changed.
     let b = battle.bypass_change_detection();

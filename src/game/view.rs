@@ -382,11 +382,26 @@ fn paint_cells(
 /// The height of one floating text line, with a gap.
 const FLOAT_LINE: f32 = 22.0;
 
-/// Where a new floating text over a creature goes: above the token's top edge, or one line above
-/// the highest text still rising over it (those drift up as they age, so counting them is not
-/// enough: issue 23 saw "dying" drawn over "down" and over the token's initial).
+/// Where a new floating text over a creature goes: the lowest line at or above the token's top
+/// edge that no text still rising over it is within a line of (those drift up as they age, so
+/// counting them is not enough: issue 23 saw "dying" drawn over "down" and over the token's
+/// initial). Lines free up as older texts rise, so a creature hit many times does not build an
+/// ever higher column.
 fn float_height(base: f32, rising: impl Iterator<Item = f32>) -> f32 {
-    rising.map(|y| y + FLOAT_LINE).fold(base, f32::max)
+    let taken: Vec<f32> = rising.collect();
+    let mut y = base;
+    // At most one step per text: each step clears the text that blocked it.
+    for _ in 0..=taken.len() {
+        match taken
+            .iter()
+            .filter(|t| (**t - y).abs() < FLOAT_LINE)
+            .fold(None, |m: Option<f32>, t| Some(m.map_or(*t, |m| m.max(*t))))
+        {
+            Some(t) => y = t + FLOAT_LINE,
+            None => break,
+        }
+    }
+    y
 }
 
 fn spawn_floats(mut commands: Commands, playback: Res<Playback>, existing: Query<(&Float, &Transform)>) {
@@ -396,9 +411,10 @@ fn spawn_floats(mut commands: Commands, playback: Res<Playback>, existing: Query
         let Some(p) = playback.display.get(who) else { continue };
         let at = to_world(*p);
         let base = at.y + CELL * 0.5 + 4.0;
+        // Only texts over the creature's square now (it may have walked away from older ones).
         let rising = existing
             .iter()
-            .filter(|(f, _)| f.who == *who && f.age < 1.0)
+            .filter(|(f, t)| f.who == *who && f.age < 1.0 && (t.translation.x - at.x).abs() < CELL * 0.5)
             .map(|(_, t)| t.translation.y)
             .chain(placed.iter().filter(|(c, _)| c == who).map(|(_, y)| *y));
         let y = float_height(base, rising);
@@ -550,7 +566,13 @@ mod tests {
         for w in placed.windows(2) {
             assert!(w[1] - w[0] >= FLOAT_LINE, "{placed:?}");
         }
-        // No two texts share a line while both are visible, however far the older one rose.
-        assert!(float_height(base, [base + 40.0].into_iter()) >= base + 40.0 + FLOAT_LINE);
+        // A line an older text has risen out of is free again: no ever higher column.
+        assert_eq!(float_height(base, [base + 40.0].into_iter()), base);
+        assert_eq!(float_height(base, [base + 10.0, base + 60.0].into_iter()), base + 10.0 + FLOAT_LINE);
+        assert_eq!(float_height(base, [base + 10.0, base + 40.0].into_iter()), base + 40.0 + FLOAT_LINE);
+        // Whatever the texts, the new one is a full line from each of them.
+        let rising = [base + 3.0, base + 24.0, base + 47.0, base + 90.0];
+        let y = float_height(base, rising.into_iter());
+        assert!(rising.iter().all(|t| (t - y).abs() >= FLOAT_LINE), "{y}");
     }
 }

@@ -39,7 +39,8 @@ pub enum EndReason {
     RemovedByMod,
     /// A recovery check brought its value to 0: the creature recovered (pf2e dying, P2-07).
     Recovered,
-    /// A successful save brought its value to 0 (an affliction, P2-23).
+    /// A successful save ended it: an affliction's value brought to 0 (P2-23), a save-ends
+    /// effect (segments' Recovery Action, SG-30).
     SaveSucceeded,
     /// A successful flat check ended it (persistent damage, P2-23).
     FlatCheckPassed,

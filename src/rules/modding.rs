@@ -379,7 +379,7 @@ impl ModRules<'_, '_> {
     /// The events logged since this system last asked, in order (each system has its own place).
     /// What a mod typically listens for: `RoundStarted`, `TurnStarted`, `TurnEnded`,
     /// `AbilityUsed`, `AttackRolled`, `AttackHit`, `AttackMissed`, `AttackBlocked`, `Damaged`,
-    /// `Healed`, `Downed`, `ConditionApplied`, `ConditionEnded` (its `reason` says `Expired`),
+    /// `Healed`, `Downed`, `ConditionApplied`, `ConditionEnded` (its `reason` says why: `Expired` when a duration ran out),
     /// `CombatEnded`, and other mods' `ModEffect`.
     pub fn heard(&mut self) -> Vec<CombatEvent> {
         self.cursor.take(&self.rules.log.events).to_vec()

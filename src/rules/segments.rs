@@ -288,7 +288,7 @@ impl Rules<'_, '_> {
         };
         let Some((id, save)) = pick else { return };
         if self.saving_throw(who, &save.stat, save.dc) {
-            self.end_condition(who, &id, EndReason::Expired);
+            self.end_condition(who, &id, EndReason::SaveSucceeded);
         }
     }
 

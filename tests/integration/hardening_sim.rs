@@ -695,6 +695,8 @@ proptest! {
                             c.reactions_provoked = 0;
                             c.openings_taken = 0;
                             c.openings_provoked = 0;
+                            c.openings_offered = 0;
+                            c.openings_passed = 0;
                             c.aoo_taken = 0;
                             c.aoo_provoked = 0;
                         }

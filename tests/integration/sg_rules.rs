@@ -417,6 +417,7 @@ fn sg_30_the_recovery_action_saves_against_one_se_effect() {
     f.act("C", "recovery_action", &[]).unwrap();
     assert!(f.saw(0, "SaveRolled", "who: C, stat: \"WIS\""));
     assert!(!f.has("C", "asleep"));
+    assert!(f.saw(0, "ConditionEnded", "who: C, condition: \"asleep\", reason: SaveSucceeded"));
     assert!(f.has("C", "slowed"), "one effect only");
 }
 
