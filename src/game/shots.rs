@@ -25,6 +25,8 @@ struct ShotState {
     stage: u8,
     wait: u32,
     previewed: bool,
+    /// The picture stage 5 takes once its wait is over.
+    shot: &'static str,
 }
 
 fn shoot(commands: &mut Commands, options: &PlayOptions, name: &str, exit: bool) {
@@ -125,7 +127,8 @@ fn take_shots(
             // A person in the GM's seat: the GM window once the policy suggests an opening.
             if options.gm_human {
                 if b.gm.suggestion_now(&b.combat).is_some() {
-                    state.stage = 6;
+                    state.stage = 5;
+                    state.shot = "gm";
                     state.wait = state.frames + 40;
                 }
                 return;
@@ -138,7 +141,8 @@ fn take_shots(
                     && let crate::rules::command::Decider::Creature(c) = p.by
                     && b.control(c) == super::setup::SideControl::Human
                 {
-                    state.stage = 7;
+                    state.stage = 5;
+                    state.shot = "opening";
                     state.wait = state.frames + 40;
                 } else if pending.is_none()
                     && let Some(who) = b.human_waiting()
@@ -174,6 +178,7 @@ fn take_shots(
                     )));
                 }
                 state.stage = 5;
+                state.shot = "your-turn";
                 state.wait = state.frames + 40;
                 return;
             }
@@ -188,15 +193,7 @@ fn take_shots(
             state.stage = 4;
         }
         (5, _) if state.frames >= state.wait => {
-            shoot(&mut commands, &options, "your-turn", true);
-            state.stage = 4;
-        }
-        (6, _) if state.frames >= state.wait => {
-            shoot(&mut commands, &options, "gm", true);
-            state.stage = 4;
-        }
-        (7, _) if state.frames >= state.wait => {
-            shoot(&mut commands, &options, "opening", true);
+            shoot(&mut commands, &options, state.shot, true);
             state.stage = 4;
         }
         _ => {}

@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 use super::command::{Decider, DefenseMethod};
 use super::components::{AssistBonus, Cid};
 use super::dice::DieRoll;
+use super::gm_policy::OpeningTrigger;
 use super::log::{CombatEvent, EndReason, Via};
 use super::query::has_defense_advantage;
 use super::ruleset::{
@@ -283,7 +284,7 @@ impl<'w> Rules<'w, '_> {
                 self.work.0.push_front(Work::Damage(ctx, false));
             } else {
                 self.emit(CombatEvent::AttackMissed { attacker: ctx.attacker, target: ctx.target, ac });
-                self.turn.opening_hint = vec![ctx.target];
+                self.turn.opening_hint = self.default_eligible(OpeningTrigger::Missed, ctx.target);
             }
             return;
         }
@@ -349,7 +350,7 @@ impl<'w> Rules<'w, '_> {
         if blocked {
             self.emit(CombatEvent::AttackBlocked { attacker: ctx.attacker, target: t });
             // G-HB-10: the target of a missed attack is the default opening candidate.
-            self.turn.opening_hint = vec![t];
+            self.turn.opening_hint = self.default_eligible(OpeningTrigger::Missed, t);
             if ctx.area_assist {
                 // HB-15: an assisted area attack still deals half damage.
                 self.work.0.push_front(Work::Damage(ctx, true));
@@ -621,7 +622,7 @@ impl<'w> Rules<'w, '_> {
         }
         if def.debilitating {
             // G-HB-10: the enemies engaged with the afflicted creature are the default opening.
-            self.turn.opening_hint = self.engaged_enemies(who);
+            self.turn.opening_hint = self.default_eligible(OpeningTrigger::Debilitating, who);
         }
     }
 

@@ -200,12 +200,11 @@ impl Rules<'_, '_> {
 
     /// Who a trigger makes eligible under `who`.
     fn eligible_for(&self, t: &Trigger, who: Eligible) -> Vec<Cid> {
-        match (who, t.when) {
-            (Eligible::Subject, _) | (Eligible::Default, OpeningTrigger::Missed) => vec![t.subject],
-            (Eligible::EngagedEnemies, _) | (Eligible::Default, OpeningTrigger::Debilitating) => {
-                self.engaged_enemies(t.subject)
-            }
-            (Eligible::EngagedAllies, _) => {
+        match who {
+            Eligible::Default => self.default_eligible(t.when, t.subject),
+            Eligible::Subject => vec![t.subject],
+            Eligible::EngagedEnemies => self.engaged_enemies(t.subject),
+            Eligible::EngagedAllies => {
                 let mut allies: Vec<Cid> = self
                     .engaged_enemies(t.subject)
                     .into_iter()
@@ -216,6 +215,17 @@ impl Rules<'_, '_> {
                 allies.dedup();
                 allies
             }
+        }
+    }
+
+    /// G-HB-10: who may use an opening by default: the creature an attack missed; for a
+    /// debilitating condition, the enemies engaged with the afflicted creature. The engine's
+    /// default for an `Opening` that names nobody (`TurnState::opening_hint`) and the policy's
+    /// `Eligible::Default` both come from here.
+    pub(crate) fn default_eligible(&self, when: OpeningTrigger, subject: Cid) -> Vec<Cid> {
+        match when {
+            OpeningTrigger::Missed => vec![subject],
+            OpeningTrigger::Debilitating => self.engaged_enemies(subject),
         }
     }
 

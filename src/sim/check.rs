@@ -434,33 +434,27 @@ pub(crate) fn same_batch(a: &Summary, b: &Summary) -> Option<String> {
             ));
         }
     }
-    if a.inputs.gm_policies != b.inputs.gm_policies {
-        let name = a
-            .inputs
-            .gm_policies
-            .keys()
-            .chain(b.inputs.gm_policies.keys())
-            .find(|k| a.inputs.gm_policies.get(*k) != b.inputs.gm_policies.get(*k));
-        let name = name.cloned().unwrap_or_default();
-        let show = |s: &Summary| s.inputs.gm_policies.get(&name).map_or("never".into(), |x| x.to_string());
+    if let Some((name, theirs, ours)) = first_hash_difference(&a.inputs.gm_policies, &b.inputs.gm_policies, "never") {
         return Some(format!(
-            "inputs.gm_policies.{name}: the GM of `{name}` played with another policy (hash {}, not {})",
-            show(b),
-            show(a)
+            "inputs.gm_policies.{name}: the GM of `{name}` played with another policy (hash {theirs}, not {ours})"
         ));
     }
-    if a.inputs.mods != b.inputs.mods {
-        let name =
-            a.inputs.mods.keys().chain(b.inputs.mods.keys()).find(|k| a.inputs.mods.get(*k) != b.inputs.mods.get(*k));
-        let name = name.cloned().unwrap_or_default();
-        let show = |s: &Summary| s.inputs.mods.get(&name).map_or("none".into(), |x| x.to_string());
-        return Some(format!(
-            "inputs.mods.{name}: data mod `{name}` with other content (hash {}, not {})",
-            show(b),
-            show(a)
-        ));
+    if let Some((name, theirs, ours)) = first_hash_difference(&a.inputs.mods, &b.inputs.mods, "none") {
+        return Some(format!("inputs.mods.{name}: data mod `{name}` with other content (hash {theirs}, not {ours})"));
     }
     None
+}
+
+/// The first key whose hash differs between two maps of content hashes: the key, `b`'s hash and
+/// `a`'s (`absent` where one map has no entry).
+fn first_hash_difference(
+    a: &BTreeMap<String, crate::save::Hash64>,
+    b: &BTreeMap<String, crate::save::Hash64>,
+    absent: &str,
+) -> Option<(String, String, String)> {
+    let name = a.keys().chain(b.keys()).find(|k| a.get(*k) != b.get(*k))?;
+    let show = |m: &BTreeMap<String, crate::save::Hash64>| m.get(name).map_or(absent.to_string(), |x| x.to_string());
+    Some((name.clone(), show(b), show(a)))
 }
 
 /// Split one CSV line as [`csv_row`] writes it: fields separated by commas, a field with a comma

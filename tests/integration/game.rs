@@ -139,34 +139,8 @@ fn keys_and_clicks_move_and_attack_through_the_game_plugins() {
 
 #[test]
 fn clicking_an_enemy_in_reach_attacks_it() {
-    let mut a = app(PlayOptions { ruleset: Some("homebrew-d20".into()), seed: Some(9), ..default() });
     // A tiny encounter: a knight next to an orc; the orc's side is played by the AI.
-    let enc = skirmish::encounter::Encounter::from_ron_str(
-        "duel.ron",
-        r#"(name: "Duel", map: ["....", "...."],
-            sides: [(name: "heroes", controller: Human), (name: "monsters", controller: Ai)],
-            combatants: [
-              (name: "Knight", side: "heroes", stats: {"STR": 3, "DEX": 1}, hp: 30, abilities: ["sword"], initiative: Total(20), at: (1, 0)),
-              (name: "Orc", side: "monsters", stats: {"STR": 2}, hp: 30, abilities: ["sword"], initiative: Total(5), at: (2, 0)),
-            ])"#,
-    )
-    .unwrap();
-    let library = a.world().resource::<skirmish::game::library::Library>();
-    let ruleset = library.ruleset("homebrew-d20").unwrap().clone();
-    a.world_mut().insert_resource(BattleSetup {
-        file: "duel.ron".into(),
-        encounter: enc,
-        ruleset_name: "homebrew-d20".into(),
-        ruleset,
-        sides: [("heroes".to_string(), SideControl::Human), ("monsters".to_string(), SideControl::Ai)].into(),
-        seed: 9,
-        scenario: None,
-        mods: Vec::new(),
-        from_save: None,
-    });
-    a.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
-    a.update();
-    let knight = until_human_turn(&mut a);
+    let (mut a, knight) = knight_and_orc(r#"["....", "...."]"#, (1, 0), (2, 0));
     a.world_mut().resource_mut::<CursorCell>().0 = Some(GridPos { x: 2, y: 0 });
     tap(&mut a, MouseButton::Left);
     let b = a.world().resource::<Battle>();

@@ -249,17 +249,7 @@ const HB_DUEL: &str = r#"Encounter(
 "#;
 
 fn hb_duel(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-gm-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    let rs = d.join("assets/rulesets");
-    std::fs::create_dir_all(&rs).unwrap();
-    for r in ["homebrew-d20", "pf1e", "pf2e", "segments"] {
-        std::fs::copy(sim_root().join(format!("assets/rulesets/{r}.ron")), rs.join(format!("{r}.ron"))).unwrap();
-    }
-    let f = d.join("assets/encounters/duel.ron");
-    std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-    std::fs::write(&f, HB_DUEL).unwrap();
-    f
+    super::sim::encounter_file(&format!("gm-{tag}"), HB_DUEL)
 }
 
 #[test]

@@ -43,6 +43,12 @@ pub(crate) const DUEL: &str = r#"Encounter(
 
 /// The duel as a file in an `assets/encounters/` folder next to a copy of the rulesets.
 fn duel_file(tag: &str) -> PathBuf {
+    encounter_file(tag, DUEL)
+}
+
+/// An encounter's text as `assets/encounters/duel.ron` in a fresh folder, next to a copy of the
+/// shipped rulesets.
+pub(crate) fn encounter_file(tag: &str, text: &str) -> PathBuf {
     let d = temp(tag);
     let rs = d.join("assets/rulesets");
     std::fs::create_dir_all(&rs).unwrap();
@@ -51,7 +57,7 @@ fn duel_file(tag: &str) -> PathBuf {
     }
     let f = d.join("assets/encounters/duel.ron");
     std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-    std::fs::write(&f, DUEL).unwrap();
+    std::fs::write(&f, text).unwrap();
     f
 }
 
