@@ -98,7 +98,6 @@ enum RingKind {
 
 #[derive(Component)]
 struct Float {
-    who: Cid,
     age: f32,
 }
 
@@ -382,8 +381,12 @@ fn paint_cells(
 /// The height of one floating text line, with a gap.
 const FLOAT_LINE: f32 = 22.0;
 
+/// How far apart (in x) two floating texts must be not to collide: about the width of the widest
+/// ("attack 13", "frightened") at 18 px.
+const FLOAT_WIDTH: f32 = CELL * 1.6;
+
 /// Where a new floating text over a creature goes: the lowest line at or above the token's top
-/// edge that no text still rising over it is within a line of (those drift up as they age, so
+/// edge that no text still rising near it (its own or a neighbour's) is within a line of (those drift up as they age, so
 /// counting them is not enough: issue 23 saw "dying" drawn over "down" and over the token's
 /// initial). Lines free up as older texts rise, so a creature hit many times does not build an
 /// ever higher column.
@@ -405,27 +408,29 @@ fn float_height(base: f32, rising: impl Iterator<Item = f32>) -> f32 {
 }
 
 fn spawn_floats(mut commands: Commands, playback: Res<Playback>, existing: Query<(&Float, &Transform)>) {
-    // Texts spawned this frame, per creature (they are not in the query yet).
-    let mut placed: Vec<(Cid, f32)> = Vec::new();
+    // Texts spawned this frame, with their x (they are not in the query yet).
+    let mut placed: Vec<(f32, f32)> = Vec::new();
     for (who, text, rgb) in playback.floats.iter() {
         let Some(p) = playback.display.get(who) else { continue };
         let at = to_world(*p);
         let base = at.y + CELL * 0.5 + 4.0;
-        // Only texts over the creature's square now (it may have walked away from older ones).
+        // Texts still rising near this square, whoever they are over: a text is wider than a
+        // square, so a neighbour's "attack 13" would run into this creature's "miss".
+        let near = |x: f32| (x - at.x).abs() < FLOAT_WIDTH;
         let rising = existing
             .iter()
-            .filter(|(f, t)| f.who == *who && f.age < 1.0 && (t.translation.x - at.x).abs() < CELL * 0.5)
+            .filter(|(f, t)| f.age < 1.0 && near(t.translation.x))
             .map(|(_, t)| t.translation.y)
-            .chain(placed.iter().filter(|(c, _)| c == who).map(|(_, y)| *y));
+            .chain(placed.iter().filter(|(x, _)| near(*x)).map(|(_, y)| *y));
         let y = float_height(base, rising);
-        placed.push((*who, y));
+        placed.push((at.x, y));
         let w = Vec2::new(at.x, y);
         commands.spawn((
             Text2d::new(text.clone()),
             TextFont { font_size: FontSize::Px(18.0), ..default() },
             TextColor(Color::srgb(rgb[0], rgb[1], rgb[2])),
             Transform::from_translation(w.extend(5.0)),
-            Float { who: *who, age: 0.0 },
+            Float { age: 0.0 },
             BoardPart,
         ));
     }
