@@ -77,4 +77,9 @@ run_shot gm-window --all-ai --gm human --ruleset homebrew-d20 --seed 7
 shots+=("$out/gm-window/gm.png")
 run_shot gm-opening --ai monsters --ruleset homebrew-d20 --seed 7 --open opening
 shots+=("$out/gm-opening/opening.png")
+# Languages (issue 24): the HUD mid-fight in Spanish under homebrew-d20 and in Korean under pf2e.
+run_shot lang-es --all-ai --ruleset homebrew-d20 --seed 7 --rounds 1 --lang es
+shots+=("$out/lang-es/battle.png")
+run_shot lang-ko --all-ai --ruleset pf2e --seed 7 --rounds 1 --lang ko
+shots+=("$out/lang-ko/battle.png")
 python3 scripts/png_check.py "${shots[@]}"

@@ -18,6 +18,8 @@ pub mod encounter;
 pub mod game;
 #[doc(hidden)]
 pub mod hud_model;
+#[doc(hidden)]
+pub mod i18n;
 pub mod modding;
 #[doc(hidden)]
 pub mod outfile;

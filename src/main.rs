@@ -106,6 +106,11 @@ struct PlayArgs {
     /// GM window, with the policy's openings as suggestions)
     #[arg(long, value_name = "WHO", value_parser = ["ai", "human"], default_value = "ai")]
     gm: String,
+    /// The game's language (en, es, ko, or the code of a catalog under assets/i18n/) [default:
+    /// saves/settings.ron, else LC_ALL/LC_MESSAGES/LANG, else English]. The command line itself
+    /// stays in English.
+    #[arg(long, value_name = "CODE")]
+    lang: Option<String>,
 }
 
 /// The options of `skirmish scenario`.
@@ -249,6 +254,7 @@ fn play(a: PlayArgs) -> ExitCode {
             mods: a.mods,
             open: a.open,
             gm_human: a.gm == "human",
+            lang: a.lang,
         };
         // Bad files are reported before a window opens, in the same words the start screen uses.
         let lib = skirmish::game::library::Library::scan(&skirmish::game::library::assets_root());

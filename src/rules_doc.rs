@@ -250,6 +250,28 @@ pub fn doc() -> Result<&'static RulesDoc, &'static str> {
     DOC.get_or_init(|| RulesDoc::parse(SOURCE)).as_ref().map_err(String::as_str)
 }
 
+/// The reference in other languages (issue 24): the same `###` entries, titles and texts
+/// translated, without the code and test links. Code → text.
+pub const TRANSLATIONS: [(&str, &str); 2] =
+    [("es", include_str!("../docs/rules.es.md")), ("ko", include_str!("../docs/rules.ko.md"))];
+
+/// The reference in a language (`None` for English or a language without one), parsed once.
+pub fn doc_in(code: &str) -> Option<&'static RulesDoc> {
+    static DOCS: OnceLock<Vec<(&'static str, Result<RulesDoc, String>)>> = OnceLock::new();
+    let docs = DOCS.get_or_init(|| TRANSLATIONS.iter().map(|(c, t)| (*c, RulesDoc::parse(t))).collect());
+    docs.iter().find(|(c, _)| *c == code).and_then(|(_, d)| d.as_ref().ok())
+}
+
+/// A rule's title and text by ID in a language, falling back to English entry by entry.
+pub fn rule_in(code: &str, id: &str) -> Option<(&'static str, &'static str)> {
+    doc_in(code).and_then(|d| d.rule(id)).map(|e| (e.title.as_str(), e.text.as_str())).or_else(|| rule(id))
+}
+
+/// A condition's name and text by id in a language, falling back to English.
+pub fn condition_in(code: &str, id: &str) -> Option<(&'static str, &'static str)> {
+    doc_in(code).and_then(|d| d.condition(id)).map(|e| (e.title.as_str(), e.text.as_str())).or_else(|| condition(id))
+}
+
 /// A rule's title and text by ID, for a tooltip: `rule("P2-22")`.
 pub fn rule(id: &str) -> Option<(&'static str, &'static str)> {
     doc().ok()?.rule(id).map(|e| (e.title.as_str(), e.text.as_str()))

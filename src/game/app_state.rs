@@ -49,6 +49,9 @@ pub struct PlayOptions {
     /// A person holds the GM's seat (`--gm human`): the GM window, prompts for the GM's
     /// decisions, and the policy's openings as suggestions.
     pub gm_human: bool,
+    /// `play --lang en|es|ko`: the language for this run (else the settings file, the
+    /// environment, English).
+    pub lang: Option<String>,
 }
 
 /// The player's current choice.
@@ -58,4 +61,9 @@ pub struct Selection {
     pub ability: Option<String>,
     /// The target picked with Tab, by index into the valid targets.
     pub target: Option<Cid>,
+}
+
+/// Where saves and the settings file go: `saves/` in the working directory.
+pub fn saves_dir() -> PathBuf {
+    PathBuf::from("saves")
 }

@@ -9,13 +9,16 @@ use super::app_state::Screen;
 use super::library::Library;
 use super::setup::{BattleSetup, SideControl, setup_from};
 use crate::ai::{self, AiScope};
+use crate::i18n::{Arg, Tr};
 use crate::modding::watch::{CombatData, HotData, load_combat_data};
-use crate::rules::command::{Command, Decider};
+use crate::rules::command::{Command, Decider, Rejection};
 use crate::rules::components::{Cid, GridPos, Side};
 use crate::rules::driver::Combat;
 use crate::rules::journal::Issuer;
-use crate::rules::log::CombatEvent;
+use crate::rules::log::{CombatEvent, DrawReason};
+use crate::rules::ruleset::Ruleset;
 use crate::rules::state::{DecisionKind, EngineStatus, Pending};
+use crate::tr;
 
 /// A person sits in the GM's seat: the GM's decisions (Assist approval, initiative ties) are asked
 /// in a prompt instead of answered by the AI (the start screen's choice).
@@ -43,8 +46,11 @@ pub struct Battle {
     pub combat: Combat,
     /// What it was set up from (for a restart).
     pub setup: BattleSetup,
-    /// Why the last command was refused, in words, for the banner.
+    /// Why the last command was refused, in words, for the banner (in the player's language:
+    /// [`Battle::refuse`] sets it, and a change of language words it again).
     pub last_rejection: Option<String>,
+    /// The same refusal as data, to word it again when the language changes.
+    refused: Option<Words>,
     /// A set-up error, shown instead of a board.
     pub error: Option<String>,
     /// The openings the GM policy suggests to a person in the GM's seat.
@@ -90,7 +96,119 @@ impl GmDesk {
     }
 }
 
+/// Words for the banner kept as data: a message of the language catalogs and its arguments, so
+/// that a change of language words them again ([`Words::say`]). Notes, refusals and the
+/// Simulate window's errors are kept this way, never only as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Words {
+    /// A catalog message and its named arguments.
+    Msg(&'static str, Vec<(&'static str, Words)>),
+    /// Text put in as it is: a name, a path, an error of another module.
+    Text(String),
+    /// A number (it chooses plural forms).
+    Num(i64),
+    /// The engine's refusal of a command, in the player's words.
+    Refusal(Rejection),
+}
+
+impl Words {
+    /// A catalog message, its arguments to add with [`Words::with`].
+    pub fn msg(key: &'static str) -> Words {
+        Words::Msg(key, Vec::new())
+    }
+
+    /// The message with one more argument (only a [`Words::Msg`] takes arguments).
+    pub fn with(self, name: &'static str, value: impl Into<Words>) -> Words {
+        match self {
+            Words::Msg(key, mut args) => {
+                args.push((name, value.into()));
+                Words::Msg(key, args)
+            }
+            other => other,
+        }
+    }
+
+    /// The words in the language of `tr`. A refusal names the creatures of `combat` (without
+    /// one, the engine's English words).
+    pub fn say(&self, combat: Option<&Combat>, tr: &Tr) -> String {
+        match self {
+            Words::Msg(key, args) if args.is_empty() => tr.t(key),
+            Words::Msg(key, args) => {
+                let args: Vec<(&str, Arg)> = args
+                    .iter()
+                    .map(|(name, v)| {
+                        (
+                            *name,
+                            match v {
+                                Words::Num(n) => Arg::Num(*n),
+                                other => Arg::Text(other.say(combat, tr)),
+                            },
+                        )
+                    })
+                    .collect();
+                tr.ta(key, &args)
+            }
+            Words::Text(s) => s.clone(),
+            Words::Num(n) => n.to_string(),
+            Words::Refusal(r) => match combat {
+                Some(c) => crate::hud_model::rejection_words(c, r, tr),
+                None => r.to_string(),
+            },
+        }
+    }
+}
+
+impl From<String> for Words {
+    fn from(s: String) -> Self {
+        Words::Text(s)
+    }
+}
+impl From<&String> for Words {
+    fn from(s: &String) -> Self {
+        Words::Text(s.clone())
+    }
+}
+impl From<&str> for Words {
+    fn from(s: &str) -> Self {
+        Words::Text(s.to_string())
+    }
+}
+impl From<Rejection> for Words {
+    fn from(r: Rejection) -> Self {
+        Words::Refusal(r)
+    }
+}
+macro_rules! words_from_int {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Words {
+            fn from(n: $t) -> Self {
+                Words::Num(n as i64)
+            }
+        }
+    )*};
+}
+words_from_int!(i32, i64, u8, u32, u64, usize);
+
 impl Battle {
+    /// Show a refusal in the banner, in the language of `tr`.
+    pub fn refuse(&mut self, why: Words, tr: &Tr) {
+        self.last_rejection = Some(why.say(Some(&self.combat), tr));
+        self.refused = Some(why);
+    }
+
+    /// No refusal in the banner any more.
+    pub fn clear_refusal(&mut self) {
+        self.last_rejection = None;
+        self.refused = None;
+    }
+
+    /// Word the banner's refusal again, in the language of `tr` (the language changed).
+    pub fn reword(&mut self, tr: &Tr) {
+        if let Some(w) = &self.refused {
+            self.last_rejection = Some(w.say(Some(&self.combat), tr));
+        }
+    }
+
     /// Who plays this creature.
     pub fn control(&self, c: Cid) -> SideControl {
         let side = self.combat.get::<Side>(c).map(|s| s.0.clone()).unwrap_or_default();
@@ -200,13 +318,52 @@ pub enum Beat {
     Float {
         /// Over whom.
         who: Cid,
-        /// What.
-        text: String,
+        /// What (the view words it in the player's language).
+        text: FloatText,
         /// Its colour (RGB).
         rgb: [f32; 3],
     },
     /// The camera should look at this creature (a turn starts).
     Focus(Cid),
+}
+
+/// What a floating text over a creature says, as data: the view words it
+/// ([`FloatText::words`]) in the language of the moment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FloatText {
+    /// An attack roll's total: `attack 13`.
+    Attack(i32),
+    /// An attack blocked.
+    Blocked,
+    /// An attack missed.
+    Miss,
+    /// Damage taken: `-5`.
+    Damage(i32),
+    /// Hit points healed: `+5`.
+    Heal(i32),
+    /// A condition put on (its id).
+    Condition(String),
+    /// The creature is down.
+    Down,
+}
+
+impl FloatText {
+    /// The text in the language of `tr`; a condition is named by the ruleset `rs` (its id with
+    /// spaces without one).
+    pub fn words(&self, rs: Option<&Ruleset>, tr: &Tr) -> String {
+        match self {
+            FloatText::Attack(total) => tr!(tr, "float-attack", total = *total),
+            FloatText::Blocked => tr.t("float-blocked"),
+            FloatText::Miss => tr.t("float-miss"),
+            FloatText::Damage(n) => format!("-{n}"),
+            FloatText::Heal(n) => format!("+{n}"),
+            FloatText::Condition(id) => match rs {
+                Some(rs) => crate::hud_model::log::condition_name(rs, tr, id),
+                None => id.replace('_', " "),
+            },
+            FloatText::Down => tr.t("float-down"),
+        }
+    }
 }
 
 impl Beat {
@@ -231,8 +388,8 @@ pub struct Playback {
     pub queue: VecDeque<Beat>,
     /// Where each token stands on screen, in squares (it lags the rules while a walk plays).
     pub display: BTreeMap<Cid, Vec2>,
-    /// Floating texts started this frame, for the view to spawn.
-    pub floats: Vec<(Cid, String, [f32; 3])>,
+    /// Floating texts started this frame, for the view to word and spawn.
+    pub floats: Vec<(Cid, FloatText, [f32; 3])>,
     /// The creature the camera follows.
     pub focus: Option<Cid>,
 }
@@ -329,7 +486,14 @@ pub(crate) fn start_battle(
             commands.insert_resource((*setup).clone());
             let mut c = c;
             let gm = GmDesk::new(&mut c);
-            commands.insert_resource(Battle { combat: *c, setup: *setup, last_rejection: None, error: None, gm });
+            commands.insert_resource(Battle {
+                combat: *c,
+                setup: *setup,
+                last_rejection: None,
+                refused: None,
+                error: None,
+                gm,
+            });
             return;
         }
         None => {}
@@ -367,7 +531,7 @@ pub(crate) fn start_battle(
     started.write(BattleStarted { floor: if setup.from_save.is_some() { 0 } else { combat.journal().len() } });
     let mut combat = combat;
     let gm = GmDesk::new(&mut combat);
-    commands.insert_resource(Battle { combat, setup: setup.clone(), last_rejection: None, error, gm });
+    commands.insert_resource(Battle { combat, setup: setup.clone(), last_rejection: None, refused: None, error, gm });
 }
 
 /// The combat an encounter battle starts with: the encounter, ruleset and mods as they are on disk
@@ -420,6 +584,7 @@ pub fn drive(
     gm: Option<Res<GmSeat>>,
     playback: Res<Playback>,
     time: Res<Time>,
+    tr: Res<Tr>,
 ) {
     queued.0.extend(human.read().map(|h| h.0.clone()));
     let Some(mut battle) = battle else { return };
@@ -429,9 +594,9 @@ pub fn drive(
     // The player's commands, in order; a refusal is shown, not fatal.
     while let Some(cmd) = queued.0.pop_front() {
         if let Err(r) = battle.combat.submit_as(cmd, Issuer::Player) {
-            battle.last_rejection = Some(battle.combat.explain(&r));
+            battle.refuse(Words::Refusal(r), &tr);
         } else {
-            battle.last_rejection = None;
+            battle.clear_refusal();
         }
     }
     let mut budget = if pacing.instant { 10_000 } else { 1 };
@@ -617,18 +782,20 @@ pub(crate) fn beat_for(e: &CombatEvent) -> Option<Beat> {
         CombatEvent::Moved { who, from, to, .. } => Beat::Walk { who: *who, from: *from, to: *to },
         CombatEvent::TurnStarted { who, .. } => Beat::Focus(*who),
         CombatEvent::AttackRolled { attacker, total, .. } => {
-            Beat::Float { who: *attacker, text: format!("attack {total}"), rgb: WHITE }
+            Beat::Float { who: *attacker, text: FloatText::Attack(*total), rgb: WHITE }
         }
-        CombatEvent::AttackBlocked { target, .. } => Beat::Float { who: *target, text: "blocked".into(), rgb: GOLD },
-        CombatEvent::AttackMissed { target, .. } => Beat::Float { who: *target, text: "miss".into(), rgb: GOLD },
+        CombatEvent::AttackBlocked { target, .. } => Beat::Float { who: *target, text: FloatText::Blocked, rgb: GOLD },
+        CombatEvent::AttackMissed { target, .. } => Beat::Float { who: *target, text: FloatText::Miss, rgb: GOLD },
         CombatEvent::Damaged { who, amount, .. } if *amount > 0 => {
-            Beat::Float { who: *who, text: format!("-{amount}"), rgb: RED }
+            Beat::Float { who: *who, text: FloatText::Damage(*amount), rgb: RED }
         }
-        CombatEvent::Healed { who, amount, .. } => Beat::Float { who: *who, text: format!("+{amount}"), rgb: GREEN },
+        CombatEvent::Healed { who, amount, .. } => {
+            Beat::Float { who: *who, text: FloatText::Heal(*amount), rgb: GREEN }
+        }
         CombatEvent::ConditionApplied { who, condition, .. } => {
-            Beat::Float { who: *who, text: condition.replace('_', " "), rgb: GOLD }
+            Beat::Float { who: *who, text: FloatText::Condition(condition.clone()), rgb: GOLD }
         }
-        CombatEvent::Downed { who } => Beat::Float { who: *who, text: "down!".into(), rgb: RED },
+        CombatEvent::Downed { who } => Beat::Float { who: *who, text: FloatText::Down, rgb: RED },
         _ => return None,
     })
 }
@@ -680,24 +847,38 @@ pub(crate) fn finish_when_over(
     }
 }
 
-/// A short summary of the finished fight: who won, in which round, who is still standing.
+/// A short summary of the finished fight, in English: see [`summary_in`].
 pub fn summary(battle: &Battle) -> Vec<String> {
+    summary_in(battle, &Tr::default())
+}
+
+/// A short summary of the finished fight: who won, in which round, who is still standing; in
+/// the language of `tr`.
+pub fn summary_in(battle: &Battle, tr: &Tr) -> Vec<String> {
     let c = &battle.combat;
     let mut lines = Vec::new();
     let draw = c.log().events.iter().find_map(|e| match e {
         CombatEvent::CombatDrawn { reason, .. } => Some(*reason),
         _ => None,
     });
+    let round = c.turn().round;
     lines.push(match (&c.turn().winner, draw) {
-        (Some(w), _) => format!("{w} win in round {}", c.turn().round),
-        (None, Some(r)) => format!("Draw in round {}: {r:?}", c.turn().round),
-        (None, None) => format!("Nobody is left standing (round {})", c.turn().round),
+        (Some(w), _) => tr!(tr, "end-summary-won", side = w, round = round),
+        (None, Some(r)) => {
+            let why = match r {
+                DrawReason::NobodyCanAct => tr.t("end-summary-draw-nobody-can-act"),
+                DrawReason::RoundCap(n) => tr!(tr, "end-summary-draw-round-cap", n = n),
+                DrawReason::WorkLimit => tr.t("end-summary-draw-work-limit"),
+            };
+            tr!(tr, "end-summary-draw", round = round, reason = why)
+        }
+        (None, None) => tr!(tr, "end-summary-nobody-standing", round = round),
     });
     for i in 0..c.len() as u32 {
         let who = Cid(i);
         let hp = c.get::<crate::rules::components::Health>(who).map_or(0, |h| h.hp);
         let dealt: i32 = damage_dealt(c, who);
-        lines.push(format!("{}: {} hp left, dealt {dealt}", c.name(who), hp.max(0)));
+        lines.push(tr!(tr, "end-summary-creature", who = c.name(who), hp = hp.max(0), dealt = dealt));
     }
     lines
 }

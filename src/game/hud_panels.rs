@@ -13,8 +13,10 @@ use egui::{Color32, RichText};
 
 use crate::hud_model::log::{Category, LogFilter, LogView};
 use crate::hud_model::{self, AbilityButton, Budget, Card, MarkKind, Reactions, Tracker, TrackerKind, TrackerRow};
+use crate::i18n::Tr;
 use crate::rules::components::Cid;
 use crate::rules::driver::Combat;
+use crate::tr;
 
 /// Gold: the current creature, selections, the what-if preview.
 pub const GOLD: Color32 = Color32::from_rgb(236, 196, 92);
@@ -44,7 +46,7 @@ pub struct HudUi {
     pub hovered: Option<String>,
     /// An ability whose what-if preview stays shown, whatever the pointer does (screenshots).
     pub preview: Option<String>,
-    /// Where the last log export went, or why it failed.
+    /// Where the last log export went, or why it failed (worded when it was made).
     pub export_note: Option<String>,
     /// The HUD's zoom, on top of the OS scale factor.
     pub zoom: f32,
@@ -83,12 +85,15 @@ pub struct HudCache {
     pub bar_for: Option<Cid>,
     /// Combatant names, by id.
     pub names: Vec<String>,
+    /// The language the view-models are in: another one rebuilds them.
+    lang: Option<Tr>,
+    /// The hotkey labels the ability bar was built with: new ones (another language) rebuild it.
+    hotkeys: Vec<String>,
 }
 
 impl HudCache {
-    /// Bring the view-models up to date. `human` is the person's creature whose turn it is (its
-    /// ability bar is built); `focus` the creature whose card to show; `hovered` the ability under
-    /// the pointer.
+    /// [`HudCache::refresh_in`] with the view-models in English; the log's sentences stay in the
+    /// language [`LogView::set_language`] last chose.
     pub fn refresh(
         &mut self,
         combat: &mut Combat,
@@ -97,6 +102,47 @@ impl HudCache {
         hovered: Option<&str>,
         hotkeys: &[String],
     ) {
+        self.rebuild(combat, human, focus, hovered, hotkeys, &Tr::default());
+    }
+
+    /// Bring the view-models up to date, in the language of `tr`. `human` is the person's
+    /// creature whose turn it is (its ability bar is built); `focus` the creature whose card to
+    /// show; `hovered` the ability under the pointer. A change of language rebuilds them all,
+    /// the log's sentences included.
+    pub fn refresh_in(
+        &mut self,
+        combat: &mut Combat,
+        human: Option<Cid>,
+        focus: Option<Cid>,
+        hovered: Option<&str>,
+        hotkeys: &[String],
+        tr: &Tr,
+    ) {
+        self.log.set_language(tr);
+        self.rebuild(combat, human, focus, hovered, hotkeys, tr);
+    }
+
+    fn rebuild(
+        &mut self,
+        combat: &mut Combat,
+        human: Option<Cid>,
+        focus: Option<Cid>,
+        hovered: Option<&str>,
+        hotkeys: &[String],
+        tr: &Tr,
+    ) {
+        let same_language = self
+            .lang
+            .as_ref()
+            .is_some_and(|l| l.code() == tr.code() && std::sync::Arc::ptr_eq(l.catalogs(), tr.catalogs()));
+        if !same_language {
+            self.lang = Some(tr.clone());
+            self.key = None;
+        }
+        if self.hotkeys != hotkeys {
+            self.hotkeys = hotkeys.to_vec();
+            self.key = None;
+        }
         self.log.update(combat);
         let key = (combat.log().events.len(), combat.runs(), human, hovered.map(str::to_string), focus);
         if self.key.as_ref() == Some(&key) {
@@ -105,15 +151,15 @@ impl HudCache {
         self.key = Some(key);
         self.names = combat.log().names.clone();
         let what_if = human.zip(hovered);
-        self.tracker = Some(hud_model::tracker(combat, (combat.len() * 2).clamp(4, 24), what_if));
+        self.tracker = Some(hud_model::tracker_in(combat, (combat.len() * 2).clamp(4, 24), what_if, tr));
         let shown = focus.or(human).or_else(|| match combat.status() {
             crate::rules::state::EngineStatus::AwaitingCommand(c) => Some(c),
             crate::rules::state::EngineStatus::AwaitingDecision(crate::rules::command::Decider::Creature(c)) => Some(c),
             _ => combat.turn().active,
         });
-        self.card = shown.map(|c| hud_model::card(combat, c));
+        self.card = shown.map(|c| hud_model::card_in(combat, c, tr));
         if self.bar_for != human || human.is_some() {
-            self.bar = human.map(|h| hud_model::ability_buttons(combat, h, hotkeys)).unwrap_or_default();
+            self.bar = human.map(|h| hud_model::ability_buttons_in(combat, h, hotkeys, tr)).unwrap_or_default();
         }
         self.bar_for = human;
     }
@@ -158,10 +204,20 @@ pub(crate) fn theme(ctx: &egui::Context) {
     });
 }
 
-/// Draw the tracker (left), the card and the log (right) and the segment timeline (top) inside
-/// `root`, whose remaining space is the board. Returns what the player did and the rectangles the
-/// panels cover.
+/// [`draw_panels_in`] in English.
 pub fn draw_panels(root: &mut egui::Ui, cache: &HudCache, st: &mut HudUi) -> (Vec<HudAction>, Vec<egui::Rect>) {
+    draw_panels_in(root, cache, st, &Tr::default())
+}
+
+/// Draw the tracker (left), the card and the log (right) and the segment timeline (top) inside
+/// `root`, whose remaining space is the board, in the language of `tr`. Returns what the player
+/// did and the rectangles the panels cover.
+pub fn draw_panels_in(
+    root: &mut egui::Ui,
+    cache: &HudCache,
+    st: &mut HudUi,
+    tr: &Tr,
+) -> (Vec<HudAction>, Vec<egui::Rect>) {
     let mut out = Vec::new();
     let mut rects = Vec::new();
     let width = root.max_rect().width();
@@ -169,13 +225,13 @@ pub fn draw_panels(root: &mut egui::Ui, cache: &HudCache, st: &mut HudUi) -> (Ve
     if let Some(t) = cache.tracker.as_ref().filter(|t| matches!(t.kind, TrackerKind::Segments { .. }))
         && st.tracker
     {
-        rects.push(egui::Panel::top("timeline").show_inside(root, |ui| timeline(ui, cache, t)).response.rect);
+        rects.push(egui::Panel::top("timeline").show_inside(root, |ui| timeline(ui, cache, t, tr)).response.rect);
     }
     if st.tracker
         && let Some(t) = &cache.tracker
     {
         let r = egui::Panel::left("tracker").resizable(true).default_size(side * 0.85).show_inside(root, |ui| {
-            tracker(ui, cache, t, st, &mut out);
+            tracker(ui, cache, t, st, &mut out, tr);
         });
         rects.push(r.response.rect);
     }
@@ -184,11 +240,11 @@ pub fn draw_panels(root: &mut egui::Ui, cache: &HudCache, st: &mut HudUi) -> (Ve
             if st.card
                 && let Some(c) = &cache.card
             {
-                card(ui, c, st, &mut out);
+                card(ui, c, st, &mut out, tr);
                 ui.separator();
             }
             if st.log {
-                log(ui, cache, st, &mut out);
+                log(ui, cache, st, &mut out, tr);
             }
         });
         rects.push(r.response.rect);
@@ -235,7 +291,7 @@ fn side_colour(index: usize) -> Color32 {
     Color32::from_rgb(r, g, b)
 }
 
-fn row_widget(ui: &mut egui::Ui, r: &TrackerRow, counts: bool, st: &mut HudUi, out: &mut Vec<HudAction>) {
+fn row_widget(ui: &mut egui::Ui, r: &TrackerRow, counts: bool, st: &mut HudUi, out: &mut Vec<HudAction>, tr: &Tr) {
     ui.horizontal(|ui| {
         dot(ui, side_colour(r.side_index));
         let mut name = RichText::new(&r.name);
@@ -249,10 +305,10 @@ fn row_widget(ui: &mut egui::Ui, r: &TrackerRow, counts: bool, st: &mut HudUi, o
         let marker = if r.current { "▶ " } else { "" };
         let resp = ui.add(egui::Button::selectable(st.focus == Some(r.who), name).frame(false));
         if !marker.is_empty() {
-            ui.label(RichText::new("acting").small().color(GOLD));
+            ui.label(RichText::new(tr.t("tracker-row-acting")).small().color(GOLD));
         }
         if counts {
-            ui.label(RichText::new(format!("count {}", r.count)).small().color(DIM));
+            ui.label(RichText::new(tr!(tr, "tracker-row-count", count = r.count)).small().color(DIM));
         }
         if resp.clicked() {
             let f = if st.focus == Some(r.who) { None } else { Some(r.who) };
@@ -260,7 +316,7 @@ fn row_widget(ui: &mut egui::Ui, r: &TrackerRow, counts: bool, st: &mut HudUi, o
         }
         let tags = if r.tags.is_empty() { String::new() } else { r.tags.join(", ") };
         if !tags.is_empty() {
-            resp.on_hover_text(format!("{} ({}): {tags}", r.name, r.side));
+            resp.on_hover_text(tr!(tr, "tracker-row-hover", name = &r.name, side = &r.side, tags = tags));
         }
     });
     if !r.tags.is_empty() {
@@ -268,26 +324,25 @@ fn row_widget(ui: &mut egui::Ui, r: &TrackerRow, counts: bool, st: &mut HudUi, o
     }
 }
 
-fn tracker(ui: &mut egui::Ui, _cache: &HudCache, t: &Tracker, st: &mut HudUi, out: &mut Vec<HudAction>) {
+fn tracker(ui: &mut egui::Ui, _cache: &HudCache, t: &Tracker, st: &mut HudUi, out: &mut Vec<HudAction>, tr: &Tr) {
     ui.add_space(4.0);
     let title = match t.kind {
-        TrackerKind::Rounds if t.surprise_round => "Surprise round".to_string(),
-        TrackerKind::Rounds => format!("Round {}", t.round),
-        TrackerKind::Segments { .. } => format!("Round {} · segment {}", t.round, t.segment),
+        TrackerKind::Rounds if t.surprise_round => tr.t("tracker-surprise-round"),
+        TrackerKind::Rounds => tr!(tr, "tracker-round", round = t.round),
+        TrackerKind::Segments { .. } => tr!(tr, "tracker-round-segment", round = t.round, segment = t.segment),
     };
     ui.label(RichText::new(title).strong().size(17.0).color(GOLD));
     if t.surprise_round {
-        ui.label(RichText::new("Only aware creatures act; the unaware are flat-footed.").small().color(RED));
+        ui.label(RichText::new(tr.t("tracker-surprise-hint")).small().color(RED));
     }
-    ui.label(RichText::new("Turn order").small().color(DIM));
+    ui.label(RichText::new(tr.t("tracker-turn-order")).small().color(DIM));
     egui::ScrollArea::vertical().id_salt("tracker_scroll").max_height(ui.available_height() * 0.7).show(ui, |ui| {
         let mut last_round = None;
         for r in &t.order {
             if !r.current && last_round.is_some_and(|lr| lr != r.round) {
-                let label = match (t.kind, r.round) {
-                    (_, 0) => "— surprise round —".to_string(),
-                    (TrackerKind::Segments { .. }, _) => format!("— round {} —", r.round),
-                    _ => format!("— round {} —", r.round),
+                let label = match r.round {
+                    0 => tr.t("tracker-divider-surprise"),
+                    round => tr!(tr, "tracker-divider-round", round = round),
                 };
                 ui.label(RichText::new(label).small().color(DIM));
             }
@@ -295,36 +350,38 @@ fn tracker(ui: &mut egui::Ui, _cache: &HudCache, t: &Tracker, st: &mut HudUi, ou
             if let TrackerKind::Segments { .. } = t.kind
                 && !r.current
             {
-                ui.label(RichText::new(format!("seg {} (round {})", r.segment, r.round)).small().color(DIM));
+                ui.label(
+                    RichText::new(tr!(tr, "tracker-seg", segment = r.segment, round = r.round)).small().color(DIM),
+                );
             }
-            row_widget(ui, r, t.show_counts, st, out);
+            row_widget(ui, r, t.show_counts, st, out, tr);
         }
     });
     if !t.delayed.is_empty() {
         ui.separator();
-        ui.label(RichText::new("Delayed").strong());
+        ui.label(RichText::new(tr.t("tracker-delayed")).strong());
         for r in &t.delayed {
-            row_widget(ui, r, t.show_counts, st, out);
+            row_widget(ui, r, t.show_counts, st, out, tr);
         }
     }
     if !t.readied.is_empty() {
         ui.separator();
-        ui.label(RichText::new("Readied / holding").strong());
+        ui.label(RichText::new(tr.t("tracker-readied")).strong());
         for r in &t.readied {
-            row_widget(ui, r, t.show_counts, st, out);
+            row_widget(ui, r, t.show_counts, st, out, tr);
         }
     }
 }
 
-fn timeline(ui: &mut egui::Ui, cache: &HudCache, t: &Tracker) {
+fn timeline(ui: &mut egui::Ui, cache: &HudCache, t: &Tracker, tr: &Tr) {
     let TrackerKind::Segments { per_round } = t.kind else { return };
     let (first, last) = t.timeline_rounds;
     let cols = ((last - first + 1) * per_round) as usize;
     ui.horizontal(|ui| {
-        ui.label(RichText::new("Timeline").strong());
+        ui.label(RichText::new(tr.t("tracker-timeline")).strong());
         for h in &t.held {
-            ui.label(RichText::new(format!("{} holds {} (release owes RT {})", h.name, h.ability, h.owes)).color(GOLD))
-                .on_hover_text("SG-19..25: a held cast suspends its recovery time until it is released.");
+            let text = tr!(tr, "tracker-held", who = &h.name, ability = &h.ability, owes = h.owes);
+            ui.label(RichText::new(text).color(GOLD)).on_hover_text(tr.t("tracker-held-hint"));
         }
     });
     let avail = ui.available_width();
@@ -334,7 +391,7 @@ fn timeline(ui: &mut egui::Ui, cache: &HudCache, t: &Tracker) {
             let r = first + i as u32 / per_round;
             let s = i as u32 % per_round + 1;
             let now = (r, s) == (t.round, t.segment);
-            let text = if s == 1 { format!("R{r}·1") } else { s.to_string() };
+            let text = if s == 1 { tr!(tr, "tracker-column-round", round = r) } else { s.to_string() };
             ui.label(RichText::new(text).small().color(if now { GOLD } else { DIM }));
         }
         ui.end_row();
@@ -375,27 +432,28 @@ fn timeline(ui: &mut egui::Ui, cache: &HudCache, t: &Tracker) {
     let _ = cache;
 }
 
-fn pips(ui: &mut egui::Ui, label: &str, have: u8, of: u8, colour: Color32) {
+fn pips(ui: &mut egui::Ui, label: &str, have: u8, of: u8, colour: Color32, tr: &Tr) {
     ui.horizontal(|ui| {
         ui.label(label);
         for i in 0..of {
             pip(ui, i < have, colour);
         }
-        ui.label(RichText::new(format!("{have} of {of}")).small().color(DIM));
+        ui.label(RichText::new(tr!(tr, "card-pips-of", have = have, of = of)).small().color(DIM));
     });
 }
 
-fn card(ui: &mut egui::Ui, c: &Card, st: &mut HudUi, out: &mut Vec<HudAction>) {
+fn card(ui: &mut egui::Ui, c: &Card, st: &mut HudUi, out: &mut Vec<HudAction>, tr: &Tr) {
     ui.horizontal(|ui| {
         dot(ui, side_colour(c.side_index));
         ui.label(RichText::new(&c.name).strong().size(17.0));
         ui.label(RichText::new(&c.side).small().color(DIM));
-        if st.focus.is_some() && ui.small_button("×").on_hover_text("Back to the creature acting").clicked() {
+        if st.focus.is_some() && ui.small_button("×").on_hover_text(tr.t("card-back-to-acting")).clicked() {
             out.push(HudAction::Focus(None));
         }
     });
     let frac = if c.max_hp > 0 { (c.hp.max(0) as f32) / (c.max_hp as f32) } else { 0.0 };
-    ui.add(egui::ProgressBar::new(frac).text(format!("{} / {} hp", c.hp, c.max_hp)).fill(if frac > 0.5 {
+    let hp = tr!(tr, "card-hp", hp = c.hp, max = c.max_hp);
+    ui.add(egui::ProgressBar::new(frac).text(hp).fill(if frac > 0.5 {
         Color32::from_rgb(70, 140, 70)
     } else {
         Color32::from_rgb(170, 70, 50)
@@ -403,14 +461,18 @@ fn card(ui: &mut egui::Ui, c: &Card, st: &mut HudUi, out: &mut Vec<HudAction>) {
     match &c.budget {
         Budget::Pool { max, spent, restricted_left, restricted_to, per_round } => {
             let left = max.saturating_sub(*spent);
-            pips(ui, if *per_round { "Actions this round" } else { "Actions this turn" }, left, *max, GOLD);
+            let label = tr.t(if *per_round { "card-actions-this-round" } else { "card-actions-this-turn" });
+            pips(ui, &label, left, *max, GOLD, tr);
             if *restricted_left > 0 {
-                let only =
-                    if restricted_to.is_empty() { String::new() } else { format!(" ({})", restricted_to.join(", ")) };
-                ui.label(RichText::new(format!("+{restricted_left} extra action{only}")).color(GREEN));
+                let extra = if restricted_to.is_empty() {
+                    tr!(tr, "card-extra-actions", n = *restricted_left)
+                } else {
+                    tr!(tr, "card-extra-actions-only", n = *restricted_left, only = restricted_to.join(", "))
+                };
+                ui.label(RichText::new(extra).color(GREEN));
             }
             if *per_round {
-                ui.label(RichText::new("Bonus actions: no action cost (HB-34)").small().color(DIM));
+                ui.label(RichText::new(tr.t("card-bonus-actions")).small().color(DIM));
             }
         }
         Budget::Slots { standard, moves, swift, full_round_open, step_open } => {
@@ -420,52 +482,58 @@ fn card(ui: &mut egui::Ui, c: &Card, st: &mut HudUi, out: &mut Vec<HudAction>) {
                     slot(ui, open, if open { yes } else { no });
                     ui.end_row();
                 };
-                row(ui, "Standard", *standard > 0, "open", "spent");
-                row(ui, "Move", *moves > 0, "open", "spent");
-                row(ui, "Swift", *swift > 0, "open", "spent");
-                row(ui, "Free", true, "any number", "");
-                row(ui, "Full-round", *full_round_open, "still open", "closed");
-                row(ui, "5-ft step", *step_open, "open", "used or moved");
+                let (open, spent) = (tr.t("card-slot-open"), tr.t("card-slot-spent"));
+                row(ui, &tr.t("card-slot-standard"), *standard > 0, &open, &spent);
+                row(ui, &tr.t("card-slot-move"), *moves > 0, &open, &spent);
+                row(ui, &tr.t("card-slot-swift"), *swift > 0, &open, &spent);
+                row(ui, &tr.t("card-slot-free"), true, &tr.t("card-slot-any-number"), "");
+                row(
+                    ui,
+                    &tr.t("card-slot-full-round"),
+                    *full_round_open,
+                    &tr.t("card-slot-still-open"),
+                    &tr.t("card-slot-closed"),
+                );
+                row(ui, &tr.t("card-slot-step"), *step_open, &open, &tr.t("card-slot-used-or-moved"));
             });
         }
         Budget::Recovery { acting, owed, next } => {
             if *acting {
-                ui.label(RichText::new("Acting now: one timed action, plus free actions").color(GOLD));
+                ui.label(RichText::new(tr.t("card-acting-now")).color(GOLD));
             }
             match (owed, next) {
                 (Some(o), Some((r, s))) => {
-                    ui.label(format!("Next turn: segment {s} of round {r} ({o} segment(s) of recovery owed)"));
+                    ui.label(tr!(tr, "card-next-turn", segment = *s, round = *r, owed = *o));
                 }
                 _ if *acting => {}
                 _ => {
-                    ui.label(RichText::new("No turn scheduled (delaying, readied, holding or casting)").color(DIM));
+                    ui.label(RichText::new(tr.t("card-no-turn-scheduled")).color(DIM));
                 }
             }
         }
     }
     match c.reactions {
-        Reactions::Unlimited => ui.label(RichText::new("Reactions: unlimited, no action cost").small()),
-        Reactions::Left(n) => ui.label(format!("Reactions left: {n}")),
-        Reactions::CannotAct => ui.label(RichText::new("No reactions: it can't act now").small().color(RED)),
+        Reactions::Unlimited => ui.label(RichText::new(tr.t("card-reactions-unlimited")).small()),
+        Reactions::Left(n) => ui.label(tr!(tr, "card-reactions-left", n = n)),
+        Reactions::CannotAct => ui.label(RichText::new(tr.t("card-reactions-none")).small().color(RED)),
     };
     for m in &c.modifiers {
         ui.label(RichText::new(format!("{} {}: {}", m.condition, m.value, m.effect)).color(RED));
     }
     if let Some(a) = &c.activity {
         let frac = if a.total > 0 { a.paid as f32 / a.total as f32 } else { 0.0 };
-        ui.add(
-            egui::ProgressBar::new(frac)
-                .text(format!("{}: {}/{} {}", a.ability, a.paid, a.total, a.unit))
-                .fill(Color32::from_rgb(110, 90, 190)),
-        )
-        .on_hover_text(&a.text);
-        let mut line = String::new();
+        let progress =
+            tr!(tr, "card-activity-progress", ability = &a.ability, paid = a.paid, total = a.total, unit = a.unit);
+        ui.add(egui::ProgressBar::new(frac).text(progress).fill(Color32::from_rgb(110, 90, 190)))
+            .on_hover_text(&a.text);
+        let mut parts = Vec::new();
         if a.concentrating {
-            line.push_str("concentrating");
+            parts.push(tr.t("card-concentrating"));
         }
         if let Some(o) = a.release_owes {
-            line.push_str(&format!(" · release owes RT {o}"));
+            parts.push(tr!(tr, "card-release-owes", rt = o));
         }
+        let line = parts.join(" · ");
         if !line.is_empty() {
             ui.label(RichText::new(line).small().color(Color32::from_rgb(170, 140, 255)));
         }
@@ -484,13 +552,13 @@ fn card(ui: &mut egui::Ui, c: &Card, st: &mut HudUi, out: &mut Vec<HudAction>) {
                     .inner_margin(egui::Margin::symmetric(5, 2))
                     .show(ui, |ui| ui.label(RichText::new(text).small().color(colour)))
                     .response;
-                resp.on_hover_ui(|ui| badge_tooltip(ui, b));
+                resp.on_hover_ui(|ui| badge_tooltip(ui, b, tr));
             }
         });
     }
 }
 
-fn badge_tooltip(ui: &mut egui::Ui, b: &hud_model::Badge) {
+fn badge_tooltip(ui: &mut egui::Ui, b: &hud_model::Badge, tr: &Tr) {
     ui.set_max_width(360.0);
     ui.label(RichText::new(&b.label).strong());
     if let Some(text) = &b.text {
@@ -499,7 +567,7 @@ fn badge_tooltip(ui: &mut egui::Ui, b: &hud_model::Badge) {
     ui.label(RichText::new(&b.expiry).italics());
     for id in &b.rules {
         ui.separator();
-        match hud_model::rules_ref::rule_text(id) {
+        match hud_model::rules_ref::rule_text_in(tr.code(), id) {
             Some((title, text)) => {
                 ui.label(RichText::new(format!("{id} — {title}")).strong().color(GOLD));
                 ui.label(RichText::new(text).small());
@@ -511,9 +579,9 @@ fn badge_tooltip(ui: &mut egui::Ui, b: &hud_model::Badge) {
     }
 }
 
-fn rule_tooltip(ui: &mut egui::Ui, id: &str) {
+fn rule_tooltip(ui: &mut egui::Ui, id: &str, tr: &Tr) {
     ui.set_max_width(360.0);
-    match hud_model::rules_ref::rule_text(id) {
+    match hud_model::rules_ref::rule_text_in(tr.code(), id) {
         Some((title, text)) => {
             ui.label(RichText::new(format!("{id} — {title}")).strong().color(GOLD));
             ui.label(RichText::new(text).small());
@@ -524,24 +592,25 @@ fn rule_tooltip(ui: &mut egui::Ui, id: &str) {
     }
 }
 
-fn log(ui: &mut egui::Ui, cache: &HudCache, st: &mut HudUi, out: &mut Vec<HudAction>) {
+fn log(ui: &mut egui::Ui, cache: &HudCache, st: &mut HudUi, out: &mut Vec<HudAction>, tr: &Tr) {
     ui.horizontal(|ui| {
-        ui.label(RichText::new("Combat log").strong());
-        let who = st.filter.who.map_or("everyone".to_string(), |c| cache.name(c).to_string());
+        ui.label(RichText::new(tr.t("log-view-title")).strong());
+        let everyone = tr.t("log-view-everyone");
+        let who = st.filter.who.map_or(everyone.clone(), |c| cache.name(c).to_string());
         egui::ComboBox::from_id_salt("log_who").width(110.0).selected_text(who).show_ui(ui, |ui| {
-            ui.selectable_value(&mut st.filter.who, None, "everyone");
+            ui.selectable_value(&mut st.filter.who, None, everyone);
             for (i, n) in cache.names.iter().enumerate() {
                 ui.selectable_value(&mut st.filter.who, Some(Cid(i as u32)), n);
             }
         });
-        if ui.small_button("Export").on_hover_text("Write the log as JSON lines").clicked() {
+        if ui.small_button(tr.t("log-view-export")).on_hover_text(tr.t("log-view-export-hint")).clicked() {
             out.push(HudAction::ExportLog);
         }
     });
     ui.horizontal_wrapped(|ui| {
         for c in Category::ALL {
             let shown = !st.filter.hidden.contains(&c);
-            if ui.add(egui::Button::selectable(shown, RichText::new(c.label()).small())).clicked() {
+            if ui.add(egui::Button::selectable(shown, RichText::new(c.label_in(tr)).small())).clicked() {
                 if shown {
                     st.filter.hidden.push(c);
                 } else {
@@ -583,7 +652,7 @@ fn log(ui: &mut egui::Ui, cache: &HudCache, st: &mut HudUi, out: &mut Vec<HudAct
                     egui::vec2(LOG_TAG_WIDTH, tag_line),
                     egui::Label::new(RichText::new(tag).small().monospace().color(MUTED)),
                 )
-                .on_hover_ui(|ui| rule_tooltip(ui, tag));
+                .on_hover_ui(|ui| rule_tooltip(ui, tag, tr));
                 let colour = match e.category {
                     Category::Attack => Color32::from_rgb(236, 200, 180),
                     Category::Turn => Color32::from_rgb(170, 174, 184),
@@ -591,8 +660,9 @@ fn log(ui: &mut egui::Ui, cache: &HudCache, st: &mut HudUi, out: &mut Vec<HudAct
                     Category::Casting => Color32::from_rgb(190, 170, 250),
                     _ => Color32::from_rgb(220, 222, 228),
                 };
+                let head = tr!(tr, "log-view-entry-round", round = e.round, kind = &e.kind);
                 row.add(egui::Label::new(RichText::new(&e.text).color(colour)).wrap())
-                    .on_hover_text(format!("round {} · {}\n{}", e.round, e.kind, e.text));
+                    .on_hover_text(format!("{head}\n{}", e.text));
             }
         },
     );
@@ -604,8 +674,20 @@ const LOG_TAG_WIDTH: f32 = 46.0;
 /// Rule IDs in the log: present but quieter than the sentences.
 const MUTED: Color32 = Color32::from_rgb(120, 116, 100);
 
-/// Draw the ability bar of the acting person's creature. Returns what the player did.
+/// [`draw_ability_bar_in`] in English.
 pub fn draw_ability_bar(ui: &mut egui::Ui, cache: &HudCache, chosen: Option<&str>, st: &mut HudUi) -> Vec<HudAction> {
+    draw_ability_bar_in(ui, cache, chosen, st, &Tr::default())
+}
+
+/// Draw the ability bar of the acting person's creature, in the language of `tr`. Returns what
+/// the player did.
+pub fn draw_ability_bar_in(
+    ui: &mut egui::Ui,
+    cache: &HudCache,
+    chosen: Option<&str>,
+    st: &mut HudUi,
+    tr: &Tr,
+) -> Vec<HudAction> {
     let mut out = Vec::new();
     let mut hovered = None;
     ui.horizontal_wrapped(|ui| {
@@ -622,16 +704,14 @@ pub fn draw_ability_bar(ui: &mut egui::Ui, cache: &HudCache, chosen: Option<&str
                 let targets = if b.targets.is_empty() {
                     String::new()
                 } else {
-                    format!(
-                        "\ntargets now: {}",
-                        b.targets.iter().map(|t| cache.name(*t)).collect::<Vec<_>>().join(", ")
-                    )
+                    let names = b.targets.iter().map(|t| cache.name(*t)).collect::<Vec<_>>().join(", ");
+                    format!("\n{}", tr!(tr, "bar-targets-now", targets = names))
                 };
                 resp.on_hover_text(format!("{tip}{targets}"))
             } else {
                 let why = b.reason.clone().unwrap_or_default();
                 let tip = b.what_if.clone().map(|w| format!("\n{w}")).unwrap_or_default();
-                resp.on_disabled_hover_text(format!("Can't use it now: {why}{tip}"))
+                resp.on_disabled_hover_text(format!("{}{tip}", tr!(tr, "bar-cant-use-now", why = why)))
             };
             if resp.hovered() || resp.contains_pointer() {
                 hovered = Some(b.id.clone());
@@ -646,7 +726,7 @@ pub fn draw_ability_bar(ui: &mut egui::Ui, cache: &HudCache, chosen: Option<&str
     }
     let shown = st.preview.as_ref().or(st.hovered.as_ref());
     if let Some(w) = shown.and_then(|id| cache.bar.iter().find(|b| &b.id == id)).and_then(|b| b.what_if.clone()) {
-        ui.label(RichText::new(format!("What if: {w}")).color(GOLD));
+        ui.label(RichText::new(tr!(tr, "bar-what-if", what = w)).color(GOLD));
     }
     out
 }

@@ -13,15 +13,67 @@ use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::app_state::Selection;
-use super::battle::{Battle, HumanCommand, Pacing};
+use super::battle::{Battle, HumanCommand, Pacing, Words};
+use crate::i18n::Tr;
 use crate::rules::command::{ActIntent, Command};
 use crate::rules::components::{Cid, GridPos};
 use crate::rules::driver::Combat;
 use crate::rules::ruleset::Effect;
 
-/// The labels of the ability hotkeys, from the bindings (`1`..`9` by default).
+/// The labels of the ability hotkeys, from the bindings (`1`..`9` by default), in the player's
+/// language; the bindings they name are kept to label them again when the language changes.
 #[derive(Resource, Debug, Default, Clone)]
-pub struct HotkeyLabels(pub Vec<String>);
+pub struct HotkeyLabels(pub Vec<String>, Vec<Option<Binding>>);
+
+impl HotkeyLabels {
+    /// The labels of these bindings (one per ability key; none: unbound), in the language of `tr`.
+    fn new(bindings: Vec<Option<Binding>>, tr: &Tr) -> Self {
+        let mut labels = HotkeyLabels(Vec::new(), bindings);
+        labels.relabel(tr);
+        labels
+    }
+
+    /// Label the keys again, in the language of `tr`.
+    fn relabel(&mut self, tr: &Tr) {
+        self.0 = self.1.iter().map(|b| b.as_ref().map_or(String::new(), |b| binding_label(b, tr))).collect();
+    }
+}
+
+/// A key's name for the ability bar: the keys with a name of their own in the player's language
+/// (the same as in the controls help), otherwise Bevy's name without `Key`/`Digit` (`E`, `1`,
+/// `F5`).
+fn key_name(k: KeyCode, tr: &Tr) -> String {
+    let key = match k {
+        KeyCode::Space => "key-space",
+        KeyCode::Enter => "key-enter",
+        KeyCode::Escape => "key-esc",
+        KeyCode::Tab => "key-tab",
+        KeyCode::Backspace => "keys-name-backspace",
+        KeyCode::ArrowUp => "keys-name-arrow-up",
+        KeyCode::ArrowDown => "keys-name-arrow-down",
+        KeyCode::ArrowLeft => "keys-name-arrow-left",
+        KeyCode::ArrowRight => "keys-name-arrow-right",
+        _ => {
+            let s = format!("{k:?}");
+            return s.strip_prefix("Digit").or_else(|| s.strip_prefix("Key")).unwrap_or(&s).to_string();
+        }
+    };
+    tr.t(key)
+}
+
+/// A binding as the ability bar shows it: `1`, `Left click`, `wheel Up`, `Ctrl+Z`.
+fn binding_label(b: &Binding, tr: &Tr) -> String {
+    match b {
+        Binding::Key(k) => key_name(*k, tr),
+        Binding::Mouse(MouseButton::Left) => tr.t("keys-mouse-left"),
+        Binding::Mouse(MouseButton::Right) => tr.t("keys-mouse-right"),
+        Binding::Mouse(MouseButton::Middle) => tr.t("keys-mouse-middle"),
+        Binding::Mouse(m) => crate::tr!(tr, "keys-mouse-other", button = format!("{m:?}")),
+        Binding::Wheel(WheelDirection::Up) => tr.t("keys-wheel-up"),
+        Binding::Wheel(WheelDirection::Down) => tr.t("keys-wheel-down"),
+        Binding::Ctrl(k) => crate::tr!(tr, "keys-ctrl", key = key_name(*k, tr)),
+    }
+}
 
 /// Everything a player can do.
 #[derive(Actionlike, PartialEq, Eq, PartialOrd, Ord, Clone, Copy, Hash, Debug, Reflect, Serialize, Deserialize)]
@@ -174,14 +226,21 @@ impl Default for Bindings {
 }
 
 impl Bindings {
-    /// Read `path`; a missing file gives the defaults, a bad one the defaults and the reason.
+    /// Read `path`; a missing file gives the defaults, a bad one the defaults and the reason (in
+    /// English, for the terminal).
     pub fn load(path: &Path) -> (Self, Option<String>) {
+        let (b, error) = Self::load_raw(path);
+        (b, error.map(|e| format!("{e} (using the default bindings)")))
+    }
+
+    /// [`Bindings::load`], the reason being the file's error alone.
+    fn load_raw(path: &Path) -> (Self, Option<String>) {
         if !path.exists() {
             return (Self::default(), None);
         }
         let text = match crate::rules::data::read_data_file(path) {
             Ok(t) => t,
-            Err(e) => return (Self::default(), Some(format!("{e} (using the default bindings)"))),
+            Err(e) => return (Self::default(), Some(e.to_string())),
         };
         match crate::rules::data::parse_ron::<Bindings>(&path.display().to_string(), &text) {
             Ok(mut b) => {
@@ -191,7 +250,7 @@ impl Bindings {
                 }
                 (b, None)
             }
-            Err(e) => (Self::default(), Some(format!("{e} (using the default bindings)"))),
+            Err(e) => (Self::default(), Some(e.to_string())),
         }
     }
 
@@ -227,9 +286,24 @@ impl Bindings {
 #[derive(Resource, Debug, Default, Clone, Copy)]
 pub struct TypingInUi(pub bool);
 
-/// A message about the bindings file, for the start screen.
+/// A message about the bindings file, for the start screen: in the language of the game's start
+/// ([`BindingsNote::words`] says it in another).
 #[derive(Resource, Debug, Default)]
-pub struct BindingsNote(pub Option<String>);
+pub struct BindingsNote(pub Option<String>, Option<String>);
+
+impl BindingsNote {
+    /// The note for a bindings file that could not be read (`error`), in the language of `tr`.
+    fn new(error: Option<String>, tr: &Tr) -> Self {
+        let mut note = BindingsNote(None, error);
+        note.0 = note.words(tr);
+        note
+    }
+
+    /// The note in the language of `tr`, if there is one.
+    pub fn words(&self, tr: &Tr) -> Option<String> {
+        self.1.as_ref().map(|e| crate::tr!(tr, "keys-bindings-error", error = e))
+    }
+}
 
 /// The player: the entity carrying the input map and action state.
 #[derive(Component)]
@@ -240,28 +314,16 @@ pub struct PlayerInput;
 pub struct CursorCell(pub Option<GridPos>);
 
 /// Startup: read the bindings and spawn the player's input entity.
-pub(crate) fn spawn_input(mut commands: Commands) {
-    let (bindings, note) = Bindings::load(&super::library::assets_root().join("input.ron"));
-    if let Some(n) = &note {
-        warn!("{n}");
+pub(crate) fn spawn_input(mut commands: Commands, tr: Option<Res<Tr>>) {
+    let tr = tr.as_deref().cloned().unwrap_or_default();
+    let (bindings, error) = Bindings::load_raw(&super::library::assets_root().join("input.ron"));
+    if let Some(e) = &error {
+        warn!("{e} (using the default bindings)");
     }
-    commands.insert_resource(BindingsNote(note));
+    commands.insert_resource(BindingsNote::new(error, &tr));
     // The ability bar shows each ability's key as bound (`1`..`9` by default).
-    let labels = ABILITY_KEYS
-        .iter()
-        .map(|a| {
-            bindings.0.get(a).and_then(|v| v.first()).map_or(String::new(), |b| match b {
-                Binding::Key(k) => {
-                    let s = format!("{k:?}");
-                    s.strip_prefix("Digit").or_else(|| s.strip_prefix("Key")).unwrap_or(&s).to_string()
-                }
-                Binding::Mouse(m) => format!("{m:?} click"),
-                Binding::Wheel(w) => format!("wheel {w:?}"),
-                Binding::Ctrl(k) => format!("Ctrl+{}", format!("{k:?}").trim_start_matches("Key")),
-            })
-        })
-        .collect();
-    commands.insert_resource(HotkeyLabels(labels));
+    let bound = ABILITY_KEYS.iter().map(|a| bindings.0.get(a).and_then(|v| v.first()).cloned()).collect();
+    commands.insert_resource(HotkeyLabels::new(bound, &tr));
     commands.spawn((PlayerInput, bindings.input_map()));
 }
 
@@ -297,7 +359,14 @@ pub(crate) fn handle_input(
     mut pacing: ResMut<Pacing>,
     mut out: MessageWriter<HumanCommand>,
     typing: Res<TypingInUi>,
+    (tr, labels): (Res<Tr>, Option<ResMut<HotkeyLabels>>),
 ) {
+    if tr.is_changed()
+        && let Some(mut labels) = labels
+    {
+        // A new language: the ability bar's key names follow it.
+        labels.relabel(&tr);
+    }
     if typing.0 {
         // Keys go to the text field (a save's name, a number of runs), not to the game.
         pacing.fast_forward = false;
@@ -381,14 +450,20 @@ pub(crate) fn handle_input(
                 None => {
                     // Say why, in the engine's words: the first attack's refusal (issue 23).
                     let first = bar.iter().find(|a| is_attack(&battle.combat, a)).cloned();
+                    let what = battle.combat.name(t);
                     let why = match first {
                         Some(a) => match battle.combat.check_act(&ActIntent::new(who, a.clone(), vec![t])) {
-                            Err(r) => format!("{a}: {}", battle.combat.explain(&r)),
-                            Ok(()) => "no attack reaches".to_string(),
+                            Err(r) => Words::msg("note-refused-ability")
+                                .with("what", what)
+                                .with("ability", a)
+                                .with("why", Words::Refusal(r)),
+                            Ok(()) => Words::msg("note-refused")
+                                .with("what", what)
+                                .with("why", Words::msg("note-no-attack-reaches")),
                         },
-                        None => "no attack to make".to_string(),
+                        None => Words::msg("note-refused").with("what", what).with("why", Words::msg("note-no-attack")),
                     };
-                    battle.last_rejection = Some(format!("{}: {why}", battle.combat.name(t)));
+                    battle.refuse(why, &tr);
                     return;
                 }
             }
@@ -407,13 +482,13 @@ pub(crate) fn handle_input(
                             let mut i = ActIntent::new(who, m.clone(), vec![]);
                             i.to = Some(cell);
                             match battle.combat.check_act(&i) {
-                                Err(r) => battle.combat.explain(&r),
-                                Ok(()) => "out of reach".to_string(),
+                                Err(r) => Words::Refusal(r),
+                                Ok(()) => Words::msg("note-out-of-reach"),
                             }
                         }
-                        None => "no movement left".to_string(),
+                        None => Words::msg("note-no-movement-left"),
                     };
-                    battle.last_rejection = Some(format!("({}, {}): {why}", cell.x, cell.y));
+                    battle.refuse(Words::msg("note-refused").with("what", square_words(cell)).with("why", why), &tr);
                     return;
                 }
             }
@@ -423,7 +498,7 @@ pub(crate) fn handle_input(
     // A click the engine would refuse says why, naming what was clicked, and sends nothing
     // (issue 23: "Orc: no line of sight").
     if let Err(why) = refusal(&mut battle.combat, &intent, cell, on_cell) {
-        battle.last_rejection = Some(why);
+        battle.refuse(why, &tr);
         return;
     }
     out.write(HumanCommand(Command::Act(intent)));
@@ -446,15 +521,20 @@ fn click_intent(combat: &mut Combat, who: Cid, ability: &str, cell: GridPos, on_
     intent
 }
 
-/// The engine's dry run of a click's intent: `Err` with its refusal in words, naming what was
-/// clicked ("Orc: invalid target: no line of sight to Orc").
-fn refusal(combat: &mut Combat, intent: &ActIntent, cell: GridPos, on_cell: Option<Cid>) -> Result<(), String> {
+/// A square, for a refusal: `(3, 4)`.
+fn square_words(cell: GridPos) -> Words {
+    Words::msg("note-square").with("x", cell.x).with("y", cell.y)
+}
+
+/// The engine's dry run of a click's intent: `Err` with its refusal (to put in words), naming
+/// what was clicked ("Orc: invalid target: no line of sight to Orc").
+fn refusal(combat: &mut Combat, intent: &ActIntent, cell: GridPos, on_cell: Option<Cid>) -> Result<(), Words> {
     combat.check_act(intent).map_err(|r| {
         let what = match on_cell {
-            Some(t) if intent.targets.contains(&t) => combat.name(t),
-            _ => format!("({}, {})", cell.x, cell.y),
+            Some(t) if intent.targets.contains(&t) => Words::Text(combat.name(t)),
+            _ => square_words(cell),
         };
-        format!("{what}: {}", combat.explain(&r))
+        Words::msg("note-refused").with("what", what).with("why", Words::Refusal(r))
     })
 }
 
@@ -473,6 +553,7 @@ pub(crate) fn hover_reason(
     battle: Option<ResMut<Battle>>,
     selection: Res<Selection>,
     mut out: ResMut<HoverReason>,
+    tr: Res<Tr>,
 ) {
     let clear = |out: &mut ResMut<HoverReason>| {
         if out.text.is_some() || out.key.is_some() {
@@ -488,18 +569,20 @@ pub(crate) fn hover_reason(
         return;
     };
     let key = (cell, ability.clone(), battle.combat.log().events.len(), battle.combat.journal().len());
-    if out.key.as_ref() == Some(&key) {
+    let same = out.key.as_ref() == Some(&key);
+    // A new language words the reason again.
+    if same && !tr.is_changed() {
         return;
     }
     // The pointer moved on (or the fight did): a click's refusal gives way to what is hovered now.
-    if out.key.is_some() && battle.last_rejection.is_some() {
-        battle.last_rejection = None;
+    if !same && out.key.is_some() && battle.last_rejection.is_some() {
+        battle.clear_refusal();
     }
     // A dry run changes nothing: the battle is not marked changed.
     let b = battle.bypass_change_detection();
     let on_cell = b.creature_at(cell);
     let intent = click_intent(&mut b.combat, who, &ability, cell, on_cell);
-    out.text = refusal(&mut b.combat, &intent, cell, on_cell).err();
+    out.text = refusal(&mut b.combat, &intent, cell, on_cell).err().map(|w| w.say(Some(&b.combat), &tr));
     out.key = Some(key);
 }
 

@@ -12,6 +12,7 @@ use bevy_egui::{EguiContexts, egui};
 
 use super::battle::Battle;
 use super::hud_panels::HudUi;
+use crate::i18n::Tr;
 use crate::rules::components::*;
 
 /// Register the rules' component types, so the inspector can show them.
@@ -47,6 +48,7 @@ pub(crate) fn inspector_window(
     battle: Option<ResMut<Battle>>,
     registry: Res<AppTypeRegistry>,
     mut hud_ui: ResMut<HudUi>,
+    tr: Res<Tr>,
 ) -> Result {
     if !hud_ui.inspector {
         return Ok(());
@@ -72,15 +74,14 @@ pub(crate) fn inspector_window(
         world.insert_resource(registry.clone());
     }
     let mut open = true;
-    egui::Window::new("World inspector (F12)")
+    // Its id does not follow its title: a change of language keeps it where it is.
+    egui::Window::new(tr.t("inspector-title"))
+        .id(egui::Id::new("world_inspector"))
         .open(&mut open)
         .default_size(egui::vec2(380.0, 460.0))
         .default_pos(egui::pos2(260.0, 90.0))
         .show(ctx, |ui| {
-            ui.label(
-                egui::RichText::new("The combat's world, read-only: rules state changes only through commands.")
-                    .small(),
-            );
+            ui.label(egui::RichText::new(tr.t("inspector-read-only")).small());
             // The creature the card shows (or whose turn it is) first, opened: its components,
             // a mod's own among them; then the whole world.
             let who =
@@ -90,11 +91,12 @@ pub(crate) fn inspector_window(
             egui::ScrollArea::both().show(ui, |ui| {
                 if let (Some(c), Some(e)) = (who, entity) {
                     let name = world.get::<CombatantName>(e).map(|n| n.0.clone()).unwrap_or_else(|| format!("{c:?}"));
-                    ui.label(egui::RichText::new(format!("{name} (the card's creature)")).strong());
+                    ui.label(egui::RichText::new(crate::tr!(tr, "inspector-card-creature", name = name)).strong());
                     let from_mods = mod_components(world, &registry, e);
                     if !from_mods.is_empty() {
                         ui.label(
-                            egui::RichText::new("Components from mods:").color(egui::Color32::from_rgb(255, 214, 90)),
+                            egui::RichText::new(tr.t("inspector-mod-components"))
+                                .color(egui::Color32::from_rgb(255, 214, 90)),
                         );
                         for line in from_mods {
                             ui.monospace(line);
@@ -103,9 +105,12 @@ pub(crate) fn inspector_window(
                     ui.add_enabled_ui(false, |ui| bevy_inspector_egui::bevy_inspector::ui_for_entity(world, e, ui));
                     ui.separator();
                 }
-                egui::CollapsingHeader::new("The whole world").default_open(false).show(ui, |ui| {
-                    ui.add_enabled_ui(false, |ui| bevy_inspector_egui::bevy_inspector::ui_for_world(world, ui));
-                });
+                egui::CollapsingHeader::new(tr.t("inspector-whole-world"))
+                    .id_salt("inspector_whole_world")
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        ui.add_enabled_ui(false, |ui| bevy_inspector_egui::bevy_inspector::ui_for_world(world, ui));
+                    });
             });
         });
     hud_ui.inspector = open;

@@ -23,6 +23,7 @@ pub mod from_scenario;
 pub mod hud_panels;
 pub mod input;
 pub mod inspector;
+pub mod language;
 pub mod library;
 pub mod screens;
 pub mod session;
@@ -65,7 +66,10 @@ impl Plugin for GameLogicPlugin {
             .add_message::<battle::BattleStarted>()
             .add_message::<session::SessionRequest>()
             .add_plugins(crate::modding::watch::HotReloadPlugin)
-            .add_systems(Startup, (library::load_library, input::spawn_input, battle::apply_options).chain())
+            .add_systems(
+                Startup,
+                (language::setup_language, library::load_library, input::spawn_input, battle::apply_options).chain(),
+            )
             .add_systems(OnEnter(Screen::Battle), battle::start_battle)
             .add_systems(
                 PreUpdate,
@@ -110,6 +114,9 @@ pub fn run(options: PlayOptions) -> AppExit {
     .insert_resource(options)
     .add_plugins((GameLogicPlugin, view::ViewPlugin, screens::ScreensPlugin, shots::ShotsPlugin))
     .add_plugins(bevy_inspector_egui::DefaultInspectorConfigPlugin)
+    // Hangul for egui and the board (issue 24).
+    .add_systems(Startup, language::load_board_font)
+    .add_systems(bevy_egui::EguiPrimaryContextPass, language::install_egui_font)
     // The built-in mods' component types, for the F12 inspector (their systems are installed
     // into each combat that loads them, not into the app).
     .add_plugins(crate::rules::modding::ModPlugin(

@@ -18,9 +18,10 @@ use std::sync::{Arc, Mutex};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
 
-use super::battle::{Battle, PendingCombat};
+use super::battle::{Battle, PendingCombat, Words};
 use super::input::{GameAction, PlayerInput, TypingInUi};
 use super::setup::{BattleSetup, SideControl};
+use crate::i18n::Tr;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Side};
 use crate::rules::driver::Combat;
@@ -52,8 +53,10 @@ pub enum SessionRequest {
 pub struct Note {
     /// It worked.
     pub ok: bool,
-    /// What to say.
+    /// What to say, in the player's language.
     pub text: String,
+    /// The same as data, to say it again when the language changes.
+    words: Words,
 }
 
 /// Saves, undo history and the saves window's state.
@@ -79,7 +82,7 @@ impl Default for Session {
     fn default() -> Self {
         Self {
             history: History::new(),
-            dir: PathBuf::from("saves"),
+            dir: super::app_state::saves_dir(),
             note: None,
             saves_open: false,
             save_name: String::new(),
@@ -105,14 +108,23 @@ impl Session {
         self.listed = save::list(&self.dir);
     }
 
-    fn say(&mut self, ok: bool, text: impl Into<String>) {
-        let text = text.into();
+    /// Put a note on the banner, in the language of `tr` (the terminal's log line stays English).
+    fn say(&mut self, ok: bool, words: Words, combat: &Combat, tr: &Tr) {
+        let english = words.say(Some(combat), &Tr::default());
         if ok {
-            info!("{text}");
+            info!("{english}");
         } else {
-            warn!("{text}");
+            warn!("{english}");
         }
-        self.note = Some(Note { ok, text });
+        let text = words.say(Some(combat), tr);
+        self.note = Some(Note { ok, text, words });
+    }
+
+    /// Say the banner's note again in the language of `tr` (the language changed).
+    pub(crate) fn reword(&mut self, combat: &Combat, tr: &Tr) {
+        if let Some(n) = &mut self.note {
+            n.text = n.words.say(Some(combat), tr);
+        }
     }
 }
 
@@ -156,17 +168,19 @@ pub(crate) fn date_words(unix: u64) -> String {
 }
 
 /// The player's command in words, for "Undid ..." and "Redid ...".
-fn command_words(c: &Combat, cmd: &Command) -> String {
+fn command_words(c: &Combat, cmd: &Command) -> Words {
     let name = |x: Cid| c.name(x);
     match cmd {
-        Command::Act(i) => format!("{}'s {}", name(i.actor), i.ability),
-        Command::EndTurn { actor } => format!("{} ending the turn", name(*actor)),
-        Command::Delay { actor } => format!("{}'s Delay", name(*actor)),
-        Command::ReturnFromDelay { actor } => format!("{}'s return from Delay", name(*actor)),
-        Command::Release { actor } => format!("{}'s release of the held cast", name(*actor)),
-        Command::Hold { actor, ability, .. } => format!("{} holding {ability}", name(*actor)),
-        Command::Decide { .. } => "the decision".into(),
-        _ => "the last command".into(),
+        Command::Act(i) => Words::msg("note-cmd-act").with("who", name(i.actor)).with("ability", &i.ability),
+        Command::EndTurn { actor } => Words::msg("note-cmd-end-turn").with("who", name(*actor)),
+        Command::Delay { actor } => Words::msg("note-cmd-delay").with("who", name(*actor)),
+        Command::ReturnFromDelay { actor } => Words::msg("note-cmd-return").with("who", name(*actor)),
+        Command::Release { actor } => Words::msg("note-cmd-release").with("who", name(*actor)),
+        Command::Hold { actor, ability, .. } => {
+            Words::msg("note-cmd-hold").with("who", name(*actor)).with("ability", ability)
+        }
+        Command::Decide { .. } => Words::msg("note-cmd-decision"),
+        _ => Words::msg("note-cmd-other"),
     }
 }
 
@@ -213,11 +227,17 @@ pub(crate) fn apply_requests(
     mut commands: Commands,
     mut next: ResMut<NextState<super::app_state::Screen>>,
     pending: Option<Res<PendingCombat>>,
+    tr: Res<Tr>,
 ) {
     let Some(mut battle) = battle else {
         requests.clear();
         return;
     };
+    if tr.is_changed() {
+        // A new language: the banner's note and refusal are worded again.
+        session.reword(&battle.combat, &tr);
+        battle.reword(&tr);
+    }
     let mut pending = pending.map(|_| ());
     for r in requests.read() {
         if pending.is_some() {
@@ -227,20 +247,24 @@ pub(crate) fn apply_requests(
         match r {
             SessionRequest::Undo => {
                 if !session.can_undo(&battle.combat) {
-                    session.say(false, "Undo: nothing of yours to undo.");
+                    session.say(false, Words::msg("note-undo-nothing"), &battle.combat, &tr);
                     continue;
                 }
                 let Session { history, .. } = &mut *session;
                 match history.undo(&mut battle.combat) {
                     Ok(step) => {
                         let words = command_words(&battle.combat, &step.command);
-                        session.say(true, format!("Undid {words} ({} journal entries taken back).", step.entries));
-                        battle.last_rejection = None;
+                        let note = Words::msg("note-undid").with("what", words).with("n", step.entries);
+                        session.say(true, note, &battle.combat, &tr);
+                        battle.clear_refusal();
                         commands.insert_resource(PendingCombat::Keep);
                         next.set(super::app_state::Screen::Battle);
                         pending = Some(());
                     }
-                    Err(e) => session.say(false, format!("Undo: {e}.")),
+                    Err(e) => {
+                        let note = Words::msg("note-undo-failed").with("error", e.to_string());
+                        session.say(false, note, &battle.combat, &tr);
+                    }
                 }
             }
             SessionRequest::Redo => {
@@ -248,31 +272,35 @@ pub(crate) fn apply_requests(
                 match history.redo(&mut battle.combat) {
                     Ok(step) => {
                         let words = command_words(&battle.combat, &step.command);
-                        session.say(true, format!("Redid {words}, with the same dice."));
-                        battle.last_rejection = None;
+                        session.say(true, Words::msg("note-redid").with("what", words), &battle.combat, &tr);
+                        battle.clear_refusal();
                         commands.insert_resource(PendingCombat::Keep);
                         next.set(super::app_state::Screen::Battle);
                         pending = Some(());
                     }
-                    Err(e) => session.say(false, format!("Redo: {e}.")),
+                    Err(e) => {
+                        let note = Words::msg("note-redo-failed").with("error", e.to_string());
+                        session.say(false, note, &battle.combat, &tr);
+                    }
                 }
             }
             SessionRequest::QuickSave => {
                 let path = session.quick_path();
-                write_save(&battle, &mut session, path, "quick save");
+                // The label is kept in the save file: it stays as written.
+                write_save(&battle, &mut session, path, "quick save", &tr);
             }
             SessionRequest::SaveAs(name) => {
                 let path = session.dir.join(file_name_for(name));
-                write_save(&battle, &mut session, path, "");
+                write_save(&battle, &mut session, path, "", &tr);
             }
             SessionRequest::QuickLoad => {
                 let path = session.quick_path();
-                if load_save(&battle, &mut session, &mut commands, &mut next, path) {
+                if load_save(&battle, &mut session, &mut commands, &mut next, path, &tr) {
                     pending = Some(());
                 }
             }
             SessionRequest::Load(path) => {
-                if load_save(&battle, &mut session, &mut commands, &mut next, path.clone()) {
+                if load_save(&battle, &mut session, &mut commands, &mut next, path.clone(), &tr) {
                     pending = Some(());
                 }
             }
@@ -280,21 +308,26 @@ pub(crate) fn apply_requests(
     }
 }
 
-fn write_save(battle: &Battle, session: &mut Session, path: PathBuf, label: &str) {
-    let result = std::fs::create_dir_all(&session.dir)
-        .map_err(|e| format!("cannot make the folder {}: {e}", session.dir.display()))
-        .and_then(|()| SaveFile::capture(&battle.combat, &battle.setup.encounter.name).map_err(|e| e.to_string()))
+fn write_save(battle: &Battle, session: &mut Session, path: PathBuf, label: &str, tr: &Tr) {
+    let result: Result<(), Words> = std::fs::create_dir_all(&session.dir)
+        .map_err(|e| {
+            Words::msg("note-no-folder").with("dir", session.dir.display().to_string()).with("error", e.to_string())
+        })
+        .and_then(|()| {
+            SaveFile::capture(&battle.combat, &battle.setup.encounter.name).map_err(|e| Words::from(e.to_string()))
+        })
         .and_then(|mut s| {
             s.meta.label = label.to_string();
-            save::write_atomic(&path, &s).map_err(|e| e.to_string())
+            save::write_atomic(&path, &s).map_err(|e| Words::from(e.to_string()))
         });
     match result {
         Ok(()) => {
             let round = battle.combat.turn().round;
-            session.say(true, format!("Saved round {round} to {}.", path.display()));
+            let note = Words::msg("note-saved").with("round", round).with("path", path.display().to_string());
+            session.say(true, note, &battle.combat, tr);
             session.refresh_list();
         }
-        Err(e) => session.say(false, format!("Not saved: {e}")),
+        Err(e) => session.say(false, Words::msg("note-not-saved").with("error", e), &battle.combat, tr),
     }
 }
 
@@ -306,21 +339,25 @@ fn load_save(
     commands: &mut Commands,
     next: &mut NextState<super::app_state::Screen>,
     path: PathBuf,
+    tr: &Tr,
 ) -> bool {
     match save::load(&path) {
         Ok(loaded) => {
             let meta = loaded.save.meta.clone();
             let setup = setup_for_save(battle, &loaded.save, &loaded.combat, &path);
-            session.say(
-                true,
-                format!("Loaded {} ({}, {}, round {}).", path.display(), meta.encounter, meta.ruleset, meta.round),
-            );
+            let note = Words::msg("note-loaded")
+                .with("path", path.display().to_string())
+                .with("encounter", meta.encounter)
+                .with("ruleset", meta.ruleset)
+                .with("round", meta.round);
+            // Named in the loaded combat: the battle under way is about to give way to it.
+            session.say(true, note, &loaded.combat, tr);
             commands.insert_resource(PendingCombat::Loaded(Box::new(loaded.combat), Box::new(setup)));
             next.set(super::app_state::Screen::Battle);
             true
         }
         Err(e) => {
-            session.say(false, format!("Not loaded, the battle goes on: {e}"));
+            session.say(false, Words::msg("note-not-loaded").with("error", e.to_string()), &battle.combat, tr);
             false
         }
     }
@@ -369,7 +406,7 @@ pub struct SimJob {
     /// Runs in all.
     pub total: u64,
     cancel: Arc<AtomicBool>,
-    out: Arc<Mutex<Option<Result<Summary, String>>>>,
+    out: Arc<Mutex<Option<Result<Summary, Words>>>>,
 }
 
 impl Drop for SimJob {
@@ -388,15 +425,30 @@ pub struct SimPanel {
     pub runs: u64,
     /// The batch under way.
     pub job: Option<SimJob>,
-    /// The last batch's summary, or why it failed.
+    /// The last batch's summary, or why it failed (in the player's language).
     pub result: Option<Result<Summary, String>>,
     /// What the result is about: `encounter · ruleset · N runs`.
     pub about: String,
+    /// The language of the window's words: the game's, kept by [`poll_sim`].
+    lang: Tr,
+    /// Why the last batch failed, as data, to say it again in another language.
+    failure: Option<Words>,
+    /// [`SimPanel::about`] as data.
+    about_words: Option<Words>,
 }
 
 impl Default for SimPanel {
     fn default() -> Self {
-        Self { open: false, runs: 200, job: None, result: None, about: String::new() }
+        Self {
+            open: false,
+            runs: 200,
+            job: None,
+            result: None,
+            about: String::new(),
+            lang: Tr::default(),
+            failure: None,
+            about_words: None,
+        }
     }
 }
 
@@ -405,10 +457,8 @@ impl SimPanel {
     /// A battle set up from a scenario file has no encounter file to simulate: an error result.
     pub fn start(&mut self, battle: &Battle) {
         if battle.setup.scenario.is_some() || battle.setup.from_save.is_some() {
-            let from = if battle.setup.scenario.is_some() { "a scenario file" } else { "a save" };
-            self.result = Some(Err(format!(
-                "this battle comes from {from}; Simulate runs encounter files (start one from the start screen)"
-            )));
+            let key = if battle.setup.scenario.is_some() { "simulate-from-scenario" } else { "simulate-from-save" };
+            self.fail(Words::msg(key));
             return;
         }
         let mut cfg = SimConfig::new(&battle.setup.file, Some(&battle.setup.ruleset_name), self.runs.max(1));
@@ -420,13 +470,18 @@ impl SimPanel {
         let done = Arc::new(AtomicU64::new(0));
         let out = Arc::new(Mutex::new(None));
         let (d, o) = (done.clone(), out.clone());
-        self.about = format!("{} · {} · {} runs", battle.setup.encounter.name, battle.setup.ruleset_name, cfg.runs);
+        let about = Words::msg("simulate-about")
+            .with("encounter", &battle.setup.encounter.name)
+            .with("ruleset", &battle.setup.ruleset_name)
+            .with("n", cfg.runs);
+        self.about = about.say(None, &self.lang);
+        self.about_words = Some(about);
         let total = cfg.runs;
         let spawned = std::thread::Builder::new().name("simulate".into()).spawn(move || {
             let run = std::panic::AssertUnwindSafe(|| crate::sim::run_batch(&cfg, &|n| d.store(n, Ordering::Relaxed)));
             let r = match std::panic::catch_unwind(run) {
-                Ok(r) => r.map_err(|e| e.to_string()),
-                Err(_) => Err("the simulation failed (a panic in a run; see the terminal)".into()),
+                Ok(r) => r.map_err(|e| Words::from(e.to_string())),
+                Err(_) => Err(Words::msg("simulate-panicked")),
             };
             if let Ok(mut slot) = o.lock() {
                 *slot = Some(r);
@@ -435,9 +490,27 @@ impl SimPanel {
         match spawned {
             Ok(_) => {
                 self.result = None;
+                self.failure = None;
                 self.job = Some(SimJob { done, total, cancel, out });
             }
-            Err(e) => self.result = Some(Err(format!("cannot start a thread: {e}"))),
+            Err(e) => self.fail(Words::msg("simulate-no-thread").with("error", e.to_string())),
+        }
+    }
+
+    /// The batch failed, or could not start: say why.
+    fn fail(&mut self, why: Words) {
+        self.result = Some(Err(why.say(None, &self.lang)));
+        self.failure = Some(why);
+    }
+
+    /// Say the window's words in the language of `tr` from now on, and again what is shown.
+    pub(crate) fn set_language(&mut self, tr: &Tr) {
+        self.lang = tr.clone();
+        if let (Some(w), Some(Err(e))) = (&self.failure, &mut self.result) {
+            *e = w.say(None, tr);
+        }
+        if let Some(w) = &self.about_words {
+            self.about = w.say(None, tr);
         }
     }
 
@@ -445,8 +518,14 @@ impl SimPanel {
     pub fn poll(&mut self) -> bool {
         let finished = self.job.as_ref().and_then(|j| j.out.lock().ok().and_then(|mut s| s.take()));
         match finished {
-            Some(r) => {
-                self.result = Some(r);
+            Some(Ok(s)) => {
+                self.result = Some(Ok(s));
+                self.failure = None;
+                self.job = None;
+                true
+            }
+            Some(Err(why)) => {
+                self.fail(why);
                 self.job = None;
                 true
             }
@@ -457,12 +536,15 @@ impl SimPanel {
     /// Stop the batch under way (its thread ends at its next run).
     pub(crate) fn cancel(&mut self) {
         self.job = None;
-        self.result = Some(Err("cancelled".into()));
+        self.fail(Words::msg("simulate-cancelled"));
     }
 }
 
-/// Each frame: pick up a finished simulation.
-pub(crate) fn poll_sim(mut sim: ResMut<SimPanel>) {
+/// Each frame: pick up a finished simulation; a new language words the window again.
+pub(crate) fn poll_sim(mut sim: ResMut<SimPanel>, tr: Res<Tr>) {
+    if tr.is_changed() {
+        sim.set_language(&tr);
+    }
     if sim.job.is_some() {
         sim.poll();
     }

@@ -12,6 +12,7 @@ use leafwing_input_manager::prelude::ActionState;
 use super::app_state::Screen;
 use super::battle::{Battle, Highlights, Playback};
 use super::input::{CursorCell, GameAction, PlayerInput};
+use crate::i18n::Tr;
 use crate::rules::components::{Cid, Conditions, GridPos, Health, Side};
 
 /// The screen rectangles (logical pixels: left, top, right, bottom) the HUD's panels cover: the
@@ -407,9 +408,17 @@ fn float_height(base: f32, rising: impl Iterator<Item = f32>) -> f32 {
     y
 }
 
-fn spawn_floats(mut commands: Commands, playback: Res<Playback>, existing: Query<(&Float, &Transform)>) {
+fn spawn_floats(
+    mut commands: Commands,
+    playback: Res<Playback>,
+    existing: Query<(&Float, &Transform)>,
+    battle: Option<Res<Battle>>,
+    tr: Res<Tr>,
+    fonts: Option<Res<crate::game::language::BoardFonts>>,
+) {
     // Texts spawned this frame, with their x (they are not in the query yet).
     let mut placed: Vec<(f32, f32)> = Vec::new();
+    let rs = battle.as_ref().map(|b| b.combat.ruleset());
     for (who, text, rgb) in playback.floats.iter() {
         let Some(p) = playback.display.get(who) else { continue };
         let at = to_world(*p);
@@ -425,9 +434,12 @@ fn spawn_floats(mut commands: Commands, playback: Res<Playback>, existing: Query
         let y = float_height(base, rising);
         placed.push((at.x, y));
         let w = Vec2::new(at.x, y);
+        let words = text.words(rs, &tr);
+        // Hangul needs the Hangul font; Latin keeps Bevy's own.
+        let font = fonts.as_ref().map(|f| f.for_text(&words)).unwrap_or_default();
         commands.spawn((
-            Text2d::new(text.clone()),
-            TextFont { font_size: FontSize::Px(18.0), ..default() },
+            Text2d::new(words),
+            TextFont { font: font.into(), font_size: FontSize::Px(18.0), ..default() },
             TextColor(Color::srgb(rgb[0], rgb[1], rgb[2])),
             Transform::from_translation(w.extend(5.0)),
             Float { age: 0.0 },

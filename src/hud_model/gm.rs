@@ -2,11 +2,13 @@
 //! `GmInput` it sends and the engine's dry-run verdict on it, and the policy's suggested opening
 //! in words. The game's GM window draws this; tests read it.
 
+use crate::i18n::Tr;
 use crate::rules::command::GmInput;
 use crate::rules::components::Cid;
 use crate::rules::driver::Combat;
 use crate::rules::gm_policy::OpeningCall;
 use crate::rules::ruleset::{HitKind, Openings};
+use crate::tr;
 
 /// What the GM window's fields hold: the creature the calls are about, the condition with its
 /// rounds and value, the kind of outside hit, awareness, and the creatures ticked for an opening.
@@ -58,24 +60,36 @@ pub struct GmCall {
 /// Every GM call the form spells out, in the window's order, each checked by the engine's dry
 /// run ([`Combat::check_gm`]). The opening calls only under a ruleset with openings.
 pub fn gm_calls(combat: &mut Combat, form: &GmForm) -> Vec<GmCall> {
+    gm_calls_in(combat, form, &Tr::default())
+}
+
+/// [`gm_calls`] in a language.
+pub fn gm_calls_in(combat: &mut Combat, form: &GmForm, tr: &Tr) -> Vec<GmCall> {
     let name = |c: Cid| combat.name(c);
     let who = name(form.who);
     let mut inputs: Vec<(String, GmInput)> = Vec::new();
     if combat.ruleset().openings != Openings::None {
         let label = if form.eligible.is_empty() {
-            "Open an opening (default: the last missed or the debilitated one's foes)".to_string()
+            tr.t("gm-call-opening-default")
         } else {
-            format!("Open an opening for {}", form.eligible.iter().map(|c| name(*c)).collect::<Vec<_>>().join(", "))
+            tr!(tr, "gm-call-opening-for", who = form.eligible.iter().map(|c| name(*c)).collect::<Vec<_>>().join(", "))
         };
         inputs.push((label, GmInput::Opening { eligible: form.eligible.clone() }));
     }
-    let mut condition = format!("Apply {} to {who}", form.condition);
-    if form.value != 0 {
-        condition.push_str(&format!(" (value {})", form.value));
-    }
-    if form.rounds > 0 {
-        condition.push_str(&format!(" for {} round{}", form.rounds, if form.rounds == 1 { "" } else { "s" }));
-    }
+    let cond = super::log::condition_name(combat.ruleset(), tr, &form.condition);
+    let condition = match (form.value != 0, form.rounds > 0) {
+        (false, false) => tr!(tr, "gm-call-apply", condition = cond, who = who.clone()),
+        (true, false) => tr!(tr, "gm-call-apply-value", condition = cond, who = who.clone(), value = form.value),
+        (false, true) => tr!(tr, "gm-call-apply-rounds", condition = cond, who = who.clone(), n = form.rounds),
+        (true, true) => tr!(
+            tr,
+            "gm-call-apply-value-rounds",
+            condition = cond,
+            who = who.clone(),
+            value = form.value,
+            n = form.rounds
+        ),
+    };
     inputs.push((
         condition,
         GmInput::ApplyCondition {
@@ -85,20 +99,20 @@ pub fn gm_calls(combat: &mut Combat, form: &GmForm) -> Vec<GmCall> {
             value: (form.value != 0).then_some(form.value),
         },
     ));
-    inputs.push((format!("Interrupt {who}"), GmInput::Interrupt { who: form.who }));
-    inputs.push((format!("Permanent wound to {who}"), GmInput::PermanentWound { who: form.who }));
+    inputs.push((tr!(tr, "gm-call-interrupt", who = who.clone()), GmInput::Interrupt { who: form.who }));
+    inputs.push((tr!(tr, "gm-call-wound", who = who.clone()), GmInput::PermanentWound { who: form.who }));
     let hit = match form.hit {
-        HitKind::Ranged => "a ranged attack",
-        HitKind::Surprise => "a surprise attack",
+        HitKind::Ranged => tr!(tr, "gm-call-hit-ranged", who = who.clone()),
+        HitKind::Surprise => tr!(tr, "gm-call-hit-surprise", who = who.clone()),
     };
-    inputs.push((format!("{who} is hit by {hit}"), GmInput::HitBy { who: form.who, kind: form.hit }));
-    let aware = if form.aware { "aware" } else { "unaware" };
-    inputs.push((format!("{who} is {aware}"), GmInput::SetAware { who: form.who, aware: form.aware }));
-    inputs.push((format!("Make {who}'s Assist an area assist"), GmInput::AreaAssist { who: form.who }));
+    inputs.push((hit, GmInput::HitBy { who: form.who, kind: form.hit }));
+    let aware = tr!(tr, if form.aware { "gm-call-aware" } else { "gm-call-unaware" }, who = who.clone());
+    inputs.push((aware, GmInput::SetAware { who: form.who, aware: form.aware }));
+    inputs.push((tr!(tr, "gm-call-area-assist", who = who.clone()), GmInput::AreaAssist { who: form.who }));
     inputs
         .into_iter()
         .map(|(label, input)| {
-            let verdict = combat.check_gm(&input).map_err(|r| combat.explain(&r));
+            let verdict = combat.check_gm(&input).map_err(|r| super::rejection_words(combat, &r, tr));
             GmCall { label, input, verdict }
         })
         .collect()
@@ -106,6 +120,29 @@ pub fn gm_calls(combat: &mut Combat, form: &GmForm) -> Vec<GmCall> {
 
 /// The policy's suggestion in words: "The GM may open an opening for Orc: Knight missed Orc".
 pub fn suggestion_words(combat: &Combat, call: &OpeningCall) -> String {
+    suggestion_words_in(combat, call, &Tr::default())
+}
+
+/// [`suggestion_words`] in a language.
+pub fn suggestion_words_in(combat: &Combat, call: &OpeningCall, tr: &Tr) -> String {
+    use crate::rules::gm_policy::OpeningTrigger;
     let who: Vec<String> = call.eligible.iter().map(|c| combat.name(*c)).collect();
-    format!("The GM may open an opening for {}: {}", who.join(", "), call.reasons(|c| combat.name(c)))
+    let reasons: Vec<String> = call
+        .because
+        .iter()
+        .map(|t| match (t.when, t.by, &t.condition) {
+            (OpeningTrigger::Missed, Some(by), _) => {
+                tr!(tr, "gm-because-missed-by", by = combat.name(by), who = combat.name(t.subject))
+            }
+            (OpeningTrigger::Missed, None, _) => tr!(tr, "gm-because-missed", who = combat.name(t.subject)),
+            (OpeningTrigger::Debilitating, _, Some(c)) => tr!(
+                tr,
+                "gm-because-condition",
+                who = combat.name(t.subject),
+                condition = super::log::condition_name(combat.ruleset(), tr, c)
+            ),
+            (OpeningTrigger::Debilitating, _, None) => tr!(tr, "gm-because-debilitated", who = combat.name(t.subject)),
+        })
+        .collect();
+    tr!(tr, "gm-suggestion", who = who.join(", "), reasons = reasons.join("; "))
 }

@@ -9,6 +9,9 @@
 
 use serde::Serialize;
 
+use crate::i18n::Tr;
+use crate::tr;
+
 use super::rules_ref::event_rule;
 use crate::rules::command::{Choice, DefenseMethod};
 use crate::rules::components::{Cid, Stats};
@@ -47,6 +50,19 @@ impl Category {
         Category::Casting,
         Category::Other,
     ];
+
+    /// Its name in the filter, in a language.
+    pub fn label_in(self, tr: &Tr) -> String {
+        tr.t(match self {
+            Category::Turn => "category-turns",
+            Category::Attack => "category-attacks",
+            Category::Movement => "category-movement",
+            Category::Condition => "category-conditions",
+            Category::Decision => "category-decisions",
+            Category::Casting => "category-casting",
+            Category::Other => "category-other",
+        })
+    }
 
     /// Its name in the filter.
     pub fn label(self) -> &'static str {
@@ -110,6 +126,8 @@ pub struct LogView {
     /// The start- or end-of-turn step running (pf2e's Steps 1 and 3): events in it that no rule
     /// of their own names are the step's doing.
     step: Option<&'static str>,
+    /// The language the sentences are in.
+    tr: Tr,
 }
 
 /// The rule behind a start- or end-of-turn step (P2-03).
@@ -131,12 +149,25 @@ fn step_rule(step: &crate::rules::ruleset::TurnStep) -> &'static str {
 }
 
 impl LogView {
+    /// An empty view whose sentences are in the language of `tr`.
+    pub fn in_language(tr: &Tr) -> LogView {
+        LogView { tr: tr.clone(), ..LogView::default() }
+    }
+
+    /// Switch the sentences to the language of `tr`: a different language reads the whole log
+    /// again at the next [`LogView::update`].
+    pub fn set_language(&mut self, tr: &Tr) {
+        if self.tr.code() != tr.code() || !std::sync::Arc::ptr_eq(self.tr.catalogs(), tr.catalogs()) {
+            *self = LogView::in_language(tr);
+        }
+    }
+
     /// Read the events added since the last call. A log that got shorter (a new combat, an
     /// undo) is read again from the start.
     pub fn update(&mut self, combat: &Combat) {
         let log = combat.log();
         if log.events.len() < self.consumed {
-            *self = LogView::default();
+            *self = LogView { tr: self.tr.clone(), ..LogView::default() };
         }
         let rs = combat.ruleset();
         let names = |c: Cid| log.names.get(c.0 as usize).cloned().unwrap_or_else(|| format!("#{}", c.0));
@@ -161,7 +192,7 @@ impl LogView {
             {
                 let entry = &mut self.entries[at];
                 entry.last = i;
-                entry.text = attack_sentence(rs, &log.events[entry.first..=i], &names, &stat);
+                entry.text = attack_sentence(rs, &self.tr, &log.events[entry.first..=i], &names, &stat);
                 if let CombatEvent::Damaged { .. } = e {
                     self.open_attack = None;
                 }
@@ -177,12 +208,12 @@ impl LogView {
                     kind: "AttackRolled".into(),
                     category: Category::Attack,
                     actors: vec![*attacker, *target],
-                    text: attack_sentence(rs, std::slice::from_ref(e), &names, &stat),
+                    text: attack_sentence(rs, &self.tr, std::slice::from_ref(e), &names, &stat),
                     rule: event_rule(rs, e),
                 });
                 continue;
             }
-            let Some(text) = sentence(rs, e, &names) else { continue };
+            let Some(text) = sentence_in(rs, &self.tr, e, &names) else { continue };
             self.entries.push(LogEntry {
                 first: i,
                 last: i,
@@ -277,6 +308,11 @@ fn defense_stat(rs: &Ruleset, m: DefenseMethod) -> String {
 /// The dice as rolled, term by term: `1d20 14`, `2d6 (4, 3)`, `2d20 (17, 4 dropped)`, `1d20 12 − 1d4 3`.
 /// `None` when the event carries no dice (older logs).
 pub fn dice_words(dice: &[DieRoll]) -> Option<String> {
+    dice_words_in(&Tr::default(), dice)
+}
+
+/// [`dice_words`] in a language.
+pub fn dice_words_in(tr: &Tr, dice: &[DieRoll]) -> Option<String> {
     if dice.is_empty() {
         return None;
     }
@@ -296,8 +332,10 @@ pub fn dice_words(dice: &[DieRoll]) -> Option<String> {
         } else {
             out.push_str(if negative { " − " } else { " + " });
         }
-        let faces: Vec<String> =
-            group.iter().map(|d| if d.kept { d.value.to_string() } else { format!("{} dropped", d.value) }).collect();
+        let faces: Vec<String> = group
+            .iter()
+            .map(|d| if d.kept { d.value.to_string() } else { tr!(tr, "roll-dropped", value = d.value) })
+            .collect();
         if group.len() == 1 {
             out.push_str(&format!("1d{sides} {}", faces[0]));
         } else {
@@ -308,22 +346,26 @@ pub fn dice_words(dice: &[DieRoll]) -> Option<String> {
     Some(out)
 }
 
-/// `1d20 14 + STR 3 + 2 = 19`: the die, the stat, whatever else was added, the total.
-fn roll_words(
-    die: &str,
-    rolls: &[i32],
-    dice: &[DieRoll],
-    (stat, stat_value): (&str, i32),
-    named: &[(&str, i32)],
+/// What a roll was made of: its die and results, its stat, named and other bonuses, the total.
+struct RollParts<'a> {
+    die: &'a str,
+    rolls: &'a [i32],
+    dice: &'a [DieRoll],
+    stat: (&'a str, i32),
+    named: &'a [(String, i32)],
     bonus: i32,
     total: i32,
-) -> String {
-    let shown = dice_words(dice).unwrap_or_else(|| match rolls {
+}
+
+/// `1d20 14 + STR 3 + 2 = 19`: the die, the stat, whatever else was added, the total.
+fn roll_words(tr: &Tr, r: RollParts<'_>) -> String {
+    let RollParts { die, rolls, dice, stat: (stat, stat_value), named, bonus, total } = r;
+    let shown = dice_words_in(tr, dice).unwrap_or_else(|| match rolls {
         [one] => format!("{die} {one}"),
         many => {
             let kept = many.iter().max().copied().unwrap_or(0);
             let all: Vec<String> = many.iter().map(|r| r.to_string()).collect();
-            format!("{}{die} ({}) keep {kept}", many.len(), all.join(", "))
+            format!("{}{die} ({}) {}", many.len(), all.join(", "), tr!(tr, "roll-keep", value = kept))
         }
     });
     let mut s = shown;
@@ -342,8 +384,22 @@ fn roll_words(
     s
 }
 
+/// The name of an ability in a language: its `names` entry, else its display name, else its id.
+pub fn ability_name(rs: &Ruleset, tr: &Tr, id: &str) -> String {
+    rs.ability(id).map_or(id.to_string(), |d| tr.name(d.display_name(), &d.names).to_string())
+}
+
+/// The name of a condition in a language: its `names` entry, else its id with spaces.
+pub fn condition_name(rs: &Ruleset, tr: &Tr, id: &str) -> String {
+    match rs.condition(id).and_then(|d| d.names.get(tr.code())) {
+        Some(n) => n.clone(),
+        None => id.replace('_', " "),
+    }
+}
+
 fn attack_sentence(
     rs: &Ruleset,
+    tr: &Tr,
     events: &[CombatEvent],
     names: &dyn Fn(Cid) -> String,
     stat_of: &dyn Fn(Cid, &str) -> i32,
@@ -356,7 +412,6 @@ fn attack_sentence(
             AttackRolled { attacker, target: t, ability, roll, bonus, total, dice, flanking, .. } => {
                 target = Some(*t);
                 let def = rs.ability(ability);
-                let shown = def.map_or(ability.clone(), |d| d.display_name().to_string());
                 let stat = match def.map(|d| &d.effect) {
                     Some(Effect::Attack { stat, .. } | Effect::Charge { stat, .. }) => stat.clone(),
                     _ => String::new(),
@@ -367,36 +422,63 @@ fn attack_sentence(
                     }
                 };
                 let sv = if stat.is_empty() { 0 } else { stat_of(*attacker, &stat) };
-                s.push_str(&format!(
-                    "{} attacks {} with {shown}: {}",
-                    names(*attacker),
-                    names(*t),
-                    roll_words(&die, &[*roll], dice, (&stat, sv), &[("flanking", *flanking)], *bonus, *total)
+                let named = [(tr.t("roll-flanking"), *flanking)];
+                let roll = roll_words(
+                    tr,
+                    RollParts {
+                        die: &die,
+                        rolls: &[*roll],
+                        dice,
+                        stat: (&stat, sv),
+                        named: &named,
+                        bonus: *bonus,
+                        total: *total,
+                    },
+                );
+                s.push_str(&tr!(
+                    tr,
+                    "log-attack",
+                    attacker = names(*attacker),
+                    target = names(*t),
+                    ability = ability_name(rs, tr, ability),
+                    roll = roll
                 ));
             }
             DefenseRolled { who, method, rolls, bonus, total, dice } => {
                 let stat = defense_stat(rs, *method);
                 let sv = if stat.is_empty() { 0 } else { stat_of(*who, &stat) };
-                s.push_str(&format!(
-                    " vs {method:?} {}",
-                    roll_words("d20", rolls, dice, (&stat, sv), &[], *bonus, *total)
-                ));
+                let roll = roll_words(
+                    tr,
+                    RollParts { die: "d20", rolls, dice, stat: (&stat, sv), named: &[], bonus: *bonus, total: *total },
+                );
+                s.push_str(&tr!(tr, "log-attack-vs-defense", method = defense_words(tr, *method), roll = roll));
             }
-            NoDefensePossible { .. } => s.push_str(" (no defensive roll possible)"),
-            DefenseDeclared { method: DefenseMethod::NoDefense, .. } => s.push_str(" (no defensive roll)"),
-            AttackMissed { ac, .. } => s.push_str(&format!(" vs AC {ac} — miss")),
-            AttackBlocked { .. } => s.push_str(" — blocked"),
-            AttackHit { .. } => s.push_str(" — hit"),
+            NoDefensePossible { .. } => s.push_str(&tr.t("log-attack-no-defense-possible")),
+            DefenseDeclared { method: DefenseMethod::NoDefense, .. } => s.push_str(&tr.t("log-attack-no-defense")),
+            AttackMissed { ac, .. } => s.push_str(&tr!(tr, "log-attack-miss-ac", ac = ac)),
+            AttackBlocked { .. } => s.push_str(&tr.t("log-attack-blocked")),
+            AttackHit { .. } => s.push_str(&tr.t("log-attack-hit")),
             Damaged { amount, hp, dice, .. } => {
                 let who = target.map(names).unwrap_or_default();
-                let rolled = dice_words(dice).map(|d| format!(" [{d}]")).unwrap_or_default();
-                s.push_str(&format!(", {amount} damage{rolled} ({who} {hp} hp left)"));
+                s.push_str(&match dice_words_in(tr, dice) {
+                    Some(d) => tr!(tr, "log-attack-damage-dice", amount = amount, dice = d, who = who, hp = hp),
+                    None => tr!(tr, "log-attack-damage", amount = amount, who = who, hp = hp),
+                });
             }
-            AssistUsed { bonus, .. } => s.push_str(&format!(" (Assist +{bonus})")),
+            AssistUsed { bonus, .. } => s.push_str(&tr!(tr, "log-attack-assist", bonus = bonus)),
             _ => {}
         }
     }
     s
+}
+
+/// A defence method in words.
+pub fn defense_words(tr: &Tr, m: DefenseMethod) -> String {
+    tr.t(match m {
+        DefenseMethod::Dodge => "defense-dodge",
+        DefenseMethod::Parry => "defense-parry",
+        DefenseMethod::NoDefense => "defense-none",
+    })
 }
 
 fn category(e: &CombatEvent) -> Category {
@@ -504,22 +586,60 @@ fn list(names: &dyn Fn(Cid) -> String, v: &[Cid]) -> String {
     v.iter().map(|c| names(*c)).collect::<Vec<_>>().join(", ")
 }
 
-/// One event as a sentence; `None` for events the attack entries or other entries already say.
+/// An engine's reason given as text (a skipped turn or opening), in words of the language where
+/// the engine's text is one of the known ones.
+fn reason_words(rs: &Ruleset, tr: &Tr, reason: &str) -> String {
+    if reason == "cannot act" {
+        return tr.t("reason-cannot-act");
+    }
+    if let Some(a) = reason.strip_prefix("busy completing `").and_then(|r| r.strip_suffix('`')) {
+        return tr!(tr, "reason-busy-completing", ability = ability_name(rs, tr, a));
+    }
+    reason.to_string()
+}
+
+/// A typed action in words (`a swift action`).
+pub fn action_kind_words(tr: &Tr, t: crate::rules::ruleset::ActionType) -> String {
+    use crate::rules::ruleset::ActionType::*;
+    tr.t(match t {
+        Standard => "action-kind-standard",
+        Move => "action-kind-move",
+        FullRound => "action-kind-full-round",
+        Swift => "action-kind-swift",
+        Immediate => "action-kind-immediate",
+        Free => "action-kind-free",
+        FiveFootStep => "action-kind-five-foot-step",
+    })
+}
+
+/// One event as a sentence in English; `None` for events the attack entries or other entries
+/// already say.
+#[cfg(test)]
 fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Option<String> {
+    sentence_in(rs, &Tr::default(), e, names)
+}
+
+/// One event as a sentence in a language; `None` for events the attack entries or other
+/// entries already say.
+pub fn sentence_in(rs: &Ruleset, tr: &Tr, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Option<String> {
     use CombatEvent::*;
-    let ab = |a: &str| rs.ability(a).map_or(a.to_string(), |d| d.display_name().to_string());
+    let ab = |a: &str| ability_name(rs, tr, a);
+    let cond = |c: &str| condition_name(rs, tr, c);
+    let dice_or =
+        |dice: &[DieRoll], die: &str, roll: i32| dice_words_in(tr, dice).unwrap_or_else(|| format!("{die} {roll}"));
     Some(match e {
-        CombatStarted { ruleset, seed } => format!("The fight begins under {ruleset} (dice seed {seed})."),
+        CombatStarted { ruleset, seed } => tr!(tr, "log-combat-started", ruleset = ruleset, seed = seed.to_string()),
         InitiativeRolled { who, roll, bonus, total, dice } => {
-            let shown = dice_words(dice).unwrap_or_else(|| format!("{} {roll}", rs.initiative.dice));
-            format!("{} rolls initiative: {shown} {:+} = {total}.", names(*who), bonus)
+            let shown = dice_or(dice, &rs.initiative.dice.to_string(), *roll);
+            tr!(tr, "log-initiative-rolled", who = names(*who), roll = format!("{shown} {:+} = {total}", bonus))
         }
-        InitiativeRollOff { tied, rolls } => format!(
-            "Tie broken by a roll-off: {}.",
-            tied.iter().zip(rolls).map(|(c, r)| format!("{} {r}", names(*c))).collect::<Vec<_>>().join(", ")
+        InitiativeRollOff { tied, rolls } => tr!(
+            tr,
+            "log-roll-off",
+            rolls = tied.iter().zip(rolls).map(|(c, r)| format!("{} {r}", names(*c))).collect::<Vec<_>>().join(", ")
         ),
-        InitiativeOrder { order } => format!("Initiative order: {}.", list(names, order)),
-        RoundStarted { round, seconds } => format!("Round {round} begins ({seconds} s)."),
+        InitiativeOrder { order } => tr!(tr, "log-initiative-order", order = list(names, order)),
+        RoundStarted { round, seconds } => tr!(tr, "log-round-started", round = round, seconds = seconds),
         TurnStarted { who, round, time } => {
             if *time != *round {
                 let (r, s) = match rs.turn_model {
@@ -529,48 +649,74 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
                     }
                     _ => (*round, 0),
                 };
-                format!("{}'s turn (round {r}, segment {s}).", names(*who))
+                tr!(tr, "log-turn-started-segment", who = names(*who), round = r, segment = s)
             } else {
-                format!("{}'s turn.", names(*who))
+                tr!(tr, "log-turn-started", who = names(*who))
             }
         }
-        TurnSkipped { who, reason } => format!("{}'s turn is skipped: {reason}.", names(*who)),
+        TurnSkipped { who, reason } => {
+            tr!(tr, "log-turn-skipped", who = names(*who), reason = reason_words(rs, tr, reason))
+        }
         AbilityUsed { who, ability, cost, targets, .. } => {
-            let on = if targets.is_empty() { String::new() } else { format!(" on {}", list(names, targets)) };
             let pool = matches!(
                 rs.budget,
                 crate::rules::ruleset::ActionBudget::PerRoundPool { .. }
                     | crate::rules::ruleset::ActionBudget::PerTurnPool { .. }
             );
             let paid = match cost {
-                _ if !pool => format!(" ({})", super::cost_text(rs, ability)),
-                0 => String::new(),
-                1 => " (1 action)".into(),
-                n => format!(" ({n} actions)"),
+                _ if !pool => Some(super::cost_text_in(rs, tr, ability)),
+                0 => None,
+                n => Some(tr!(tr, "n-actions", n = n)),
             };
-            format!("{} uses {}{on}{paid}.", names(*who), ab(ability))
+            match (targets.is_empty(), paid) {
+                (true, None) => tr!(tr, "log-ability-used", who = names(*who), ability = ab(ability)),
+                (false, None) => tr!(
+                    tr,
+                    "log-ability-used-on",
+                    who = names(*who),
+                    ability = ab(ability),
+                    targets = list(names, targets)
+                ),
+                (true, Some(c)) => tr!(tr, "log-ability-used-cost", who = names(*who), ability = ab(ability), cost = c),
+                (false, Some(c)) => tr!(
+                    tr,
+                    "log-ability-used-on-cost",
+                    who = names(*who),
+                    ability = ab(ability),
+                    targets = list(names, targets),
+                    cost = c
+                ),
+            }
         }
         ActivityStarted { who, ability, cost, paid } => {
-            format!("{} begins {} over turns: {paid} of {cost} actions paid.", names(*who), ab(ability))
+            tr!(tr, "log-activity-started", who = names(*who), ability = ab(ability), paid = paid, cost = cost)
         }
-        ActivityProgressed { who, ability, paid_now, remaining } => {
-            format!("{} keeps at {}: {paid_now} more paid, {remaining} to go.", names(*who), ab(ability))
+        ActivityProgressed { who, ability, paid_now, remaining } => tr!(
+            tr,
+            "log-activity-progressed",
+            who = names(*who),
+            ability = ab(ability),
+            paid = paid_now,
+            remaining = remaining
+        ),
+        ActivityCompleted { who, ability } => {
+            tr!(tr, "log-activity-completed", who = names(*who), ability = ab(ability))
         }
-        ActivityCompleted { who, ability } => format!("{} completes {}.", names(*who), ab(ability)),
         ActivityInterrupted { who, ability, actions_lost } => {
-            format!("{}'s {} is interrupted; {actions_lost} action(s) lost.", names(*who), ab(ability))
+            tr!(tr, "log-activity-interrupted", who = names(*who), ability = ab(ability), n = actions_lost)
         }
-        AbilityResolved { who, ability } => format!("{}'s {} resolves.", names(*who), ab(ability)),
+        AbilityResolved { who, ability } => tr!(tr, "log-ability-resolved", who = names(*who), ability = ab(ability)),
         ActionHeld { who, ability, cost } => {
-            format!("{} holds {} ({cost} action(s) reserved).", names(*who), ab(ability))
+            tr!(tr, "log-action-held", who = names(*who), ability = ab(ability), n = cost)
         }
         HeldActionTriggered { who, ability, by } => {
-            format!("{}'s held {} goes off, triggered by {}.", names(*who), ab(ability), names(*by))
+            tr!(tr, "log-held-triggered", who = names(*who), ability = ab(ability), by = names(*by))
         }
-        HeldActionsLost { who, count, kind } => {
-            format!("{} loses {count} held action(s) to a {kind:?} hit.", names(*who))
-        }
-        HeldActionsLapsed { who, count } => format!("{}'s {count} held action(s) lapse.", names(*who)),
+        HeldActionsLost { who, count, kind } => match kind {
+            crate::rules::ruleset::HitKind::Ranged => tr!(tr, "log-held-lost-ranged", who = names(*who), n = count),
+            crate::rules::ruleset::HitKind::Surprise => tr!(tr, "log-held-lost-surprise", who = names(*who), n = count),
+        },
+        HeldActionsLapsed { who, count } => tr!(tr, "log-held-lapsed", who = names(*who), n = count),
         AssistUsed { .. }
         | DefenseDeclared { .. }
         | NoDefensePossible { .. }
@@ -579,180 +725,259 @@ fn sentence(rs: &Ruleset, e: &CombatEvent, names: &dyn Fn(Cid) -> String) -> Opt
         | AttackHit { .. }
         | AttackMissed { .. }
         | AttackRolled { .. } => return None,
-        Damaged { who, amount, hp, dice } => match dice_words(dice) {
-            Some(d) => format!("{} takes {amount} damage [{d}] ({hp} hp left).", names(*who)),
-            None => format!("{} takes {amount} damage ({hp} hp left).", names(*who)),
+        Damaged { who, amount, hp, dice } => match dice_words_in(tr, dice) {
+            Some(d) => tr!(tr, "log-damaged-dice", who = names(*who), amount = amount, dice = d, hp = hp),
+            None => tr!(tr, "log-damaged", who = names(*who), amount = amount, hp = hp),
         },
-        Downed { who } => format!("{} is down.", names(*who)),
-        Moved { who, from, to, mode } => {
-            format!("{} moves ({mode}) from ({}, {}) to ({}, {}).", names(*who), from.x, from.y, to.x, to.y)
-        }
-        MoveStopped { who, at } => format!("{}'s move stops at ({}, {}).", names(*who), at.x, at.y),
-        Disengaged { who, from } => format!("{} disengages from {}.", names(*who), list(names, from)),
+        Downed { who } => tr!(tr, "log-downed", who = names(*who)),
+        Moved { who, from, to, mode } => tr!(
+            tr,
+            "log-moved",
+            who = names(*who),
+            mode = mode_name(tr, mode),
+            fx = from.x,
+            fy = from.y,
+            tx = to.x,
+            ty = to.y
+        ),
+        MoveStopped { who, at } => tr!(tr, "log-move-stopped", who = names(*who), x = at.x, y = at.y),
+        Disengaged { who, from } => tr!(tr, "log-disengaged", who = names(*who), from = list(names, from)),
         OpportunityProvoked { mover, from } => {
-            format!("{} provokes an attack of opportunity from {}.", names(*mover), names(*from))
+            tr!(tr, "log-opportunity-provoked", mover = names(*mover), from = names(*from))
         }
-        OpportunityDeclined { who } => format!("{} lets the chance go.", names(*who)),
+        OpportunityDeclined { who } => tr!(tr, "log-opportunity-declined", who = names(*who)),
         NoOpportunity { mover, from, reason } => {
-            let why = match reason {
-                NoOpportunityReason::Flanked => "it is flanked",
-                NoOpportunityReason::Disengaged => "the mover disengaged from it",
-                NoOpportunityReason::Busy => "it is busy with an activity",
-                NoOpportunityReason::Incapacitated => "it cannot act",
-                NoOpportunityReason::NoAttack => "it has no attack for it",
-                NoOpportunityReason::FlatFooted => "it is flat-footed",
-                NoOpportunityReason::NoneLeft => "it has no reaction left",
-            };
-            format!("{} gets no attack of opportunity on {}: {why}.", names(*from), names(*mover))
+            let why = tr.t(match reason {
+                NoOpportunityReason::Flanked => "no-opportunity-flanked",
+                NoOpportunityReason::Disengaged => "no-opportunity-disengaged",
+                NoOpportunityReason::Busy => "no-opportunity-busy",
+                NoOpportunityReason::Incapacitated => "no-opportunity-incapacitated",
+                NoOpportunityReason::NoAttack => "no-opportunity-no-attack",
+                NoOpportunityReason::FlatFooted => "no-opportunity-flat-footed",
+                NoOpportunityReason::NoneLeft => "no-opportunity-none-left",
+            });
+            tr!(tr, "log-no-opportunity", from = names(*from), mover = names(*mover), why = why)
         }
-        AssistGranted { from, to, bonus } => format!("{} assists {} (+{bonus}).", names(*from), names(*to)),
-        AssistDenied { from, to } => format!("{}'s Assist to {} is denied.", names(*from), names(*to)),
-        AssistMadeArea { who } => format!("{}'s assisted attack counts as an area attack.", names(*who)),
+        AssistGranted { from, to, bonus } => {
+            tr!(tr, "log-assist-granted", from = names(*from), to = names(*to), bonus = bonus)
+        }
+        AssistDenied { from, to } => tr!(tr, "log-assist-denied", from = names(*from), to = names(*to)),
+        AssistMadeArea { who } => tr!(tr, "log-assist-area", who = names(*who)),
         ConditionApplied { who, condition, value, lasts } => {
+            use crate::rules::ruleset::Lasts;
             let v = if *value != 0 { format!(" {value}") } else { String::new() };
-            let l = match lasts {
-                Some(crate::rules::ruleset::Lasts::Rounds(n)) => format!(" for {n} round(s)"),
-                Some(crate::rules::ruleset::Lasts::OwnerTurns(n)) => format!(" for {n} of its turns"),
-                Some(crate::rules::ruleset::Lasts::UntilEndOfTurn) => " until the end of its turn".into(),
-                Some(crate::rules::ruleset::Lasts::Sustained) => " while sustained".into(),
-                None => String::new(),
-            };
-            format!("{} is {}{v}{l}.", names(*who), condition.replace('_', " "))
+            let (who, c) = (names(*who), cond(condition));
+            match lasts {
+                Some(Lasts::Rounds(n)) => {
+                    tr!(tr, "log-condition-applied-rounds", who = who, condition = c, value = v, n = n)
+                }
+                Some(Lasts::OwnerTurns(n)) => {
+                    tr!(tr, "log-condition-applied-turns", who = who, condition = c, value = v, n = n)
+                }
+                Some(Lasts::UntilEndOfTurn) => {
+                    tr!(tr, "log-condition-applied-end-of-turn", who = who, condition = c, value = v)
+                }
+                Some(Lasts::Sustained) => {
+                    tr!(tr, "log-condition-applied-sustained", who = who, condition = c, value = v)
+                }
+                None => tr!(tr, "log-condition-applied", who = who, condition = c, value = v),
+            }
         }
-        ConditionValueChanged { who, condition, value } => format!("{}'s {condition} is now {value}.", names(*who)),
+        ConditionValueChanged { who, condition, value } => {
+            tr!(tr, "log-condition-value", who = names(*who), condition = cond(condition), value = value)
+        }
         ConditionUnchanged { who, condition } => {
-            format!("{} is already {condition}: no further effect.", names(*who))
+            tr!(tr, "log-condition-unchanged", who = names(*who), condition = cond(condition))
         }
         ConditionEnded { who, condition, reason } => {
-            let why = match reason {
-                EndReason::Expired => "its time is up",
-                EndReason::PermanentWound => "a permanent wound ends it",
-                EndReason::NegativeStatus => "a negative status ends it",
-                EndReason::FirstTurn => "its first turn has come",
-                EndReason::RemovedByMod => "a mod removed it",
-                EndReason::Recovered => "it recovered",
-                EndReason::SaveSucceeded => "a successful save ends it",
-                EndReason::FlatCheckPassed => "a successful flat check ends it",
-                EndReason::WoreOff => "it wore off",
-                EndReason::ActionsLost => "the actions it took away used it up",
-                EndReason::NotSustained => "nobody sustained it",
-            };
-            format!("{}'s {} ends: {why}.", names(*who), condition.replace('_', " "))
+            let why = tr.t(match reason {
+                EndReason::Expired => "end-expired",
+                EndReason::PermanentWound => "end-permanent-wound",
+                EndReason::NegativeStatus => "end-negative-status",
+                EndReason::FirstTurn => "end-first-turn",
+                EndReason::RemovedByMod => "end-removed-by-mod",
+                EndReason::Recovered => "end-recovered",
+                EndReason::SaveSucceeded => "end-save-succeeded",
+                EndReason::FlatCheckPassed => "end-flat-check-passed",
+                EndReason::WoreOff => "end-wore-off",
+                EndReason::ActionsLost => "end-actions-lost",
+                EndReason::NotSustained => "end-not-sustained",
+            });
+            tr!(tr, "log-condition-ended", who = names(*who), condition = cond(condition), why = why)
         }
         ModEffect { source, who, action } => {
-            let what = match action {
-                ModAction::Damage(n) => format!("deals {n} damage to {}", names(*who)),
-                ModAction::Heal(n) => format!("heals {} by {n}", names(*who)),
-                ModAction::ApplyCondition(c, v) if *v != 0 => format!("puts {c} {v} on {}", names(*who)),
-                ModAction::ApplyCondition(c, _) => format!("puts {c} on {}", names(*who)),
-                ModAction::RemoveCondition(c) => format!("removes {c} from {}", names(*who)),
-                ModAction::GrantActions(n) => format!("gives {} {n} action(s) back", names(*who)),
-                ModAction::SpendActions(n) => format!("spends {n} of {}'s actions", names(*who)),
-                ModAction::Reschedule(t) => format!("moves {}'s next turn to time {t}", names(*who)),
-            };
-            format!("Mod {source} {what}.")
+            let w = names(*who);
+            match action {
+                ModAction::Damage(n) => tr!(tr, "log-mod-damage", source = source, n = n, who = w),
+                ModAction::Heal(n) => tr!(tr, "log-mod-heal", source = source, n = n, who = w),
+                ModAction::ApplyCondition(c, v) if *v != 0 => {
+                    tr!(tr, "log-mod-apply-value", source = source, condition = cond(c), n = v, who = w)
+                }
+                ModAction::ApplyCondition(c, _) => {
+                    tr!(tr, "log-mod-apply", source = source, condition = cond(c), who = w)
+                }
+                ModAction::RemoveCondition(c) => {
+                    tr!(tr, "log-mod-remove", source = source, condition = cond(c), who = w)
+                }
+                ModAction::GrantActions(n) => tr!(tr, "log-mod-grant", source = source, n = n, who = w),
+                ModAction::SpendActions(n) => tr!(tr, "log-mod-spend", source = source, n = n, who = w),
+                ModAction::Reschedule(t) => tr!(tr, "log-mod-reschedule", source = source, n = t, who = w),
+            }
         }
-        ExpiredBeforeCount { who, condition, round, count } => {
-            format!("{}'s {condition} ends just before count {count} of round {round}.", names(*who))
-        }
+        ExpiredBeforeCount { who, condition, round, count } => tr!(
+            tr,
+            "log-expired-before-count",
+            who = names(*who),
+            condition = cond(condition),
+            count = count,
+            round = round
+        ),
         TurnStepBegan { .. } => return None,
         ActionsRegained { who, actions, restricted, reactions } => {
-            let extra = if *restricted > 0 { format!(" + {restricted} restricted") } else { String::new() };
-            format!("{} regains {actions} action(s){extra} and {reactions} reaction(s).", names(*who))
+            if *restricted > 0 {
+                tr!(
+                    tr,
+                    "log-actions-regained-restricted",
+                    who = names(*who),
+                    n = actions,
+                    restricted = restricted,
+                    reactions = reactions
+                )
+            } else {
+                tr!(tr, "log-actions-regained", who = names(*who), n = actions, reactions = reactions)
+            }
         }
         RecoveryCheck { who, roll, dc, degree, value, dice } => {
-            let shown = dice_words(dice).unwrap_or_else(|| format!("1d20 {roll}"));
-            format!("{} makes a recovery check: {shown} vs DC {dc} — {degree}; dying {value}.", names(*who))
+            let degree_words = match degree.as_str() {
+                "CriticalFailure" => tr.t("degree-critical-failure"),
+                "Failure" => tr.t("degree-failure"),
+                "Success" => tr.t("degree-success"),
+                "CriticalSuccess" => tr.t("degree-critical-success"),
+                other => other.to_string(),
+            };
+            tr!(
+                tr,
+                "log-recovery-check",
+                who = names(*who),
+                roll = dice_or(dice, "1d20", *roll),
+                dc = dc,
+                degree = degree_words,
+                value = value
+            )
         }
-        FlatCheck { who, condition, roll, dc, success, dice } => format!(
-            "{} makes a flat check against {condition}: {} vs DC {dc} — {}.",
-            names(*who),
-            dice_words(dice).unwrap_or_else(|| format!("1d20 {roll}")),
-            if *success { "it ends" } else { "it goes on" }
+        FlatCheck { who, condition, roll, dc, success, dice } => tr!(
+            tr,
+            if *success { "log-flat-check-ends" } else { "log-flat-check-goes-on" },
+            who = names(*who),
+            condition = cond(condition),
+            roll = dice_or(dice, "1d20", *roll),
+            dc = dc
         ),
-        Healed { who, amount, hp, dice } => match dice_words(dice) {
-            Some(d) => format!("{} heals {amount} [{d}] ({hp} hp).", names(*who)),
-            None => format!("{} heals {amount} ({hp} hp).", names(*who)),
+        Healed { who, amount, hp, dice } => match dice_words_in(tr, dice) {
+            Some(d) => tr!(tr, "log-healed-dice", who = names(*who), amount = amount, dice = d, hp = hp),
+            None => tr!(tr, "log-healed", who = names(*who), amount = amount, hp = hp),
         },
-        Sustained { who, count } => format!("{} sustains {count} effect(s).", names(*who)),
-        ActionDisrupted { who, ability } => format!("{}'s {} is disrupted.", names(*who), ab(ability)),
-        Delayed { who } => format!("{} delays.", names(*who)),
-        ReturnedFromDelay { who, after } => format!("{} returns from Delay after {}.", names(*who), names(*after)),
-        DelayLapsed { who } => format!("{} delayed too long and loses the turn.", names(*who)),
-        ReadyNotUsed { who, ability } => format!("{}'s readied {} was not used.", names(*who), ab(ability)),
-        CastAnnounced { who, ability, round, segment } => format!(
-            "{} begins casting {}: it resolves at segment {segment} of round {round}.",
-            names(*who),
-            ab(ability)
-        ),
-        CastHeld { who, ability } => format!("{} holds {}.", names(*who), ab(ability)),
-        HoldAccrued { who, rt, total } => {
-            format!("{} acts while holding: +{rt} recovery owed ({total} in all).", names(*who))
+        Sustained { who, count } => tr!(tr, "log-sustained", who = names(*who), n = count),
+        ActionDisrupted { who, ability } => tr!(tr, "log-action-disrupted", who = names(*who), ability = ab(ability)),
+        Delayed { who } => tr!(tr, "log-delayed", who = names(*who)),
+        ReturnedFromDelay { who, after } => {
+            tr!(tr, "log-returned-from-delay", who = names(*who), after = names(*after))
         }
-        CastReleased { who, ability, next_round, next_segment } => format!(
-            "{} releases {}; next turn at segment {next_segment} of round {next_round}.",
-            names(*who),
-            ab(ability)
-        ),
-        ConcentrationBroken { who, ability, next_round, next_segment } => format!(
-            "{}'s concentration on {} breaks; next turn at segment {next_segment} of round {next_round}.",
-            names(*who),
-            ab(ability)
-        ),
-        ComponentConsumed { who, item } => format!("{} uses up {item}.", names(*who)),
-        SurpriseRound { aware } => format!("Surprise round: only {} may act.", list(names, aware)),
-        InitiativeMoved { who, before } => format!("{} now acts before {}.", names(*who), names(*before)),
-        AwarenessSet { who, aware } => {
-            format!("{} is {}.", names(*who), if *aware { "aware of its foes" } else { "unaware (surprised)" })
+        DelayLapsed { who } => tr!(tr, "log-delay-lapsed", who = names(*who)),
+        ReadyNotUsed { who, ability } => tr!(tr, "log-ready-not-used", who = names(*who), ability = ab(ability)),
+        CastAnnounced { who, ability, round, segment } => {
+            tr!(tr, "log-cast-announced", who = names(*who), ability = ab(ability), segment = segment, round = round)
         }
-        PermanentWound { who } => format!("{} suffers a permanent wound.", names(*who)),
-        SaveRolled { who, stat, roll, bonus, total, dc, success, dice } => format!(
-            "{} saves with {stat}: {} {:+} = {total} vs DC {dc} — {}.",
-            names(*who),
-            dice_words(dice).unwrap_or_else(|| format!("1d20 {roll}")),
-            bonus,
-            if *success { "success" } else { "failure" }
+        CastHeld { who, ability } => tr!(tr, "log-cast-held", who = names(*who), ability = ab(ability)),
+        HoldAccrued { who, rt, total } => tr!(tr, "log-hold-accrued", who = names(*who), rt = rt, total = total),
+        CastReleased { who, ability, next_round, next_segment } => tr!(
+            tr,
+            "log-cast-released",
+            who = names(*who),
+            ability = ab(ability),
+            segment = next_segment,
+            round = next_round
         ),
-        OpeningCreated { eligible, .. } => format!("An opening! {} may act.", list(names, eligible)),
-        OpeningPassed { who, .. } => format!("{} passes the opening.", names(*who)),
-        OpeningSkipped { who, reason, .. } => format!("{} can't use the opening: {reason}.", names(*who)),
-        OpeningClosed { .. } => "The opening closes.".into(),
+        ConcentrationBroken { who, ability, next_round, next_segment } => tr!(
+            tr,
+            "log-concentration-broken",
+            who = names(*who),
+            ability = ab(ability),
+            segment = next_segment,
+            round = next_round
+        ),
+        ComponentConsumed { who, item } => tr!(tr, "log-component-consumed", who = names(*who), item = item),
+        SurpriseRound { aware } => tr!(tr, "log-surprise-round", aware = list(names, aware)),
+        InitiativeMoved { who, before } => tr!(tr, "log-initiative-moved", who = names(*who), before = names(*before)),
+        AwarenessSet { who, aware } => tr!(tr, if *aware { "log-aware" } else { "log-unaware" }, who = names(*who)),
+        PermanentWound { who } => tr!(tr, "log-permanent-wound", who = names(*who)),
+        SaveRolled { who, stat, roll, bonus, total, dc, success, dice } => tr!(
+            tr,
+            if *success { "log-save-success" } else { "log-save-failure" },
+            who = names(*who),
+            stat = stat,
+            roll = format!("{} {:+} = {total}", dice_or(dice, "1d20", *roll), bonus),
+            dc = dc
+        ),
+        OpeningCreated { eligible, .. } => tr!(tr, "log-opening-created", who = list(names, eligible)),
+        OpeningPassed { who, .. } => tr!(tr, "log-opening-passed", who = names(*who)),
+        OpeningSkipped { who, reason, .. } => {
+            tr!(tr, "log-opening-skipped", who = names(*who), reason = reason_words(rs, tr, reason))
+        }
+        OpeningClosed { .. } => tr.t("log-opening-closed"),
         DecisionRequested { .. } => return None,
         DecisionMade { by, choice } => {
-            let who = by.describe(names);
+            let who = match by {
+                crate::rules::command::Decider::Creature(c) => names(*c),
+                crate::rules::command::Decider::Gm => tr.t("the-gm"),
+            };
             match choice {
                 Choice::Defend(_) => return None,
-                Choice::Opportunity(Some(a)) => format!("{who} takes the attack of opportunity with {}.", ab(a)),
-                Choice::Opportunity(None) => format!("{who} lets the mover go."),
-                Choice::Opening(Some(u)) => format!("{who} uses the opening: {}.", ab(&u.ability)),
+                Choice::Opportunity(Some(a)) => tr!(tr, "log-decision-opportunity", who = who, ability = ab(a)),
+                Choice::Opportunity(None) => tr!(tr, "log-decision-no-opportunity", who = who),
+                Choice::Opening(Some(u)) => tr!(tr, "log-decision-opening", who = who, ability = ab(&u.ability)),
                 Choice::Opening(None) => return None,
-                Choice::Approve(true) => format!("{who} approves the Assist."),
-                Choice::Approve(false) => format!("{who} denies the Assist."),
-                Choice::Triggered(Some(a)) => format!("{who} uses {}.", ab(a)),
-                Choice::Triggered(None) => format!("{who} uses nothing."),
-                Choice::LoseFirst(l) => format!("{who} loses a {l:?} action first."),
-                Choice::Order(o) => format!("{who} orders the tie: {}.", list(names, o)),
-                Choice::HoldCast(true) => format!("{who} holds the cast."),
-                Choice::HoldCast(false) => format!("{who} releases the cast at once."),
+                Choice::Approve(true) => tr!(tr, "log-decision-approve", who = who),
+                Choice::Approve(false) => tr!(tr, "log-decision-deny", who = who),
+                Choice::Triggered(Some(a)) => tr!(tr, "log-decision-triggered", who = who, ability = ab(a)),
+                Choice::Triggered(None) => tr!(tr, "log-decision-triggered-none", who = who),
+                Choice::LoseFirst(l) => tr!(
+                    tr,
+                    "log-decision-lose-first",
+                    who = who,
+                    kind = tr.t(match l {
+                        crate::rules::command::ActionLoss::Restricted => "loss-restricted",
+                        crate::rules::command::ActionLoss::Regular => "loss-regular",
+                    })
+                ),
+                Choice::Order(o) => tr!(tr, "log-decision-order", who = who, order = list(names, o)),
+                Choice::HoldCast(true) => tr!(tr, "log-decision-hold-cast", who = who),
+                Choice::HoldCast(false) => tr!(tr, "log-decision-release-cast", who = who),
             }
         }
         TurnEnded { who, actions_left } => {
             if *actions_left > 0 {
-                format!("{} ends the turn with {actions_left} action(s) unspent.", names(*who))
+                tr!(tr, "log-turn-ended-unspent", who = names(*who), n = actions_left)
             } else {
-                format!("{} ends the turn.", names(*who))
+                tr!(tr, "log-turn-ended", who = names(*who))
             }
         }
-        ActionsForfeited { who, count } => format!("{} forfeits {count} action(s).", names(*who)),
-        RoundEnded { round } => format!("Round {round} ends."),
-        CombatEnded { winner: Some(w) } => format!("The fight is over: {w} wins."),
-        CombatEnded { winner: None } => "The fight is over: a draw.".into(),
+        ActionsForfeited { who, count } => tr!(tr, "log-actions-forfeited", who = names(*who), n = count),
+        RoundEnded { round } => tr!(tr, "log-round-ended", round = round),
+        CombatEnded { winner: Some(w) } => tr!(tr, "log-combat-won", side = w),
+        CombatEnded { winner: None } => tr.t("log-combat-draw"),
         CombatDrawn { reason, round } => match reason {
-            DrawReason::NobodyCanAct => format!("Round {round}: nobody can act any more — a draw."),
-            DrawReason::RoundCap(n) => format!("The round cap ({n}) is reached — a draw."),
-            DrawReason::WorkLimit => "The engine's work limit is reached — a draw.".into(),
+            DrawReason::NobodyCanAct => tr!(tr, "log-draw-nobody-can-act", round = round),
+            DrawReason::RoundCap(n) => tr!(tr, "log-draw-round-cap", n = n),
+            DrawReason::WorkLimit => tr.t("log-draw-work-limit"),
         },
     })
+}
+
+/// A movement mode's name: the catalog's `move-mode-<id>`, else the id.
+pub fn mode_name(tr: &Tr, mode: &str) -> String {
+    let key = format!("move-mode-{mode}");
+    if tr.has_own(&key) || Tr::default().has_own(&key) { tr.t(&key) } else { mode.to_string() }
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ pub mod log;
 pub mod prompt;
 pub mod rules_ref;
 
+use crate::i18n::Tr;
 use crate::rules::command::{ActIntent, Rejection};
 use crate::rules::components::*;
 use crate::rules::driver::Combat;
@@ -30,6 +31,10 @@ use crate::rules::ruleset::{
     ActionBudget, ActionType, DurationClock, Effect, Lasts, ReactionBudget, Ruleset, Timing, TurnModel,
 };
 use crate::rules::state::EngineStatus;
+use crate::tr;
+
+mod words;
+pub use words::rejection_words;
 
 /// Which turn structure the tracker draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,7 +175,7 @@ pub(crate) fn side_rgb(index: usize) -> [u8; 3] {
     C[index % C.len()]
 }
 
-fn row(combat: &Combat, who: Cid, round: u32, segment: u32, current: bool) -> TrackerRow {
+fn row(combat: &Combat, tr: &Tr, who: Cid, round: u32, segment: u32, current: bool) -> TrackerRow {
     let rs = combat.ruleset();
     let conditions = combat.get::<Conditions>(who);
     let down = conditions.is_some_and(|c| c.has(&rs.defeated_condition));
@@ -179,7 +184,7 @@ fn row(combat: &Combat, who: Cid, round: u32, segment: u32, current: bool) -> Tr
         .map(|c| {
             c.0.iter()
                 .filter(|(id, _)| **id != rs.defeated_condition)
-                .map(|(id, st)| condition_label(rs, id, st))
+                .map(|(id, st)| condition_label_in(rs, tr, id, st))
                 .collect()
         })
         .unwrap_or_default();
@@ -202,6 +207,11 @@ fn row(combat: &Combat, who: Cid, round: u32, segment: u32, current: bool) -> Tr
 /// the timeline of this round and the next, with each creature's next turn, its cast or focus
 /// resolution and its held cast. `what_if` adds the hovered ability's mark for its user.
 pub fn tracker(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &str)>) -> Tracker {
+    tracker_in(combat, ahead, what_if_mark, &Tr::default())
+}
+
+/// [`tracker`] in a language.
+pub fn tracker_in(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &str)>, tr: &Tr) -> Tracker {
     let rs = combat.ruleset().clone();
     let kind = match rs.turn_model {
         TurnModel::RecoveryTime { segments_per_round } => TrackerKind::Segments { per_round: segments_per_round },
@@ -214,12 +224,12 @@ pub fn tracker(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &st
     let turn = combat.turn().clone();
     let mut order = Vec::new();
     if let Some(a) = turn.active {
-        order.push(row(combat, a, if turn.surprise_round { 0 } else { round }, segment, true));
+        order.push(row(combat, tr, a, if turn.surprise_round { 0 } else { round }, segment, true));
     }
     for f in combat.forecast(ahead) {
-        order.push(row(combat, f.who, f.round, f.segment, false));
+        order.push(row(combat, tr, f.who, f.round, f.segment, false));
     }
-    let delayed = turn.delayed.iter().map(|d| row(combat, *d, round, 0, false)).collect();
+    let delayed = turn.delayed.iter().map(|d| row(combat, tr, *d, round, 0, false)).collect();
     let mut readied = Vec::new();
     for i in 0..combat.len() as u32 {
         let c = Cid(i);
@@ -228,7 +238,7 @@ pub fn tracker(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &st
             && !turn.delayed.contains(&c)
             && !combat.get::<Casting>(c).is_some_and(|k| k.0.as_ref().is_some_and(|a| a.holding));
         if holds || ready_off {
-            readied.push(row(combat, c, round, 0, false));
+            readied.push(row(combat, tr, c, round, 0, false));
         }
     }
     let mut marks = Vec::new();
@@ -249,7 +259,7 @@ pub fn tracker(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &st
                 round,
                 segment,
                 kind: MarkKind::Now,
-                label: format!("{}: acting now", combat.name(a)),
+                label: tr!(tr, "tracker-acting-now", who = combat.name(a)),
             });
         }
         for f in combat.forecast(combat.len()) {
@@ -260,7 +270,7 @@ pub fn tracker(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &st
                     round: f.round,
                     segment: f.segment,
                     kind: MarkKind::Turn,
-                    label: format!("{}: next turn", combat.name(f.who)),
+                    label: tr!(tr, "tracker-next-turn", who = combat.name(f.who)),
                 });
             }
         }
@@ -268,7 +278,7 @@ pub fn tracker(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &st
             let c = Cid(i);
             let Some(act) = combat.get::<Casting>(c).and_then(|k| k.0.clone()) else { continue };
             let def = rs.ability(&act.ability);
-            let shown = def.map_or(act.ability.clone(), |d| d.display_name().to_string());
+            let shown = log::ability_name(&rs, tr, &act.ability);
             if act.holding {
                 let owes = combat.release_owed(c).unwrap_or(0);
                 held.push(HeldCast { who: c, name: combat.name(c), ability: shown, owes });
@@ -282,13 +292,13 @@ pub fn tracker(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &st
                         round: r,
                         segment: s,
                         kind: if focus { MarkKind::FocusResolves } else { MarkKind::CastResolves },
-                        label: format!("{}: {shown} resolves", combat.name(c)),
+                        label: tr!(tr, "tracker-resolves", who = combat.name(c), ability = shown.clone()),
                     });
                 }
             }
         }
         if let Some((who, ability)) = what_if_mark
-            && let Some(w) = what_if(combat, who, ability)
+            && let Some(w) = what_if_in(combat, who, ability, tr)
         {
             marks.push(Mark {
                 who,
@@ -332,6 +342,11 @@ pub struct WhatIf {
 /// If `who` used `ability` now, where it would act next ([`Combat::next_turn_if`]), and who would
 /// act before it then ([`Combat::forecast`]).
 pub fn what_if(combat: &mut Combat, who: Cid, ability: &str) -> Option<WhatIf> {
+    what_if_in(combat, who, ability, &Tr::default())
+}
+
+/// [`what_if`] in a language.
+pub fn what_if_in(combat: &mut Combat, who: Cid, ability: &str, tr: &Tr) -> Option<WhatIf> {
     let (round, segment) = combat.next_turn_if(who, ability)?;
     let rank = combat.get::<Initiative>(who).map_or(0, |i| i.rank);
     let forecast = combat.forecast(combat.len().saturating_mul(3));
@@ -348,28 +363,15 @@ pub fn what_if(combat: &mut Combat, who: Cid, ability: &str) -> Option<WhatIf> {
             after.push(combat.name(f.who));
         }
     }
-    let shown = combat.ruleset().ability(ability).map_or(ability.to_string(), |d| d.display_name().to_string());
-    let when = if segment == 0 {
-        let place = after.len() + 1;
-        format!("next turn in round {round}, {} in the order", ordinal(place))
-    } else {
-        format!("next turn at segment {segment} of round {round}")
-    };
+    let shown = log::ability_name(combat.ruleset(), tr, ability);
     let text = match after.last() {
-        Some(last) if segment != 0 => format!("{shown}: {when}, after {last}"),
-        _ => format!("{shown}: {when}"),
+        _ if segment == 0 => {
+            tr!(tr, "what-if-round", ability = shown, round = round, place = after.len() + 1)
+        }
+        Some(last) => tr!(tr, "what-if-segment-after", ability = shown, segment = segment, round = round, after = last),
+        None => tr!(tr, "what-if-segment", ability = shown, segment = segment, round = round),
     };
     Some(WhatIf { round, segment, after, text })
-}
-
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, r) if r != 11 => "st",
-        (2, r) if r != 12 => "nd",
-        (3, r) if r != 13 => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 /// What a creature can still spend, in its ruleset's own terms.
@@ -503,6 +505,11 @@ pub struct Card {
 
 /// A creature's card.
 pub fn card(combat: &mut Combat, who: Cid) -> Card {
+    card_in(combat, who, &Tr::default())
+}
+
+/// [`card`] in a language.
+pub fn card_in(combat: &mut Combat, who: Cid, tr: &Tr) -> Card {
     let rs = combat.ruleset().clone();
     let pool = combat.get::<ActionPool>(who).cloned().unwrap_or_default();
     let hp = combat.get::<Health>(who).copied().unwrap_or(Health { hp: 0, max: 0 });
@@ -550,26 +557,30 @@ pub fn card(combat: &mut Combat, who: Cid) -> Card {
     for (id, st) in &conditions.0 {
         let Some(d) = rs.condition(id) else { continue };
         let effect = if d.regain_bonus > 0 {
-            let only = if d.bonus_restricted_to.is_empty() {
-                String::new()
+            if d.bonus_restricted_to.is_empty() {
+                tr!(tr, "card-regain-bonus", n = d.regain_bonus)
             } else {
-                format!(", only for {}", d.bonus_restricted_to.join(", "))
-            };
-            format!("+{} action at the start of each turn{only}", d.regain_bonus)
+                let only: Vec<String> = d.bonus_restricted_to.iter().map(|a| log::ability_name(&rs, tr, a)).collect();
+                tr!(tr, "card-regain-bonus-only", n = d.regain_bonus, only = only.join(", "))
+            }
         } else if d.regain_loses_value {
-            let by = if d.consumed_by_lost_actions { " (goes down by the actions it takes)" } else { "" };
-            format!("−{} action(s) when actions are regained{by}", st.value.max(0))
+            let n = st.value.max(0);
+            if d.consumed_by_lost_actions {
+                tr!(tr, "card-regain-loses-consumed", n = n)
+            } else {
+                tr!(tr, "card-regain-loses", n = n)
+            }
         } else if d.blocks_actions {
-            "can't act: no actions, no reactions".into()
+            tr.t("card-cannot-act")
         } else if d.rt_add != 0 {
-            format!("{:+} segment(s) on every recovery time", d.rt_add)
+            tr!(tr, "card-rt-add", n = d.rt_add, signed = format!("{:+}", d.rt_add))
         } else {
             continue;
         };
         modifiers.push(EconomyModifier { condition: id.clone(), value: st.value, effect });
     }
-    let badges = conditions.0.iter().map(|(id, st)| badge(combat, &rs, who, id, st)).collect();
-    let activity = activity_bar(combat, &rs, who);
+    let badges = conditions.0.iter().map(|(id, st)| badge(combat, &rs, tr, who, id, st)).collect();
+    let activity = activity_bar(combat, &rs, tr, who);
     Card {
         who,
         name: combat.name(who),
@@ -585,14 +596,13 @@ pub fn card(combat: &mut Combat, who: Cid) -> Card {
     }
 }
 
-fn activity_bar(combat: &mut Combat, rs: &Ruleset, who: Cid) -> Option<ActivityBar> {
+fn activity_bar(combat: &mut Combat, rs: &Ruleset, tr: &Tr, who: Cid) -> Option<ActivityBar> {
     let act = combat.get::<Casting>(who)?.0.clone()?;
     let def = rs.ability(&act.ability);
-    let shown = def.map_or(act.ability.clone(), |d| d.display_name().to_string());
+    let shown = log::ability_name(rs, tr, &act.ability);
     if act.holding {
         let owes = combat.release_owed(who);
-        let text =
-            format!("holding {shown}: concentrating; releasing it owes {} segment(s) of recovery", owes.unwrap_or(0));
+        let text = tr!(tr, "activity-holding", ability = shown.clone(), n = owes.unwrap_or(0));
         return Some(ActivityBar {
             ability: shown,
             paid: 1,
@@ -609,7 +619,7 @@ fn activity_bar(combat: &mut Combat, rs: &Ruleset, who: Cid) -> Option<ActivityB
         let span = def.and_then(|d| d.cast_time.or(d.focus_time)).unwrap_or(1).max(1);
         let now = combat.world.resource::<crate::rules::timeline::Timeline>().now;
         let left = at.saturating_sub(now).min(span);
-        let what = if def.is_some_and(|d| d.focus_time.is_some() && d.cast_time.is_none()) { "focus" } else { "cast" };
+        let focus = def.is_some_and(|d| d.focus_time.is_some() && d.cast_time.is_none());
         let (r, s) = combat.world.resource::<crate::rules::timeline::Timeline>().round_and_segment(at);
         return Some(ActivityBar {
             ability: shown.clone(),
@@ -619,11 +629,18 @@ fn activity_bar(combat: &mut Combat, rs: &Ruleset, who: Cid) -> Option<ActivityB
             holding: false,
             concentrating: true,
             release_owes: None,
-            text: format!("{what} {shown}: resolves at segment {s} of round {r} ({left} to go); concentrating"),
+            text: tr!(
+                tr,
+                if focus { "activity-focus" } else { "activity-cast" },
+                ability = shown,
+                segment = s,
+                round = r,
+                left = left
+            ),
         });
     }
     let rounds = def.and_then(|d| d.casting_rounds);
-    let (unit, what) = if rounds.is_some() { ("rounds", "casting") } else { ("actions", "spreading") };
+    let unit = if rounds.is_some() { "rounds" } else { "actions" };
     let left = act.cost.saturating_sub(act.paid);
     Some(ActivityBar {
         ability: shown.clone(),
@@ -633,27 +650,36 @@ fn activity_bar(combat: &mut Combat, rs: &Ruleset, who: Cid) -> Option<ActivityB
         holding: false,
         concentrating: rounds.is_some(),
         release_owes: None,
-        text: format!("{what} {shown}: {} of {} {unit} paid, {left} to go", act.paid, act.cost),
+        text: tr!(
+            tr,
+            if rounds.is_some() { "activity-casting" } else { "activity-spreading" },
+            ability = shown,
+            paid = act.paid,
+            cost = act.cost,
+            left = left
+        ),
     })
 }
 
 /// A condition as shown: its id with underscores as spaces, and its value where the value means
 /// something (frightened 2, dying 1, slowed 1), not the plain 1 every condition carries.
-pub(crate) fn condition_label(rs: &Ruleset, id: &str, st: &ConditionState) -> String {
-    let name = id.replace('_', " ");
+///
+/// In a language: the condition's `names` entry for it, if any.
+pub(crate) fn condition_label_in(rs: &Ruleset, tr: &Tr, id: &str, st: &ConditionState) -> String {
+    let name = log::condition_name(rs, tr, id);
     let valued = rs.condition(id).is_some_and(|d| {
         d.decrement_at_end_of_turn != 0 || d.regain_loses_value || d.recovery.is_some() || d.consumed_by_lost_actions
     });
     if st.value != 0 && (valued || st.value != 1) { format!("{name} {}", st.value) } else { name }
 }
 
-fn badge(combat: &Combat, rs: &Ruleset, who: Cid, id: &str, st: &ConditionState) -> Badge {
+fn badge(combat: &Combat, rs: &Ruleset, tr: &Tr, who: Cid, id: &str, st: &ConditionState) -> Badge {
     let def = rs.condition(id);
-    let label = condition_label(rs, id, st);
+    let label = condition_label_in(rs, tr, id, st);
     let owner = combat.name(who);
     let creator = st.creator.map(|c| combat.name(c)).unwrap_or_else(|| owner.clone());
     let mut rules = rules_ref::condition_rules(rs, id);
-    let (expiry, remaining, rule) = expiry_words(combat, rs, who, id, st, &owner, &creator);
+    let (expiry, remaining, rule) = expiry_words(combat, rs, tr, who, id, st, &owner, &creator);
     if let Some(r) = rule
         && !rules.iter().any(|x| x == r)
     {
@@ -662,35 +688,36 @@ fn badge(combat: &Combat, rs: &Ruleset, who: Cid, id: &str, st: &ConditionState)
     let mut expiry = expiry;
     if let Some(d) = def {
         if d.decrement_at_end_of_turn != 0 {
-            expiry.push_str(&format!("; goes down by {} at the end of {owner}'s turn", d.decrement_at_end_of_turn));
+            expiry.push_str(&tr!(tr, "badge-goes-down", n = d.decrement_at_end_of_turn, owner = owner.clone()));
         }
         if let Some(dmg) = &d.persistent_damage {
-            let check = d.flat_check_dc.map(|dc| format!(", then a DC {dc} flat check ends it")).unwrap_or_default();
-            expiry.push_str(&format!("; {owner} takes {dmg} damage at the end of each of its turns{check}"));
+            expiry.push_str(&match d.flat_check_dc {
+                Some(dc) => tr!(tr, "badge-persistent-check", owner = owner.clone(), dice = dmg.to_string(), dc = dc),
+                None => tr!(tr, "badge-persistent", owner = owner.clone(), dice = dmg.to_string()),
+            });
         }
-        if !d.ends_on.is_empty() {
-            let ends: Vec<&str> = d
-                .ends_on
-                .iter()
-                .map(|e| match e {
-                    crate::rules::ruleset::EndTrigger::PermanentWound => "a permanent wound",
-                    crate::rules::ruleset::EndTrigger::NegativeStatus => "a negative status effect",
-                })
-                .collect();
-            expiry.push_str(&format!("; also ends on {}", ends.join(" or ")));
+        let wound = d.ends_on.contains(&crate::rules::ruleset::EndTrigger::PermanentWound);
+        let negative = d.ends_on.contains(&crate::rules::ruleset::EndTrigger::NegativeStatus);
+        match (wound, negative) {
+            (true, true) => expiry.push_str(&tr.t("badge-ends-on-both")),
+            (true, false) => expiry.push_str(&tr.t("badge-ends-on-wound")),
+            (false, true) => expiry.push_str(&tr.t("badge-ends-on-negative")),
+            (false, false) => {}
         }
         if d.save_ends.is_some() {
-            expiry.push_str("; a saving throw (the Recovery Action) can end it");
+            expiry.push_str(&tr.t("badge-save-ends"));
         }
     }
-    let text = rules_ref::condition_text_for(rs, id);
+    let text = rules_ref::condition_text_in(rs, tr.code(), id);
     Badge { id: id.to_string(), label, remaining, expiry, negative: def.is_some_and(|d| d.negative), rules, text }
 }
 
 /// When a condition ends, in words, its short remaining duration, and the rule that says so.
+#[allow(clippy::too_many_arguments)]
 fn expiry_words(
     combat: &Combat,
     rs: &Ruleset,
+    tr: &Tr,
     who: Cid,
     id: &str,
     st: &ConditionState,
@@ -699,25 +726,24 @@ fn expiry_words(
 ) -> (String, Option<String>, Option<&'static str>) {
     let turn = combat.turn();
     let left = st.left.unwrap_or(0);
-    let short = st.left.map(|l| format!("{l} rd"));
-    let turns = |n: u32| if n <= 1 { "next turn".to_string() } else { format!("turn {n} turns from now") };
+    let short = st.left.map(|l| tr!(tr, "badge-rounds-short", n = l));
     match (st.lasts, &rs.durations) {
-        (None, _) => ("no set duration".into(), None, None),
-        (Some(Lasts::UntilEndOfTurn), _) => (format!("ends at the end of {owner}'s turn"), None, Some("P2-21")),
+        (None, _) => (tr.t("badge-no-duration"), None, None),
+        (Some(Lasts::UntilEndOfTurn), _) => (tr!(tr, "badge-ends-end-of-turn", owner = owner), None, Some("P2-21")),
         (Some(Lasts::Sustained), _) => {
-            (format!("ends at the end of {creator}'s turn unless {creator} sustains it"), None, Some("G-P2-09"))
+            (tr!(tr, "badge-ends-unless-sustained", creator = creator), None, Some("G-P2-09"))
         }
         (Some(Lasts::OwnerTurns(_)), _) => (
-            format!("ends at the end of {owner}'s {}", turns(left)),
-            st.left.map(|l| format!("{l} turn(s)")),
+            tr!(tr, "badge-ends-end-of-owner-turn", owner = owner, n = left),
+            st.left.map(|l| tr!(tr, "badge-turns-short", n = l)),
             Some("P2-22"),
         ),
         (Some(Lasts::Rounds(_)), DurationClock::RoundEnd) => {
             let last = turn.round.saturating_add(left).saturating_sub(1).max(turn.round);
-            (format!("ends at the end of round {last}"), short, Some("G-HB-17"))
+            (tr!(tr, "badge-ends-end-of-round", round = last), short, Some("G-HB-17"))
         }
         (Some(Lasts::Rounds(_)), DurationClock::TurnHooks) => {
-            (format!("ends at the start of {creator}'s {}", turns(left)), short, Some("P2-05"))
+            (tr!(tr, "badge-ends-start-of-turn", creator = creator, n = left), short, Some("P2-05"))
         }
         (Some(Lasts::Rounds(_)), DurationClock::TimelinePoint) => {
             let found = turn.expiries.iter().find(|(_, (o, c, _))| *o == who && c == id);
@@ -725,12 +751,12 @@ fn expiry_words(
             match (found, rs.turn_model) {
                 (Some(((time, _, _), _)), TurnModel::RecoveryTime { .. }) => {
                     let (r, s) = tl.round_and_segment(*time);
-                    (format!("ends at segment {s} of round {r}, before any turn there"), short, Some("G-SG-10"))
+                    (tr!(tr, "badge-ends-at-segment", segment = s, round = r), short, Some("G-SG-10"))
                 }
                 (Some(((time, _, _), (_, _, count))), TurnModel::FixedCycle) => {
-                    (format!("ends just before count {count} in round {time}"), short, Some("P1-12"))
+                    (tr!(tr, "badge-ends-before-count", count = count, round = time), short, Some("P1-12"))
                 }
-                (None, _) => (format!("{left} round(s) left"), short, Some("P1-12")),
+                (None, _) => (tr!(tr, "badge-rounds-left", n = left), short, Some("P1-12")),
             }
         }
     }
@@ -759,42 +785,43 @@ pub struct AbilityButton {
 
 /// An ability's cost in its ruleset's terms.
 pub fn cost_text(rs: &Ruleset, ability: &str) -> String {
+    cost_text_in(rs, &Tr::default(), ability)
+}
+
+/// [`cost_text`] in a language.
+pub fn cost_text_in(rs: &Ruleset, tr: &Tr, ability: &str) -> String {
     let Some(d) = rs.ability(ability) else { return String::new() };
     let timing = match d.timing {
-        Timing::Reaction => Some("reaction"),
-        Timing::Free => Some("free action"),
+        Timing::Reaction => Some(tr.t("cost-reaction")),
+        Timing::Free => Some(tr.t("cost-free-action")),
         Timing::Action => None,
     };
     match rs.budget {
         ActionBudget::PerRoundPool { .. } | ActionBudget::PerTurnPool { .. } => match (timing, d.cost) {
-            (Some(t), _) => t.into(),
-            (None, 0) => "bonus action (no cost)".into(),
-            (None, 1) => "1 action".into(),
-            (None, n) => format!("{n} actions"),
+            (Some(t), _) => t,
+            (None, 0) => tr.t("cost-bonus-action"),
+            (None, n) => tr!(tr, "n-actions", n = n),
         },
-        ActionBudget::TypedSlots { .. } => {
-            let t = match d.action {
-                ActionType::Standard => "standard",
-                ActionType::Move => "move",
-                ActionType::FullRound => "full-round",
-                ActionType::Swift => "swift",
-                ActionType::Immediate => "immediate",
-                ActionType::Free => "free",
-                ActionType::FiveFootStep => "5-foot step",
-            };
-            match d.casting_rounds {
-                Some(r) => format!("full-round, {r} round(s) to cast"),
-                None => t.into(),
-            }
-        }
+        ActionBudget::TypedSlots { .. } => match d.casting_rounds {
+            Some(r) => tr!(tr, "cost-full-round-cast", n = r),
+            None => tr.t(match d.action {
+                ActionType::Standard => "cost-standard",
+                ActionType::Move => "cost-move",
+                ActionType::FullRound => "cost-full-round",
+                ActionType::Swift => "cost-swift",
+                ActionType::Immediate => "cost-immediate",
+                ActionType::Free => "cost-free",
+                ActionType::FiveFootStep => "cost-five-foot-step",
+            }),
+        },
         ActionBudget::OneTimedActionPerTurn => {
             let mut parts = Vec::new();
             if let Some(t) = timing {
-                parts.push(t.to_string());
+                parts.push(t);
             }
             match d.recovery {
                 Some(rt) => parts.push(format!("RT {rt}")),
-                None if d.effect.targets_square() => parts.push("RT by movement mode".into()),
+                None if d.effect.targets_square() => parts.push(tr.t("cost-rt-by-mode")),
                 None => {}
             }
             if let Some(ct) = d.cast_time {
@@ -869,6 +896,11 @@ pub(crate) fn abilities_of(combat: &Combat, who: Cid) -> Vec<String> {
 /// plausible use: the nearest enemy for hostile abilities, the nearest ally or itself for helpful
 /// ones, the nearest free square for movement.
 pub fn ability_buttons(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec<AbilityButton> {
+    ability_buttons_in(combat, who, hotkeys, &Tr::default())
+}
+
+/// [`ability_buttons`] in a language.
+pub fn ability_buttons_in(combat: &mut Combat, who: Cid, hotkeys: &[String], tr: &Tr) -> Vec<AbilityButton> {
     let rs = combat.ruleset().clone();
     let ids = abilities_of(combat, who);
     let me = combat.get::<GridPos>(who).copied();
@@ -888,7 +920,7 @@ pub fn ability_buttons(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec
     let mut out = Vec::with_capacity(ids.len());
     for (i, id) in ids.iter().enumerate() {
         let def = rs.ability(id).cloned();
-        let name = def.as_ref().map_or(id.clone(), |d| d.display_name().to_string());
+        let name = log::ability_name(&rs, tr, id);
         let mut targets = Vec::new();
         let mut reason = None;
         let enabled = match def.as_ref().map(|d| &d.effect) {
@@ -905,8 +937,8 @@ pub fn ability_buttons(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec
                     let mut intent = ActIntent::new(who, id.clone(), vec![]);
                     intent.to = probe;
                     reason = Some(match combat.check_act(&intent) {
-                        Err(r) => combat.explain(&r),
-                        Ok(()) => "nowhere to move from here".into(),
+                        Err(r) => rejection_words(combat, &r, tr),
+                        Ok(()) => tr.t("bar-nowhere-to-move"),
                     });
                 }
                 !reach.is_empty()
@@ -951,30 +983,30 @@ pub fn ability_buttons(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec
                         .zip(&answers)
                         .find(|((_, c, ally), _)| *c != who && *ally != hostile)
                         .or_else(|| others.iter().zip(&answers).next());
-                    reason = pick.and_then(|(_, a)| a.as_ref().err()).map(|r| combat.explain(r));
+                    reason = pick.and_then(|(_, a)| a.as_ref().err()).map(|r| rejection_words(combat, r, tr));
                 }
                 !targets.is_empty()
             }
             Some(_) => match combat.check_act(&ActIntent::new(who, id.clone(), vec![])) {
                 Ok(()) => true,
                 Err(r) => {
-                    reason = Some(combat.explain(&r));
+                    reason = Some(rejection_words(combat, &r, tr));
                     false
                 }
             },
             None => {
-                reason = Some(combat.explain(&Rejection::UnknownAbility(id.clone())));
+                reason = Some(rejection_words(combat, &Rejection::UnknownAbility(id.clone()), tr));
                 false
             }
         };
-        let what_if = what_if(combat, who, id).map(|w| w.text);
+        let what_if = what_if_in(combat, who, id, tr).map(|w| w.text);
         out.push(AbilityButton {
             id: id.clone(),
             name,
-            cost: cost_text(&rs, id),
+            cost: cost_text_in(&rs, tr, id),
             hotkey: hotkeys.get(i).cloned(),
             enabled,
-            reason: if enabled { None } else { reason.or_else(|| Some("the engine refuses it now".into())) },
+            reason: if enabled { None } else { reason.or_else(|| Some(tr.t("bar-refused-now"))) },
             targets,
             what_if,
         });
@@ -983,12 +1015,12 @@ pub fn ability_buttons(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec
 }
 
 /// Whose input the engine waits for, in words.
-pub(crate) fn status_line(combat: &Combat) -> String {
+pub(crate) fn status_line_in(combat: &Combat, tr: &Tr) -> String {
     match combat.status() {
-        EngineStatus::AwaitingCommand(c) => format!("{} to act", combat.name(c)),
-        EngineStatus::AwaitingDecision(d) => format!("waiting for {}", d.describe(&|x| combat.name(x))),
-        EngineStatus::AwaitingReturn => "waiting for a delaying creature to return".into(),
-        EngineStatus::Ended => "the fight is over".into(),
+        EngineStatus::AwaitingCommand(c) => tr!(tr, "status-to-act", who = combat.name(c)),
+        EngineStatus::AwaitingDecision(d) => tr!(tr, "status-waiting-for", who = words::decider_words(combat, d, tr)),
+        EngineStatus::AwaitingReturn => tr.t("status-awaiting-return"),
+        EngineStatus::Ended => tr.t("status-ended"),
         EngineStatus::Busy | EngineStatus::NotStarted => "…".into(),
     }
 }

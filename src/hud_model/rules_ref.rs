@@ -202,16 +202,21 @@ pub fn rule_text(id: &str) -> Option<(String, String)> {
     crate::rules_doc::rule(id).map(|(t, x)| (t.to_string(), x.to_string()))
 }
 
-/// A condition's name and what it does, from the project's rules reference, by condition id.
-pub(crate) fn condition_text(id: &str) -> Option<(String, String)> {
-    crate::rules_doc::condition(id).map(|(t, x)| (t.to_string(), x.to_string()))
-}
-
 /// What a condition does under a ruleset's family: the reference describes a condition shared by
 /// several systems in one text, each part opening with the system's name (`pf2e: ...
 /// segments: ...`); this keeps the part of `rs`'s family, or the whole text if none is marked.
 pub fn condition_text_for(rs: &Ruleset, id: &str) -> Option<String> {
-    let (_, text) = condition_text(id)?;
+    condition_text_in(rs, "en", id)
+}
+
+/// A rule's title and text in a language (English where the language lacks it).
+pub fn rule_text_in(code: &str, id: &str) -> Option<(String, String)> {
+    crate::rules_doc::rule_in(code, id).map(|(t, x)| (t.to_string(), x.to_string()))
+}
+
+/// [`condition_text_for`] in a language (English where the language lacks it).
+pub fn condition_text_in(rs: &Ruleset, code: &str, id: &str) -> Option<String> {
+    let (_, text) = crate::rules_doc::condition_in(code, id).map(|(t, x)| (t.to_string(), x.to_string()))?;
     const MARKS: [&str; 4] = ["homebrew-d20: ", "pf2e: ", "pf1e: ", "segments: "];
     let mine = match family(rs) {
         Family::PerRoundPool => MARKS[0],

@@ -18,7 +18,9 @@ use skirmish::rules::components::{Cid, GridPos};
 use skirmish::rules::log::CombatEvent;
 use skirmish::rules::state::EngineStatus;
 
-fn app(options: PlayOptions) -> App {
+fn app(mut options: PlayOptions) -> App {
+    // English, whatever the machine's LANG or a saves/settings.ron says: the tests read words.
+    options.lang.get_or_insert_with(|| "en".into());
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(16)))

@@ -553,18 +553,8 @@ fn cr_only_and_crlf_line_ends_give_the_positions_an_editor_shows() {
         e => panic!("{e}"),
     };
     let cases: Vec<(&str, Loader, String, &str)> = vec![
-        (
-            "ruleset syntax",
-            ruleset,
-            edit(&rs, "id: \"sword\", name: \"Sword\", cost: 1", "id: \"sword\", name: \"Sword\", cost: ?"),
-            "id: \"sword\"",
-        ),
-        (
-            "ruleset range",
-            ruleset,
-            edit(&rs, "id: \"sword\", name: \"Sword\", cost: 1", "id: \"sword\", name: \"Sword\", cost: 99"),
-            "id: \"sword\"",
-        ),
+        ("ruleset syntax", ruleset, edit(&rs, "\"ko\": \"검\"}, cost: 1", "\"ko\": \"검\"}, cost: ?"), "id: \"sword\""),
+        ("ruleset range", ruleset, edit(&rs, "\"ko\": \"검\"}, cost: 1", "\"ko\": \"검\"}, cost: 99"), "id: \"sword\""),
         (
             "encounter side",
             encounter,

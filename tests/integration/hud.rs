@@ -253,7 +253,10 @@ fn disabled_abilities_say_the_engines_reason() {
     let fear = bar.iter().find(|b| b.id == "fear").expect("fear");
     assert!(!fear.enabled);
     let engine = c.check_act(&ActIntent::new(w, "fear", vec![id(&c, "Ogre")])).expect_err("no actions");
-    assert_eq!(fear.reason.as_deref(), Some(c.explain(&engine).as_str()));
+    // The engine's typed reason, in the player's words (English here).
+    let words = hud_model::rejection_words(&c, &engine, &skirmish::i18n::Tr::default());
+    assert_eq!(fear.reason.as_deref(), Some(words.as_str()));
+    assert_eq!(words, "needs 2 actions, 1 left");
     assert_eq!(fear.cost, "2 actions");
     let bolt = bar.iter().find(|b| b.id == "force_bolt").expect("bolt");
     assert!(bolt.enabled, "{:?}", bolt.reason);
@@ -284,7 +287,7 @@ fn log_sentences_with_dice_and_rule_ids() {
     let mut v = LogView::default();
     v.update(&c);
     let flat = v.entries().iter().find(|e| e.kind == "FlatCheck").expect("flat check");
-    assert_eq!(flat.text, "Fighter makes a flat check against persistent_fire: 1d20 6 vs DC 15 — it goes on.");
+    assert_eq!(flat.text, "Fighter makes a flat check against persistent fire: 1d20 6 vs DC 15 — it goes on.");
     assert_eq!(flat.rule, Some("P2-23"));
     // The fire's damage: no rule of its own, so the end-of-turn step's (P2-23).
     let burn = v.entries().iter().find(|e| e.kind == "Damaged").expect("damage");

@@ -73,6 +73,7 @@ mod hardening_writers;
 mod hb_reactions;
 mod hb_rules;
 mod hud;
+mod i18n;
 mod language;
 mod modding;
 mod mutate;

@@ -12,8 +12,10 @@ use crate::game::hud_panels::{HudCache, HudUi};
 use crate::game::input::HotkeyLabels;
 use crate::game::setup::SideControl;
 use crate::game::view::BannerRect;
+use crate::i18n::Tr;
 use crate::rules::command::Command;
 use crate::rules::state::EngineStatus;
+use crate::tr;
 
 pub(super) fn battle_hud(
     mut contexts: EguiContexts,
@@ -27,6 +29,8 @@ pub(super) fn battle_hud(
     hotkeys: Option<Res<HotkeyLabels>>,
     mut rects: ResMut<BannerRect>,
     mut su: SessionUi,
+    tr: Res<Tr>,
+    mut export: Local<Option<Export>>,
 ) -> Result {
     let Some(mut battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -43,12 +47,23 @@ pub(super) fn battle_hud(
     // Whose ability bar: the person's creature whose turn it is.
     let human = battle.human_waiting().filter(|w| battle.combat.turn().active == Some(*w));
     let keys = hotkeys.map(|h| h.0.clone()).unwrap_or_default();
+    // Another language: the log's sentences, the view-models and the export's note are worded
+    // again (the log is read again from the start by its next update).
+    cache.log.set_language(&tr);
+    if tr.is_changed() {
+        cache.invalidate();
+        if hud_ui.export_note.is_some()
+            && let Some(x) = &*export
+        {
+            hud_ui.export_note = Some(x.words(&tr));
+        }
+    }
     {
         // Reading the engine's dry runs and forecasts needs the world mutably; nothing in the
         // rules state changes, so the battle is not marked changed.
         let b = battle.bypass_change_detection();
         let pointed = hud_ui.preview.as_deref().or(hud_ui.hovered.as_deref());
-        cache.refresh(&mut b.combat, human, hud_ui.focus, pointed, &keys);
+        cache.refresh_in(&mut b.combat, human, hud_ui.focus, pointed, &keys, &tr);
     }
     let battle = &*battle;
     let mut root = egui::Ui::new(
@@ -61,7 +76,7 @@ pub(super) fn battle_hud(
     let shown = egui::Panel::top("banner").show_inside(&mut root, |ui| {
         ui.horizontal(|ui| {
             ui.label(
-                egui::RichText::new(format!("Round {}", c.turn().round))
+                egui::RichText::new(tr!(tr, "banner-round", round = c.turn().round))
                     .strong()
                     .size(18.0)
                     .color(crate::game::hud_panels::GOLD),
@@ -71,57 +86,57 @@ pub(super) fn battle_hud(
             ui.separator();
             match c.status() {
                 EngineStatus::AwaitingCommand(who) => {
-                    let whose = if battle.control(who) == SideControl::Human { "your turn" } else { "AI" };
+                    let key =
+                        if battle.control(who) == SideControl::Human { "banner-turn-human" } else { "banner-turn-ai" };
                     ui.label(
-                        egui::RichText::new(format!("{} ({whose})", c.name(who)))
+                        egui::RichText::new(tr!(tr, key, who = c.name(who)))
                             .strong()
                             .color(egui::Color32::from_rgb(255, 214, 90)),
                     );
                 }
                 _ => {
-                    ui.label(crate::hud_model::status_line(c));
+                    ui.label(crate::hud_model::status_line_in(c, &tr));
                 }
             }
             ui.separator();
-            ui.add(egui::Slider::new(&mut pacing.speed, 0.25..=4.0).text("speed"));
+            ui.add(egui::Slider::new(&mut pacing.speed, 0.25..=4.0).text(tr.t("banner-speed")));
             ui.separator();
-            ui.toggle_value(&mut hud_ui.tracker, "Tracker").on_hover_text("Show or hide the initiative tracker");
-            ui.toggle_value(&mut hud_ui.card, "Card").on_hover_text("Show or hide the creature card");
-            ui.toggle_value(&mut hud_ui.log, "Log (L)").on_hover_text("Show or hide the combat log");
-            ui.toggle_value(&mut hud_ui.inspector, "F12").on_hover_text("The world inspector, for modders");
-            ui.add(egui::DragValue::new(&mut hud_ui.zoom).range(0.6..=2.0).speed(0.01).prefix("UI ×"))
-                .on_hover_text("HUD scale, on top of the system's scale factor");
-            if ui.button("Quit to start").clicked() {
+            ui.toggle_value(&mut hud_ui.tracker, tr.t("banner-tracker")).on_hover_text(tr.t("banner-tracker-hover"));
+            ui.toggle_value(&mut hud_ui.card, tr.t("banner-card")).on_hover_text(tr.t("banner-card-hover"));
+            ui.toggle_value(&mut hud_ui.log, tr.t("banner-log")).on_hover_text(tr.t("banner-log-hover"));
+            ui.toggle_value(&mut hud_ui.inspector, "F12").on_hover_text(tr.t("banner-inspector-hover"));
+            ui.add(egui::DragValue::new(&mut hud_ui.zoom).range(0.6..=2.0).speed(0.01).prefix(tr.t("banner-zoom")))
+                .on_hover_text(tr.t("banner-zoom-hover"));
+            if ui.button(tr.t("banner-quit")).clicked() {
                 next.set(Screen::Start);
             }
         });
         ui.horizontal(|ui| {
             use crate::game::session::SessionRequest;
             let undo = ui
-                .add_enabled(su.session.can_undo(c), egui::Button::new("Undo"))
-                .on_hover_text("Ctrl+Z: take back your last command and what the AI did since")
-                .on_disabled_hover_text("Nothing of yours to undo yet");
+                .add_enabled(su.session.can_undo(c), egui::Button::new(tr.t("banner-undo")))
+                .on_hover_text(tr.t("banner-undo-hover"))
+                .on_disabled_hover_text(tr.t("banner-undo-none"));
             if undo.clicked() {
                 su.requests.write(SessionRequest::Undo);
             }
             let redo = ui
-                .add_enabled(su.session.history.can_redo(c), egui::Button::new("Redo"))
-                .on_hover_text("Ctrl+Y: give it back, with the same dice");
+                .add_enabled(su.session.history.can_redo(c), egui::Button::new(tr.t("banner-redo")))
+                .on_hover_text(tr.t("banner-redo-hover"));
             if redo.clicked() {
                 su.requests.write(SessionRequest::Redo);
             }
-            if ui.button("Quick save").on_hover_text("F5: save to the quick-save slot").clicked() {
+            if ui.button(tr.t("banner-quick-save")).on_hover_text(tr.t("banner-quick-save-hover")).clicked() {
                 su.requests.write(SessionRequest::QuickSave);
             }
-            if ui.button("Quick load").on_hover_text("F9: load the quick-save slot").clicked() {
+            if ui.button(tr.t("banner-quick-load")).on_hover_text(tr.t("banner-quick-load-hover")).clicked() {
                 su.requests.write(SessionRequest::QuickLoad);
             }
-            if ui.toggle_value(&mut su.session.saves_open, "Saves (F6)").clicked() && su.session.saves_open {
+            if ui.toggle_value(&mut su.session.saves_open, tr.t("banner-saves")).clicked() && su.session.saves_open {
                 su.session.refresh_list();
                 su.session.save_name.clear();
             }
-            ui.toggle_value(&mut su.sim.open, "Simulate (F7)")
-                .on_hover_text("Play this encounter many times, AI against AI, in the background");
+            ui.toggle_value(&mut su.sim.open, tr.t("banner-simulate")).on_hover_text(tr.t("banner-simulate-hover"));
             if let Some(n) = &su.session.note {
                 ui.separator();
                 let colour =
@@ -134,15 +149,12 @@ pub(super) fn battle_hud(
             if let Some(e) = hot.error() {
                 ui.colored_label(
                     egui::Color32::from_rgb(255, 130, 110),
-                    format!("Data file error (this battle goes on unchanged): {e}"),
+                    tr!(tr, "banner-data-error", error = e.to_string()),
                 );
             } else if hot.has_pending() {
                 ui.horizontal(|ui| {
-                    ui.colored_label(
-                        egui::Color32::from_rgb(255, 214, 90),
-                        "Encounter, ruleset or mod files changed on disk.",
-                    );
-                    if ui.button("Restart with changes").clicked() {
+                    ui.colored_label(egui::Color32::from_rgb(255, 214, 90), tr.t("banner-data-changed"));
+                    if ui.button(tr.t("banner-restart-changes")).clicked() {
                         su.commands.insert_resource(battle.setup.clone());
                         next.set(Screen::Battle);
                     }
@@ -150,10 +162,10 @@ pub(super) fn battle_hud(
             }
         }
         if let Some(r) = &battle.last_rejection {
-            ui.colored_label(egui::Color32::from_rgb(255, 130, 110), format!("Refused: {r}"));
+            ui.colored_label(egui::Color32::from_rgb(255, 130, 110), tr!(tr, "banner-refused", reason = r));
         } else if let Some(h) = &su.hover.text {
             // The hovered target of the chosen ability, not valid: why (issue 23).
-            ui.colored_label(egui::Color32::from_rgb(255, 190, 120), format!("Not here: {h}"));
+            ui.colored_label(egui::Color32::from_rgb(255, 190, 120), tr!(tr, "banner-not-here", reason = h));
         }
         if let Some(e) = &battle.error {
             ui.colored_label(egui::Color32::from_rgb(255, 130, 110), e);
@@ -180,18 +192,15 @@ pub(super) fn battle_hud(
             ui.add_space(3.0);
             if let Some(who) = human {
                 ui.horizontal(|ui| {
-                    ui.label(egui::RichText::new(format!("{}'s abilities", c.name(who))).strong());
-                    ui.label(
-                        egui::RichText::new("hover for the what-if preview; greyed ones say why")
-                            .small()
-                            .color(crate::game::hud_panels::DIM),
-                    );
+                    ui.label(egui::RichText::new(tr!(tr, "bar-abilities", who = c.name(who))).strong());
+                    ui.label(egui::RichText::new(tr.t("bar-hint")).small().color(crate::game::hud_panels::DIM));
                 });
-                actions.extend(crate::game::hud_panels::draw_ability_bar(
+                actions.extend(crate::game::hud_panels::draw_ability_bar_in(
                     ui,
                     &cache,
                     selection.ability.as_deref(),
                     &mut hud_ui,
+                    &tr,
                 ));
                 // A Recovery Action saves against one effect (SG-30): the player names which.
                 let recovery = selection.ability.clone().filter(|a| {
@@ -201,24 +210,28 @@ pub(super) fn battle_hud(
                     )
                 });
                 if let Some(ab) = recovery {
-                    let ends: Vec<(String, String)> = c
+                    let ends: Vec<(String, String, i32)> = c
                         .get::<crate::rules::components::Conditions>(who)
                         .map(|cs| {
                             cs.0.keys()
                                 .filter_map(|id| {
                                     let save = c.ruleset().condition(id)?.save_ends.clone()?;
-                                    Some((id.clone(), format!("{} DC {}", save.stat, save.dc)))
+                                    Some((id.clone(), save.stat, save.dc))
                                 })
                                 .collect()
                         })
                         .unwrap_or_default();
                     ui.horizontal_wrapped(|ui| {
-                        ui.label("Save against:");
+                        ui.label(tr.t("bar-save-against"));
                         if ends.is_empty() {
-                            ui.label(egui::RichText::new("nothing a save can end").color(crate::game::hud_panels::DIM));
+                            ui.label(egui::RichText::new(tr.t("bar-save-none")).color(crate::game::hud_panels::DIM));
                         }
-                        for (id, save) in ends {
-                            if ui.button(format!("{} ({save})", id.replace('_', " "))).clicked() {
+                        for (id, stat, dc) in ends {
+                            let condition = crate::hud_model::log::condition_name(c.ruleset(), &tr, &id);
+                            if ui
+                                .button(tr!(tr, "bar-save-button", condition = condition, stat = stat, dc = dc))
+                                .clicked()
+                            {
                                 let mut i = crate::rules::command::ActIntent::new(who, ab.clone(), vec![]);
                                 i.mode = Some(id);
                                 out.write(HumanCommand(Command::Act(i)));
@@ -230,29 +243,29 @@ pub(super) fn battle_hud(
             }
             ui.horizontal_wrapped(|ui| {
                 if let Some(who) = human {
-                    if ui.button("End turn (E)").clicked() {
+                    if ui.button(tr.t("bar-end-turn")).clicked() {
                         out.write(HumanCommand(Command::EndTurn { actor: who }));
                     }
                     // Delay (pf2e, pf1e, segments): the engine refuses it where the ruleset has none.
-                    let delay = ui.button("Delay");
+                    let delay = ui.button(tr.t("bar-delay"));
                     let delay = if crate::hud_model::rules_ref::family(c.ruleset())
                         == crate::hud_model::rules_ref::Family::PerRoundPool
                     {
-                        delay.on_hover_text("This ruleset has no Delay; the engine will say so")
+                        delay.on_hover_text(tr.t("bar-delay-none-hover"))
                     } else {
-                        delay.on_hover_text("Leave the order now and come back after any later turn")
+                        delay.on_hover_text(tr.t("bar-delay-hover"))
                     };
                     if delay.clicked() {
                         out.write(HumanCommand(Command::Delay { actor: who }));
                     }
                 }
                 for x in &delayed {
-                    if ui.button(format!("{} returns from Delay", c.name(*x))).clicked() {
+                    if ui.button(tr!(tr, "bar-return-from-delay", who = c.name(*x))).clicked() {
                         out.write(HumanCommand(Command::ReturnFromDelay { actor: *x }));
                     }
                 }
                 for x in &holding {
-                    if ui.button(format!("{} releases the held cast", c.name(*x))).clicked() {
+                    if ui.button(tr!(tr, "bar-release-held-cast", who = c.name(*x))).clicked() {
                         out.write(HumanCommand(Command::Release { actor: *x }));
                     }
                 }
@@ -263,7 +276,7 @@ pub(super) fn battle_hud(
         hud_ui.hovered = None;
         hud_ui.preview = None;
     }
-    let (more, panels) = crate::game::hud_panels::draw_panels(&mut root, &cache, &mut hud_ui);
+    let (more, panels) = crate::game::hud_panels::draw_panels_in(&mut root, &cache, &mut hud_ui, &tr);
     actions.extend(more);
     covered.extend(panels);
     for a in actions {
@@ -274,7 +287,9 @@ pub(super) fn battle_hud(
             }
             crate::game::hud_panels::HudAction::Focus(f) => hud_ui.focus = f,
             crate::game::hud_panels::HudAction::ExportLog => {
-                hud_ui.export_note = Some(export_log(battle, &cache));
+                let x = export_log(battle, &cache);
+                hud_ui.export_note = Some(x.words(&tr));
+                *export = Some(x);
             }
         }
     }
@@ -282,8 +297,31 @@ pub(super) fn battle_hud(
     Ok(())
 }
 
+/// What the last log export did: kept as data, so the note can be worded again in another
+/// language.
+#[derive(Debug, Clone)]
+pub(super) enum Export {
+    /// Written to this file.
+    Written(String),
+    /// The folder could not be made: the folder, and why.
+    NoFolder(String, String),
+    /// The file could not be written: why.
+    NotWritten(String),
+}
+
+impl Export {
+    /// The note under the log, in the language of `tr`.
+    fn words(&self, tr: &Tr) -> String {
+        match self {
+            Export::Written(path) => tr!(tr, "export-log-written", path = path),
+            Export::NoFolder(dir, e) => tr!(tr, "export-log-no-folder", dir = dir, error = e),
+            Export::NotWritten(e) => tr!(tr, "export-log-failed", error = e),
+        }
+    }
+}
+
 /// Write the combat log as JSON lines under `exports/`, and say where (or why not).
-fn export_log(battle: &Battle, cache: &HudCache) -> String {
+fn export_log(battle: &Battle, cache: &HudCache) -> Export {
     let dir = std::path::Path::new("exports");
     // Both names are data (a loaded save's `meta.ruleset` is any text): only letters and digits
     // reach the file name, so it never names a folder.
@@ -297,11 +335,11 @@ fn export_log(battle: &Battle, cache: &HudCache) -> String {
     );
     let path = dir.join(name);
     let text = cache.log.to_jsonl(&battle.combat);
-    let r = std::fs::create_dir_all(dir)
-        .map_err(|e| format!("{}: cannot make the folder: {e}", dir.display()))
-        .and_then(|()| crate::outfile::write_atomic(&path, text.as_bytes(), &[]));
-    match r {
-        Ok(()) => format!("log written to {}", path.display()),
-        Err(e) => format!("log not written: {e}"),
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return Export::NoFolder(dir.display().to_string(), e.to_string());
+    }
+    match crate::outfile::write_atomic(&path, text.as_bytes(), &[]) {
+        Ok(()) => Export::Written(path.display().to_string()),
+        Err(e) => Export::NotWritten(e),
     }
 }

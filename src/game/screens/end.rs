@@ -6,6 +6,7 @@ use bevy_egui::{EguiContexts, egui};
 use crate::game::app_state::Screen;
 use crate::game::battle::Battle;
 use crate::game::setup::SideControl;
+use crate::i18n::Tr;
 
 pub(super) fn end_screen(
     mut contexts: EguiContexts,
@@ -14,6 +15,7 @@ pub(super) fn end_screen(
     mut commands: Commands,
     mut session: ResMut<crate::game::session::Session>,
     mut requests: MessageWriter<crate::game::session::SessionRequest>,
+    tr: Res<Tr>,
 ) -> Result {
     let Some(battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -22,39 +24,40 @@ pub(super) fn end_screen(
     let everyone_human = humans.len() == battle.setup.sides.len();
     let title = match &battle.combat.turn().winner {
         // Hot seat: somebody at this screen won and somebody lost.
-        Some(_) if everyone_human || humans.is_empty() => "The fight is over",
-        Some(w) if humans.contains(&w) => "Victory!",
-        Some(_) => "Defeat",
-        None => "Draw",
+        Some(_) if everyone_human || humans.is_empty() => tr.t("end-over"),
+        Some(w) if humans.contains(&w) => tr.t("end-victory"),
+        Some(_) => tr.t("end-defeat"),
+        None => tr.t("end-draw"),
     };
     egui::Window::new(title)
+        .id(egui::Id::new("end-window"))
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
-            for line in crate::game::battle::summary(&battle) {
+            for line in crate::game::battle::summary_in(&battle, &tr) {
                 ui.label(line);
             }
             ui.separator();
             ui.horizontal(|ui| {
-                if ui.button("Restart").clicked() {
+                if ui.button(tr.t("end-restart")).clicked() {
                     let mut setup = battle.setup.clone();
                     setup.seed = setup.seed.wrapping_add(1);
                     commands.insert_resource(setup);
                     next.set(Screen::Battle);
                 }
-                if ui.button("Back to the start screen").clicked() {
+                if ui.button(tr.t("end-back-to-start")).clicked() {
                     next.set(Screen::Start);
                 }
             });
             ui.horizontal(|ui| {
                 let undo = ui
-                    .add_enabled(session.can_undo(&battle.combat), egui::Button::new("Undo your last command (Ctrl+Z)"))
-                    .on_disabled_hover_text("Nothing of yours to undo");
+                    .add_enabled(session.can_undo(&battle.combat), egui::Button::new(tr.t("end-undo")))
+                    .on_disabled_hover_text(tr.t("end-undo-none"));
                 if undo.clicked() {
                     requests.write(crate::game::session::SessionRequest::Undo);
                 }
-                if ui.button("Saves… (F6)").clicked() {
+                if ui.button(tr.t("end-saves")).clicked() {
                     session.saves_open = true;
                     session.refresh_list();
                 }

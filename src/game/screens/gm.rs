@@ -9,7 +9,9 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use crate::game::battle::{Battle, GmSeat, HumanCommand};
-use crate::hud_model::gm::{GmForm, gm_calls, suggestion_words};
+use crate::hud_model::gm::{GmForm, gm_calls_in, suggestion_words_in};
+use crate::hud_model::log::condition_name;
+use crate::i18n::Tr;
 use crate::rules::command::{Command, GmInput};
 use crate::rules::components::Cid;
 use crate::rules::ruleset::HitKind;
@@ -20,6 +22,7 @@ pub(super) fn gm_window(
     gm: Res<GmSeat>,
     mut out: MessageWriter<HumanCommand>,
     mut form: Local<Option<GmForm>>,
+    tr: Res<Tr>,
 ) -> Result {
     if !gm.0 {
         return Ok(());
@@ -39,30 +42,39 @@ pub(super) fn gm_window(
     }
     f.eligible.retain(|c| c.0 < n);
     let names: Vec<String> = (0..n).map(|i| b.combat.name(Cid(i))).collect();
-    let conditions: Vec<String> = b.combat.ruleset().conditions.iter().map(|c| c.id.clone()).collect();
+    // Each condition: its id (what the form keeps) and its name in the language.
+    let conditions: Vec<(String, String)> = b
+        .combat
+        .ruleset()
+        .conditions
+        .iter()
+        .map(|c| (c.id.clone(), condition_name(b.combat.ruleset(), &tr, &c.id)))
+        .collect();
+    let chosen_condition = condition_name(b.combat.ruleset(), &tr, &f.condition);
     let suggestion = b.gm.suggestion_now(&b.combat).cloned();
-    let calls = gm_calls(&mut b.combat, f);
+    let calls = gm_calls_in(&mut b.combat, f, &tr);
     let mut dismiss = false;
-    egui::Window::new("Game master")
+    egui::Window::new(tr.t("gm-title"))
+        .id(egui::Id::new("gm-window"))
         .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(8.0, -8.0))
         .default_width(330.0)
         .collapsible(true)
         .resizable(false)
         .show(ctx, |ui| {
             if let Some(call) = &suggestion {
-                ui.label(egui::RichText::new(suggestion_words(&b.combat, call)).strong());
+                ui.label(egui::RichText::new(suggestion_words_in(&b.combat, call, &tr)).strong());
                 ui.horizontal(|ui| {
-                    if ui.button("Open it").clicked() {
+                    if ui.button(tr.t("gm-open-it")).clicked() {
                         out.write(HumanCommand(Command::Gm(GmInput::Opening { eligible: call.eligible.clone() })));
                     }
-                    if ui.button("Let it go").clicked() {
+                    if ui.button(tr.t("gm-let-it-go")).clicked() {
                         dismiss = true;
                     }
                 });
                 ui.separator();
             }
             egui::Grid::new("gm-form").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-                ui.label("Creature");
+                ui.label(tr.t("gm-creature"));
                 egui::ComboBox::from_id_salt("gm-who")
                     .selected_text(names.get(f.who.0 as usize).cloned().unwrap_or_default())
                     .show_ui(ui, |ui| {
@@ -71,28 +83,28 @@ pub(super) fn gm_window(
                         }
                     });
                 ui.end_row();
-                ui.label("Condition");
+                ui.label(tr.t("gm-condition"));
                 ui.horizontal(|ui| {
-                    egui::ComboBox::from_id_salt("gm-cond").selected_text(f.condition.clone()).show_ui(ui, |ui| {
-                        for c in &conditions {
-                            ui.selectable_value(&mut f.condition, c.clone(), c);
+                    egui::ComboBox::from_id_salt("gm-cond").selected_text(chosen_condition).show_ui(ui, |ui| {
+                        for (id, name) in &conditions {
+                            ui.selectable_value(&mut f.condition, id.clone(), name);
                         }
                     });
-                    ui.add(egui::DragValue::new(&mut f.rounds).range(0..=100).prefix("rounds "))
-                        .on_hover_text("0: until removed");
-                    ui.add(egui::DragValue::new(&mut f.value).range(-100..=100).prefix("value "))
-                        .on_hover_text("0: no value");
+                    ui.add(egui::DragValue::new(&mut f.rounds).range(0..=100).prefix(tr.t("gm-rounds")))
+                        .on_hover_text(tr.t("gm-rounds-hover"));
+                    ui.add(egui::DragValue::new(&mut f.value).range(-100..=100).prefix(tr.t("gm-value")))
+                        .on_hover_text(tr.t("gm-value-hover"));
                 });
                 ui.end_row();
-                ui.label("Hit by");
+                ui.label(tr.t("gm-hit-by"));
                 ui.horizontal(|ui| {
-                    ui.selectable_value(&mut f.hit, HitKind::Ranged, "ranged");
-                    ui.selectable_value(&mut f.hit, HitKind::Surprise, "surprise");
-                    ui.checkbox(&mut f.aware, "aware");
+                    ui.selectable_value(&mut f.hit, HitKind::Ranged, tr.t("gm-hit-ranged"));
+                    ui.selectable_value(&mut f.hit, HitKind::Surprise, tr.t("gm-hit-surprise"));
+                    ui.checkbox(&mut f.aware, tr.t("gm-aware"));
                 });
                 ui.end_row();
                 if calls.iter().any(|c| matches!(c.input, GmInput::Opening { .. })) {
-                    ui.label("Opening for");
+                    ui.label(tr.t("gm-opening-for"));
                     ui.horizontal_wrapped(|ui| {
                         for (i, nm) in names.iter().enumerate() {
                             let c = Cid(i as u32);

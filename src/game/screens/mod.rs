@@ -45,10 +45,11 @@ impl Plugin for ScreensPlugin {
                         gm::gm_window,
                         prompt::prompt,
                         super::inspector::inspector_window,
+                        language_corner,
                     )
                         .chain()
                         .run_if(in_state(Screen::Battle)),
-                    (end::end_screen, windows::session_windows).chain().run_if(in_state(Screen::End)),
+                    (end::end_screen, windows::session_windows, language_corner).chain().run_if(in_state(Screen::End)),
                     typing,
                 )
                     .chain(),
@@ -70,6 +71,43 @@ impl Plugin for ScreensPlugin {
                 },
             );
     }
+}
+
+/// The language, switchable mid-battle: a small menu in the window's top-right corner, by each
+/// language's own name for itself (issue 24). Nothing restarts; the choice is kept in the
+/// settings file.
+fn language_corner(
+    mut contexts: EguiContexts,
+    mut tr: ResMut<crate::i18n::Tr>,
+    mut languages: ResMut<super::language::Languages>,
+    session: Res<super::session::Session>,
+) -> Result {
+    use bevy_egui::egui;
+    let ctx = contexts.ctx_mut()?;
+    let current = tr.code().to_string();
+    let mut wanted = None;
+    egui::Area::new(egui::Id::new("language-corner"))
+        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-6.0, 4.0))
+        .order(egui::Order::Foreground)
+        .show(ctx, |ui| {
+            let shown = languages.catalogs.get(&current).map_or(current.clone(), |c| c.name.clone());
+            egui::ComboBox::from_id_salt("lang-corner")
+                .width(90.0)
+                .selected_text(egui::RichText::new(shown).small())
+                .show_ui(ui, |ui| {
+                    for c in &languages.catalogs.list {
+                        if ui.selectable_label(c.code == current, &c.name).clicked() && c.code != current {
+                            wanted = Some(c.code.clone());
+                        }
+                    }
+                })
+                .response
+                .on_hover_text(tr.t("start-language"));
+        });
+    if let Some(code) = wanted {
+        super::language::switch_language(&code, &mut tr, &mut languages, &session.dir);
+    }
+    Ok(())
 }
 
 /// Whether a text field has the keyboard, for the game's keys to wait.

@@ -6,27 +6,36 @@ use bevy_egui::{EguiContexts, egui};
 
 use super::SessionUi;
 use crate::game::battle::Battle;
+use crate::i18n::Tr;
+use crate::tr;
 
 /// The saves window (F6) and the Simulate window (F7).
-pub(super) fn session_windows(mut contexts: EguiContexts, battle: Option<Res<Battle>>, mut su: SessionUi) -> Result {
+pub(super) fn session_windows(
+    mut contexts: EguiContexts,
+    battle: Option<Res<Battle>>,
+    mut su: SessionUi,
+    tr: Res<Tr>,
+) -> Result {
     let Some(battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     if su.session.saves_open {
         let mut open = true;
-        egui::Window::new("Saves")
+        egui::Window::new(tr.t("saves-title"))
+            .id(egui::Id::new("saves-window"))
             .open(&mut open)
             .default_pos(egui::pos2(330.0, 120.0))
             .default_width(560.0)
-            .show(ctx, |ui| saves_window(ui, &battle, &mut su));
+            .show(ctx, |ui| saves_window(ui, &battle, &mut su, &tr));
         su.session.saves_open = open;
     }
     if su.sim.open {
         let mut open = true;
-        egui::Window::new("Simulate")
+        egui::Window::new(tr.t("simulate-title"))
+            .id(egui::Id::new("simulate-window"))
             .open(&mut open)
             .default_pos(egui::pos2(330.0, 140.0))
             .default_width(520.0)
-            .show(ctx, |ui| sim_window(ui, &battle, &mut su));
+            .show(ctx, |ui| sim_window(ui, &battle, &mut su, &tr));
         su.sim.open = open;
         if su.sim.job.is_some() {
             // Keep the progress moving while nothing else happens.
@@ -36,37 +45,38 @@ pub(super) fn session_windows(mut contexts: EguiContexts, battle: Option<Res<Bat
     Ok(())
 }
 
-fn saves_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
+fn saves_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi, tr: &Tr) {
     use crate::game::session::{SessionRequest, date_words, file_name_for};
     let dir = su.session.dir.display().to_string();
-    ui.label(egui::RichText::new(format!("Saves live in {dir}/. F5 quick-saves, F9 quick-loads.")).small());
+    ui.label(egui::RichText::new(tr!(tr, "saves-where", dir = &dir)).small());
     ui.horizontal(|ui| {
         if su.session.save_name.is_empty() {
             su.session.save_name = format!("{}-round-{}", battle.setup.encounter.name, battle.combat.turn().round);
         }
-        ui.label("Name");
+        ui.label(tr.t("saves-name"));
         ui.add(egui::TextEdit::singleline(&mut su.session.save_name).desired_width(260.0));
         let file = file_name_for(&su.session.save_name);
         let exists = su.session.dir.join(&file).exists();
-        let label = if exists { "Save (replaces it)" } else { "Save" };
-        if ui.button(label).on_hover_text(format!("Writes {dir}/{file}")).clicked() {
+        let label = if exists { tr.t("saves-save-replacing") } else { tr.t("saves-save") };
+        if ui.button(label).on_hover_text(tr!(tr, "saves-writes", path = format!("{dir}/{file}"))).clicked() {
             su.requests.write(SessionRequest::SaveAs(su.session.save_name.clone()));
         }
-        if ui.button("Refresh").clicked() {
+        if ui.button(tr.t("saves-refresh")).clicked() {
             su.session.refresh_list();
         }
     });
     ui.separator();
     if su.session.listed.is_empty() {
-        ui.label("No saves yet.");
+        ui.label(tr.t("saves-none"));
         return;
     }
     let mut load = None;
     egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
         egui::Grid::new("saves").num_columns(6).striped(true).spacing([10.0, 4.0]).show(ui, |ui| {
-            for h in ["File", "Encounter", "Ruleset", "Round", "Saved", ""] {
-                ui.label(egui::RichText::new(h).strong());
+            for h in ["saves-file", "saves-encounter", "saves-ruleset", "saves-round", "saves-saved"] {
+                ui.label(egui::RichText::new(tr.t(h)).strong());
             }
+            ui.label("");
             ui.end_row();
             for l in &su.session.listed {
                 let name = l.path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
@@ -77,12 +87,12 @@ fn saves_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
                         ui.label(&m.ruleset);
                         ui.label(m.round.to_string());
                         ui.label(date_words(m.saved_at));
-                        if ui.button("Load").clicked() {
+                        if ui.button(tr.t("saves-load")).clicked() {
                             load = Some(l.path.clone());
                         }
                     }
                     Err(e) => {
-                        ui.colored_label(egui::Color32::from_rgb(255, 130, 110), "unreadable")
+                        ui.colored_label(egui::Color32::from_rgb(255, 130, 110), tr.t("saves-unreadable"))
                             .on_hover_text(e.to_string());
                         ui.label("");
                         ui.label("");
@@ -99,30 +109,33 @@ fn saves_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
     }
 }
 
-fn sim_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
+fn sim_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi, tr: &Tr) {
     use egui_plot::{Bar, BarChart, Plot};
     ui.label(
-        egui::RichText::new(format!(
-            "{} under {}: AI against AI on every side, seeds {} and up, on one background thread.",
-            battle.setup.encounter.name, battle.setup.ruleset_name, battle.setup.seed
+        egui::RichText::new(tr!(
+            tr,
+            "simulate-intro",
+            encounter = &battle.setup.encounter.name,
+            ruleset = &battle.setup.ruleset_name,
+            seed = battle.setup.seed.to_string(),
         ))
         .small(),
     );
     ui.horizontal(|ui| {
-        ui.label("Runs");
+        ui.label(tr.t("simulate-runs"));
         ui.add(egui::DragValue::new(&mut su.sim.runs).range(1..=100_000));
         if su.sim.job.is_some() {
-            if ui.button("Cancel").clicked() {
+            if ui.button(tr.t("simulate-cancel")).clicked() {
                 su.sim.cancel();
             }
-        } else if ui.button("Run").clicked() {
+        } else if ui.button(tr.t("simulate-run")).clicked() {
             su.sim.start(battle);
         }
     });
     if let Some(job) = &su.sim.job {
         let done = job.done.load(std::sync::atomic::Ordering::Relaxed);
         ui.add(egui::ProgressBar::new(done as f32 / job.total.max(1) as f32).text(format!("{done} / {}", job.total)));
-        ui.label(egui::RichText::new("The game goes on meanwhile.").small());
+        ui.label(egui::RichText::new(tr.t("simulate-meanwhile")).small());
     }
     match &su.sim.result {
         None => {}
@@ -132,28 +145,42 @@ fn sim_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
         Some(Ok(summary)) => {
             let Some(r) = summary.rulesets.first() else { return };
             ui.separator();
-            ui.label(egui::RichText::new(&su.sim.about).strong());
+            // What the result is about, from the summary itself (not `SimPanel::about`, which is
+            // worded once, in English, when the batch starts).
+            ui.label(
+                egui::RichText::new(tr!(
+                    tr,
+                    "simulate-about",
+                    encounter = &summary.encounter,
+                    ruleset = &r.ruleset,
+                    n = summary.runs,
+                ))
+                .strong(),
+            );
             let d = &r.derived;
             for sd in &d.sides {
                 let text = match &sd.win {
-                    Some(w) => format!(
-                        "{}: wins {:.1}% (95% CI {:.1}–{:.1}%)",
-                        sd.side,
-                        w.rate * 100.0,
-                        w.low * 100.0,
-                        w.high * 100.0
+                    Some(w) => tr!(
+                        tr,
+                        "simulate-side-wins",
+                        side = &sd.side,
+                        rate = format!("{:.1}", w.rate * 100.0),
+                        low = format!("{:.1}", w.low * 100.0),
+                        high = format!("{:.1}", w.high * 100.0),
                     ),
-                    None => format!("{}: no runs", sd.side),
+                    None => tr!(tr, "simulate-side-no-runs", side = &sd.side),
                 };
                 ui.label(text);
             }
             let draws = r.tally.draws_round_cap + r.tally.draws_other;
-            ui.label(format!(
-                "Draws: {draws}. Rounds: mean {:.1}, median {}, 5th–95th percentile {}–{}.",
-                d.rounds_mean.unwrap_or(0.0),
-                d.rounds_median.unwrap_or(0),
-                d.rounds_p5.unwrap_or(0),
-                d.rounds_p95.unwrap_or(0)
+            ui.label(tr!(
+                tr,
+                "simulate-draws-rounds",
+                draws = draws.to_string(),
+                mean = format!("{:.1}", d.rounds_mean.unwrap_or(0.0)),
+                median = d.rounds_median.unwrap_or(0).to_string(),
+                p5 = d.rounds_p5.unwrap_or(0).to_string(),
+                p95 = d.rounds_p95.unwrap_or(0).to_string(),
             ));
             let palette = [
                 egui::Color32::from_rgb(110, 170, 255),
@@ -162,7 +189,7 @@ fn sim_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
                 egui::Color32::from_rgb(255, 214, 90),
             ];
             ui.columns(2, |cols| {
-                cols[0].label("Win rate per side (%)");
+                cols[0].label(tr.t("simulate-win-rate"));
                 let wins: Vec<Bar> = d
                     .sides
                     .iter()
@@ -190,8 +217,8 @@ fn sim_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
                     .allow_zoom(false)
                     .allow_drag(false)
                     .allow_scroll(false)
-                    .show(&mut cols[0], |p| p.bar_chart(BarChart::new("win %", wins)));
-                cols[1].label("Rounds to finish (runs)");
+                    .show(&mut cols[0], |p| p.bar_chart(BarChart::new(tr.t("simulate-win-series"), wins)));
+                cols[1].label(tr.t("simulate-rounds-to-finish"));
                 let rounds: Vec<Bar> = r
                     .tally
                     .rounds_histogram
@@ -202,12 +229,12 @@ fn sim_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi) {
                     .collect();
                 Plot::new("sim-rounds")
                     .height(160.0)
-                    .x_axis_label("round the fight ended in")
+                    .x_axis_label(tr.t("simulate-rounds-axis"))
                     .include_y(0.0)
                     .allow_zoom(false)
                     .allow_drag(false)
                     .allow_scroll(false)
-                    .show(&mut cols[1], |p| p.bar_chart(BarChart::new("runs", rounds)));
+                    .show(&mut cols[1], |p| p.bar_chart(BarChart::new(tr.t("simulate-runs-series"), rounds)));
             });
         }
     }
