@@ -29,6 +29,7 @@ fn combat(n: usize) -> Combat {
     let specs: Vec<CombatantSpec> = (0..n)
         .map(|i| CombatantSpec {
             name: format!("c{i}"),
+            names: Default::default(),
             side: if i % 2 == 0 { "heroes" } else { "monsters" }.into(),
             stats: [("DEX".to_string(), (i % 5) as i32)].into(),
             hp: 10,

@@ -8,6 +8,8 @@
 
 use std::path::Path;
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::rules::components::{Controller, GridPos};
@@ -24,9 +26,15 @@ pub struct Encounter {
     /// Title shown in menus.
     #[serde(deserialize_with = "crate::rules::limits::name")]
     pub name: String,
+    /// The title in other languages, by language code (`{"es": "Escaramuza"}`; issue 24).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "crate::rules::limits::names")]
+    pub names: BTreeMap<String, String>,
     /// What it is about.
     #[serde(default)]
     pub description: String,
+    /// The description in other languages, by language code.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub descriptions: BTreeMap<String, String>,
     /// The battle map as rows of text: `.` open, `#` blocked, `~` difficult; row 0 is y = 0.
     /// Empty = the open, unbounded plane.
     #[serde(default, deserialize_with = "crate::rules::limits::map_rows")]
@@ -53,6 +61,9 @@ pub struct SideSpec {
     /// The side's name, as combatants' `side` give it.
     #[serde(deserialize_with = "crate::rules::limits::name")]
     pub name: String,
+    /// The side's name in other languages, by language code, for the game's HUD.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "crate::rules::limits::names")]
+    pub names: BTreeMap<String, String>,
     /// Who plays it.
     pub controller: SideController,
 }
@@ -88,6 +99,32 @@ fn position(text: &str, anchor: Option<&str>, needle: &str) -> (usize, usize) {
 }
 
 impl Encounter {
+    /// The encounter without its names and descriptions in other languages (what the
+    /// simulator's input hash reads: translations change no fight).
+    pub fn without_translations(&self) -> Encounter {
+        let mut e = self.clone();
+        e.names.clear();
+        e.descriptions.clear();
+        e.sides.iter_mut().for_each(|s| s.names.clear());
+        e.combatants.iter_mut().for_each(|c| c.names.clear());
+        e
+    }
+
+    /// The title in a language.
+    pub fn name_in(&self, code: &str) -> &str {
+        self.names.get(code).map_or(&self.name, |s| s.as_str())
+    }
+
+    /// The description in a language.
+    pub fn description_in(&self, code: &str) -> &str {
+        self.descriptions.get(code).map_or(&self.description, |s| s.as_str())
+    }
+
+    /// A side's name in a language.
+    pub fn side_name_in<'a>(&'a self, side: &'a str, code: &str) -> &'a str {
+        self.sides.iter().find(|s| s.name == side).and_then(|s| s.names.get(code)).map_or(side, |s| s.as_str())
+    }
+
     /// Parse an encounter and check what needs no ruleset: the map, the sides, the squares.
     pub fn from_ron_str(file: &str, text: &str) -> Result<Encounter, DataError> {
         let e: Encounter = parse_ron(file, text)?;

@@ -863,7 +863,7 @@ pub fn summary_in(battle: &Battle, tr: &Tr) -> Vec<String> {
     });
     let round = c.turn().round;
     lines.push(match (&c.turn().winner, draw) {
-        (Some(w), _) => tr!(tr, "end-summary-won", side = w, round = round),
+        (Some(w), _) => tr!(tr, "end-summary-won", side = battle.setup.encounter.side_name_in(w, tr.code()), round = round),
         (None, Some(r)) => {
             let why = match r {
                 DrawReason::NobodyCanAct => tr.t("end-summary-draw-nobody-can-act"),
@@ -878,7 +878,7 @@ pub fn summary_in(battle: &Battle, tr: &Tr) -> Vec<String> {
         let who = Cid(i);
         let hp = c.get::<crate::rules::components::Health>(who).map_or(0, |h| h.hp);
         let dealt: i32 = damage_dealt(c, who);
-        lines.push(tr!(tr, "end-summary-creature", who = c.name(who), hp = hp.max(0), dealt = dealt));
+        lines.push(tr!(tr, "end-summary-creature", who = c.name_in(who, tr.code()), hp = hp.max(0), dealt = dealt));
     }
     lines
 }

@@ -42,14 +42,20 @@ pub fn setup(options: &super::app_state::PlayOptions, path: &std::path::Path) ->
     }
     let sides: Vec<crate::encounter::SideSpec> = side_names
         .iter()
-        .map(|n| crate::encounter::SideSpec { name: n.clone(), controller: crate::encounter::SideController::Human })
+        .map(|n| crate::encounter::SideSpec {
+            name: n.clone(),
+            names: Default::default(),
+            controller: crate::encounter::SideController::Human,
+        })
         .collect();
     let control = sides.iter().map(|x| (x.name.clone(), side_control(options, x))).collect();
     Ok(BattleSetup {
         file: path.display().to_string(),
         encounter: crate::encounter::Encounter {
             name: s.name.clone(),
+            names: Default::default(),
             description: s.description.clone(),
+            descriptions: Default::default(),
             map: s.map.clone(),
             sides,
             combatants: Vec::new(),

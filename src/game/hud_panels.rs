@@ -83,8 +83,10 @@ pub struct HudCache {
     pub bar: Vec<AbilityButton>,
     /// The creature the bar is for.
     pub bar_for: Option<Cid>,
-    /// Combatant names, by id.
+    /// Combatant names, by id, in the language.
     pub names: Vec<String>,
+    /// Side names in the language, by side.
+    sides: std::collections::BTreeMap<String, String>,
     /// The language the view-models are in: another one rebuilds them.
     lang: Option<Tr>,
     /// The hotkey labels the ability bar was built with: new ones (another language) rebuild it.
@@ -149,7 +151,7 @@ impl HudCache {
             return;
         }
         self.key = Some(key);
-        self.names = combat.log().names.clone();
+        self.names = (0..combat.len() as u32).map(|i| combat.name_in(Cid(i), tr.code())).collect();
         let what_if = human.zip(hovered);
         self.tracker = Some(hud_model::tracker_in(combat, (combat.len() * 2).clamp(4, 24), what_if, tr));
         let shown = focus.or(human).or_else(|| match combat.status() {
@@ -158,6 +160,19 @@ impl HudCache {
             _ => combat.turn().active,
         });
         self.card = shown.map(|c| hud_model::card_in(combat, c, tr));
+        // Sides as the language names them (the view-models carry the encounter's own names).
+        let sides = &self.sides;
+        let local = |s: &mut String| {
+            if let Some(n) = sides.get(s.as_str()) {
+                *s = n.clone();
+            }
+        };
+        if let Some(t) = &mut self.tracker {
+            t.order.iter_mut().chain(&mut t.delayed).chain(&mut t.readied).for_each(|r| local(&mut r.side));
+        }
+        if let Some(c) = &mut self.card {
+            local(&mut c.side);
+        }
         if self.bar_for != human || human.is_some() {
             self.bar = human.map(|h| hud_model::ability_buttons_in(combat, h, hotkeys, tr)).unwrap_or_default();
         }
@@ -168,6 +183,15 @@ impl HudCache {
     /// kept: they only ever grow).
     pub fn invalidate(&mut self) {
         self.key = None;
+    }
+
+    /// Side names in the language: the log's sentences and the card use them.
+    pub fn set_side_names(&mut self, sides: std::collections::BTreeMap<String, String>) {
+        if self.sides != sides {
+            self.log.set_side_names(sides.clone());
+            self.sides = sides;
+            self.key = None;
+        }
     }
 
     fn name(&self, c: Cid) -> &str {

@@ -37,6 +37,7 @@ impl Plugin for ViewPlugin {
                     spawn_board.run_if(not(resource_exists::<BoardSpawned>)).before(sync_tokens),
                     cursor_cell.before(super::input::handle_input),
                     (sync_tokens, paint_cells, spawn_floats, camera_control).after(super::battle::update_highlights),
+                    relabel_tokens.after(spawn_board),
                 )
                     .run_if(in_state(Screen::Battle)),
             )
@@ -231,17 +232,20 @@ fn spawn_board(
                     Transform::from_xyz(0.0, 0.0, -0.04),
                     Ring(who, RingKind::Target),
                 ));
+                // Worded by `relabel_tokens` in the player's language.
                 t.spawn((
                     Text2d::new(initials(&name)),
                     TextFont { font_size: FontSize::Px(15.0), ..default() },
                     TextColor(Color::srgb(0.05, 0.05, 0.08)),
                     Transform::from_xyz(0.0, 0.0, 0.1),
+                    TokenLabel { who, initials: true },
                 ));
                 t.spawn((
                     Text2d::new(short(&name, 9)),
                     TextFont { font_size: FontSize::Px(10.0), ..default() },
                     TextColor(Color::srgb(0.92, 0.92, 0.92)),
                     Transform::from_xyz(0.0, -CELL * 0.44, 0.3),
+                    TokenLabel { who, initials: false },
                 ));
                 t.spawn((
                     Sprite::from_color(Color::srgb(0.1, 0.1, 0.1), Vec2::new(CELL * 0.62, 4.0)),
@@ -281,6 +285,39 @@ fn short(name: &str, n: usize) -> String {
 pub fn badge(id: &str, value: i32) -> String {
     let letters: String = id.split('_').filter_map(|w| w.chars().next()).collect::<String>().to_uppercase();
     if value > 1 { format!("{letters}{value}") } else { letters }
+}
+
+/// A token's name or initials, worded in the player's language.
+#[derive(Component, Debug, Clone, Copy)]
+pub(crate) struct TokenLabel {
+    who: Cid,
+    initials: bool,
+}
+
+/// The tokens' names in the player's language (the encounter's `names`), with the Hangul font
+/// for a name that needs it: when the board is new or the language changes.
+fn relabel_tokens(
+    tr: Res<Tr>,
+    battle: Option<Res<Battle>>,
+    fonts: Option<Res<crate::game::language::BoardFonts>>,
+    mut labels: Query<(Ref<TokenLabel>, &mut Text2d, &mut TextFont)>,
+) {
+    let Some(battle) = battle else { return };
+    for (label, mut text, mut font) in &mut labels {
+        if !(tr.is_changed() || label.is_added()) {
+            continue;
+        }
+        let name = battle.combat.name_in(label.who, tr.code());
+        let words = if label.initials {
+            // Initials of Hangul are whole syllables: one reads better than two.
+            let i = initials(&name);
+            if i.chars().any(|c| c as u32 > 0x024F) { i.chars().take(1).collect() } else { i }
+        } else {
+            short(&name, 9)
+        };
+        font.font = fonts.as_ref().map(|f| f.for_text(&words)).unwrap_or_default().into();
+        text.0 = words;
+    }
 }
 
 fn initials(name: &str) -> String {

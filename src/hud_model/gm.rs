@@ -65,7 +65,7 @@ pub fn gm_calls(combat: &mut Combat, form: &GmForm) -> Vec<GmCall> {
 
 /// [`gm_calls`] in a language.
 pub fn gm_calls_in(combat: &mut Combat, form: &GmForm, tr: &Tr) -> Vec<GmCall> {
-    let name = |c: Cid| combat.name(c);
+    let name = |c: Cid| combat.name_in(c, tr.code());
     let who = name(form.who);
     let mut inputs: Vec<(String, GmInput)> = Vec::new();
     if combat.ruleset().openings != Openings::None {
@@ -126,22 +126,22 @@ pub fn suggestion_words(combat: &Combat, call: &OpeningCall) -> String {
 /// [`suggestion_words`] in a language.
 pub fn suggestion_words_in(combat: &Combat, call: &OpeningCall, tr: &Tr) -> String {
     use crate::rules::gm_policy::OpeningTrigger;
-    let who: Vec<String> = call.eligible.iter().map(|c| combat.name(*c)).collect();
+    let who: Vec<String> = call.eligible.iter().map(|c| combat.name_in(*c, tr.code())).collect();
     let reasons: Vec<String> = call
         .because
         .iter()
         .map(|t| match (t.when, t.by, &t.condition) {
             (OpeningTrigger::Missed, Some(by), _) => {
-                tr!(tr, "gm-because-missed-by", by = combat.name(by), who = combat.name(t.subject))
+                tr!(tr, "gm-because-missed-by", by = combat.name_in(by, tr.code()), who = combat.name_in(t.subject, tr.code()))
             }
-            (OpeningTrigger::Missed, None, _) => tr!(tr, "gm-because-missed", who = combat.name(t.subject)),
+            (OpeningTrigger::Missed, None, _) => tr!(tr, "gm-because-missed", who = combat.name_in(t.subject, tr.code())),
             (OpeningTrigger::Debilitating, _, Some(c)) => tr!(
                 tr,
                 "gm-because-condition",
-                who = combat.name(t.subject),
+                who = combat.name_in(t.subject, tr.code()),
                 condition = super::log::condition_name(combat.ruleset(), tr, c)
             ),
-            (OpeningTrigger::Debilitating, _, None) => tr!(tr, "gm-because-debilitated", who = combat.name(t.subject)),
+            (OpeningTrigger::Debilitating, _, None) => tr!(tr, "gm-because-debilitated", who = combat.name_in(t.subject, tr.code())),
         })
         .collect();
     tr!(tr, "gm-suggestion", who = who.join(", "), reasons = reasons.join("; "))

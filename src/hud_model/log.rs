@@ -128,6 +128,8 @@ pub struct LogView {
     step: Option<&'static str>,
     /// The language the sentences are in.
     tr: Tr,
+    /// Sides by their names in that language (the encounter's `names`), for the winner.
+    sides: std::collections::BTreeMap<String, String>,
 }
 
 /// The rule behind a start- or end-of-turn step (P2-03).
@@ -158,7 +160,14 @@ impl LogView {
     /// again at the next [`LogView::update`].
     pub fn set_language(&mut self, tr: &Tr) {
         if self.tr.code() != tr.code() || !std::sync::Arc::ptr_eq(self.tr.catalogs(), tr.catalogs()) {
-            *self = LogView::in_language(tr);
+            *self = LogView { sides: std::mem::take(&mut self.sides), ..LogView::in_language(tr) };
+        }
+    }
+
+    /// The sides' names in the view's language: different names read the log again.
+    pub fn set_side_names(&mut self, sides: std::collections::BTreeMap<String, String>) {
+        if self.sides != sides {
+            *self = LogView { sides, ..LogView::in_language(&self.tr) };
         }
     }
 
@@ -167,10 +176,15 @@ impl LogView {
     pub fn update(&mut self, combat: &Combat) {
         let log = combat.log();
         if log.events.len() < self.consumed {
-            *self = LogView { tr: self.tr.clone(), ..LogView::default() };
+            *self = LogView { tr: self.tr.clone(), sides: std::mem::take(&mut self.sides), ..LogView::default() };
         }
         let rs = combat.ruleset();
-        let names = |c: Cid| log.names.get(c.0 as usize).cloned().unwrap_or_else(|| format!("#{}", c.0));
+        // The creatures' names in the view's language (the encounter's `names`), else the log's.
+        let code = self.tr.code().to_string();
+        let names = |c: Cid| match combat.get::<crate::rules::components::LocalNames>(c).and_then(|n| n.0.get(&code)) {
+            Some(n) => n.clone(),
+            None => log.names.get(c.0 as usize).cloned().unwrap_or_else(|| format!("#{}", c.0)),
+        };
         let stat = |c: Cid, s: &str| combat.get::<Stats>(c).map_or(0, |st| st.get(s));
         for i in self.consumed..log.events.len() {
             let e = &log.events[i];
@@ -213,7 +227,13 @@ impl LogView {
                 });
                 continue;
             }
-            let Some(text) = sentence_in(rs, &self.tr, e, &names) else { continue };
+            let sentence = match e {
+                CombatEvent::CombatEnded { winner: Some(w) } => {
+                    Some(tr!(self.tr, "log-combat-won", side = self.sides.get(w).unwrap_or(w)))
+                }
+                _ => sentence_in(rs, &self.tr, e, &names),
+            };
+            let Some(text) = sentence else { continue };
             self.entries.push(LogEntry {
                 first: i,
                 last: i,

@@ -190,7 +190,7 @@ fn row(combat: &Combat, tr: &Tr, who: Cid, round: u32, segment: u32, current: bo
         .unwrap_or_default();
     TrackerRow {
         who,
-        name: combat.name(who),
+        name: combat.name_in(who, tr.code()),
         side: combat.get::<Side>(who).map(|s| s.0.clone()).unwrap_or_default(),
         side_index: side_of(combat, who),
         round,
@@ -255,22 +255,22 @@ pub fn tracker_in(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, 
         if let Some(a) = turn.active {
             marks.push(Mark {
                 who: a,
-                name: combat.name(a),
+                name: combat.name_in(a, tr.code()),
                 round,
                 segment,
                 kind: MarkKind::Now,
-                label: tr!(tr, "tracker-acting-now", who = combat.name(a)),
+                label: tr!(tr, "tracker-acting-now", who = combat.name_in(a, tr.code())),
             });
         }
         for f in combat.forecast(combat.len()) {
             if in_window(f.round) {
                 marks.push(Mark {
                     who: f.who,
-                    name: combat.name(f.who),
+                    name: combat.name_in(f.who, tr.code()),
                     round: f.round,
                     segment: f.segment,
                     kind: MarkKind::Turn,
-                    label: tr!(tr, "tracker-next-turn", who = combat.name(f.who)),
+                    label: tr!(tr, "tracker-next-turn", who = combat.name_in(f.who, tr.code())),
                 });
             }
         }
@@ -281,18 +281,18 @@ pub fn tracker_in(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, 
             let shown = log::ability_name(&rs, tr, &act.ability);
             if act.holding {
                 let owes = combat.release_owed(c).unwrap_or(0);
-                held.push(HeldCast { who: c, name: combat.name(c), ability: shown, owes });
+                held.push(HeldCast { who: c, name: combat.name_in(c, tr.code()), ability: shown, owes });
             } else if let Some(at) = act.effect_at {
                 let (r, s) = to_rs(at);
                 if in_window(r) {
                     let focus = def.is_some_and(|d| d.focus_time.is_some() && d.cast_time.is_none());
                     marks.push(Mark {
                         who: c,
-                        name: combat.name(c),
+                        name: combat.name_in(c, tr.code()),
                         round: r,
                         segment: s,
                         kind: if focus { MarkKind::FocusResolves } else { MarkKind::CastResolves },
-                        label: tr!(tr, "tracker-resolves", who = combat.name(c), ability = shown.clone()),
+                        label: tr!(tr, "tracker-resolves", who = combat.name_in(c, tr.code()), ability = shown.clone()),
                     });
                 }
             }
@@ -302,7 +302,7 @@ pub fn tracker_in(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, 
         {
             marks.push(Mark {
                 who,
-                name: combat.name(who),
+                name: combat.name_in(who, tr.code()),
                 round: w.round,
                 segment: w.segment,
                 kind: MarkKind::WhatIf,
@@ -360,7 +360,7 @@ pub fn what_if_in(combat: &mut Combat, who: Cid, ability: &str, tr: &Tr) -> Opti
                 && combat.get::<Initiative>(f.who).map_or(0, |i| i.rank) < rank);
         let same_slot = if segment == 0 { f.round == round } else { (f.round, f.segment) == (round, segment) };
         if earlier && same_slot {
-            after.push(combat.name(f.who));
+            after.push(combat.name_in(f.who, tr.code()));
         }
     }
     let shown = log::ability_name(combat.ruleset(), tr, ability);
@@ -583,7 +583,7 @@ pub fn card_in(combat: &mut Combat, who: Cid, tr: &Tr) -> Card {
     let activity = activity_bar(combat, &rs, tr, who);
     Card {
         who,
-        name: combat.name(who),
+        name: combat.name_in(who, tr.code()),
         side: combat.get::<Side>(who).map(|s| s.0.clone()).unwrap_or_default(),
         side_index: side_of(combat, who),
         hp: hp.hp,
@@ -676,8 +676,8 @@ pub(crate) fn condition_label_in(rs: &Ruleset, tr: &Tr, id: &str, st: &Condition
 fn badge(combat: &Combat, rs: &Ruleset, tr: &Tr, who: Cid, id: &str, st: &ConditionState) -> Badge {
     let def = rs.condition(id);
     let label = condition_label_in(rs, tr, id, st);
-    let owner = combat.name(who);
-    let creator = st.creator.map(|c| combat.name(c)).unwrap_or_else(|| owner.clone());
+    let owner = combat.name_in(who, tr.code());
+    let creator = st.creator.map(|c| combat.name_in(c, tr.code())).unwrap_or_else(|| owner.clone());
     let mut rules = rules_ref::condition_rules(rs, id);
     let (expiry, remaining, rule) = expiry_words(combat, rs, tr, who, id, st, &owner, &creator);
     if let Some(r) = rule
@@ -1017,7 +1017,7 @@ pub fn ability_buttons_in(combat: &mut Combat, who: Cid, hotkeys: &[String], tr:
 /// Whose input the engine waits for, in words.
 pub(crate) fn status_line_in(combat: &Combat, tr: &Tr) -> String {
     match combat.status() {
-        EngineStatus::AwaitingCommand(c) => tr!(tr, "status-to-act", who = combat.name(c)),
+        EngineStatus::AwaitingCommand(c) => tr!(tr, "status-to-act", who = combat.name_in(c, tr.code())),
         EngineStatus::AwaitingDecision(d) => tr!(tr, "status-waiting-for", who = words::decider_words(combat, d, tr)),
         EngineStatus::AwaitingReturn => tr.t("status-awaiting-return"),
         EngineStatus::Ended => tr.t("status-ended"),

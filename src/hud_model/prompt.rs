@@ -42,14 +42,14 @@ pub fn choices_in(c: &mut Combat, kind: &DecisionKind, by: Decider, tr: &Tr) -> 
                     _ => String::new(),
                 };
                 let label = if *m == DefenseMethod::NoDefense {
-                    tr!(tr, "prompt-no-defense", attacker = c.name(*attacker), total = attack_total)
+                    tr!(tr, "prompt-no-defense", attacker = c.name_in(*attacker, tr.code()), total = attack_total)
                 } else {
                     tr!(
                         tr,
                         "prompt-defend",
                         method = super::log::defense_words(tr, *m),
                         stat = stat,
-                        attacker = c.name(*attacker),
+                        attacker = c.name_in(*attacker, tr.code()),
                         total = attack_total
                     )
                 };
@@ -64,7 +64,7 @@ pub fn choices_in(c: &mut Combat, kind: &DecisionKind, by: Decider, tr: &Tr) -> 
                         tr!(
                             tr,
                             "prompt-opportunity-attack",
-                            who = c.name(*mover),
+                            who = c.name_in(*mover, tr.code()),
                             ability = ability_name(c, a),
                             cost = reaction_cost.clone()
                         ),
@@ -72,12 +72,12 @@ pub fn choices_in(c: &mut Combat, kind: &DecisionKind, by: Decider, tr: &Tr) -> 
                     )
                 })
                 .collect();
-            v.push((tr!(tr, "prompt-let-go", who = c.name(*mover)), Choice::Opportunity(None)));
+            v.push((tr!(tr, "prompt-let-go", who = c.name_in(*mover, tr.code())), Choice::Opportunity(None)));
             v
         }
         DecisionKind::Opening { .. } => unreachable!("answered above"),
         DecisionKind::AssistApproval { from, to } => vec![
-            (tr!(tr, "prompt-approve", from = c.name(*from), to = c.name(*to)), Choice::Approve(true)),
+            (tr!(tr, "prompt-approve", from = c.name_in(*from, tr.code()), to = c.name_in(*to, tr.code())), Choice::Approve(true)),
             (tr.t("prompt-deny"), Choice::Approve(false)),
         ],
         DecisionKind::Triggered { options, .. } => {
@@ -112,7 +112,7 @@ pub fn choices_in(c: &mut Combat, kind: &DecisionKind, by: Decider, tr: &Tr) -> 
                 .map(|k| {
                     let mut order = tied.clone();
                     order.rotate_left(k);
-                    let names = order.iter().map(|t| c.name(*t)).collect::<Vec<_>>().join(&tr.t("prompt-then"));
+                    let names = order.iter().map(|t| c.name_in(*t, tr.code())).collect::<Vec<_>>().join(&tr.t("prompt-then"));
                     (tr!(tr, "prompt-order", names = names), Choice::Order(order))
                 })
                 .collect()
@@ -142,7 +142,7 @@ fn opening_choices(c: &mut Combat, id: u32, by: Decider, tr: &Tr) -> Vec<(String
                 n => tr!(tr, "prompt-opening-cost", n = n, left = left),
             };
             let label = match u.targets.first() {
-                Some(t) => tr!(tr, "prompt-opening-on", ability = name.clone(), who = c.name(*t), cost = cost),
+                Some(t) => tr!(tr, "prompt-opening-on", ability = name.clone(), who = c.name_in(*t, tr.code()), cost = cost),
                 None => tr!(tr, "prompt-opening-use", ability = name.clone(), cost = cost),
             };
             v.push((label, Choice::Opening(Some(u))));
@@ -154,7 +154,7 @@ fn opening_choices(c: &mut Combat, id: u32, by: Decider, tr: &Tr) -> Vec<(String
 
 /// A choice in words.
 pub(crate) fn describe_choice_in(combat: &Combat, c: &Choice, tr: &Tr) -> String {
-    let names = |v: &[crate::rules::components::Cid]| v.iter().map(|t| combat.name(*t)).collect::<Vec<_>>().join(", ");
+    let names = |v: &[crate::rules::components::Cid]| v.iter().map(|t| combat.name_in(*t, tr.code())).collect::<Vec<_>>().join(", ");
     let ab = |a: &str| super::log::ability_name(combat.ruleset(), tr, a);
     match c {
         Choice::Opening(Some(u)) if u.targets.is_empty() => tr!(tr, "choice-use", ability = ab(&u.ability)),
@@ -178,12 +178,12 @@ pub(crate) fn describe_choice_in(combat: &Combat, c: &Choice, tr: &Tr) -> String
 pub(crate) fn decision_summary_in(c: &Combat, kind: &DecisionKind, tr: &Tr) -> String {
     match kind {
         DecisionKind::Defense { attacker, attack_total, .. } => {
-            tr!(tr, "summary-defense", attacker = c.name(*attacker), total = attack_total)
+            tr!(tr, "summary-defense", attacker = c.name_in(*attacker, tr.code()), total = attack_total)
         }
-        DecisionKind::Opportunity { mover, .. } => tr!(tr, "summary-opportunity", who = c.name(*mover)),
+        DecisionKind::Opportunity { mover, .. } => tr!(tr, "summary-opportunity", who = c.name_in(*mover, tr.code())),
         DecisionKind::Opening { .. } => tr.t("summary-opening"),
         DecisionKind::AssistApproval { from, to } => {
-            tr!(tr, "summary-assist", from = c.name(*from), to = c.name(*to))
+            tr!(tr, "summary-assist", from = c.name_in(*from, tr.code()), to = c.name_in(*to, tr.code()))
         }
         DecisionKind::Triggered { .. } => tr.t("summary-triggered"),
         DecisionKind::ActionLoss => tr.t("summary-action-loss"),

@@ -13,7 +13,7 @@ use crate::tr;
 /// Who decides, in words: the creature's name or "the GM".
 pub fn decider_words(combat: &Combat, by: Decider, tr: &Tr) -> String {
     match by {
-        Decider::Creature(c) => combat.name(c),
+        Decider::Creature(c) => combat.name_in(c, tr.code()),
         Decider::Gm => tr.t("the-gm"),
     }
 }
@@ -26,9 +26,9 @@ pub fn rejection_words(combat: &Combat, r: &Rejection, tr: &Tr) -> String {
         Rejection::CombatOver => tr.t("reject-combat-over"),
         Rejection::UnknownCombatant(c) => tr!(tr, "reject-unknown-combatant", id = c.0),
         Rejection::NotYourTurn { actor, active: Some(a) } => {
-            tr!(tr, "reject-not-your-turn", who = combat.name(*actor), active = combat.name(*a))
+            tr!(tr, "reject-not-your-turn", who = combat.name_in(*actor, tr.code()), active = combat.name_in(*a, tr.code()))
         }
-        Rejection::NotYourTurn { actor, active: None } => tr!(tr, "reject-no-turn", who = combat.name(*actor)),
+        Rejection::NotYourTurn { actor, active: None } => tr!(tr, "reject-no-turn", who = combat.name_in(*actor, tr.code())),
         Rejection::AwaitingDecision { by } => tr!(tr, "reject-awaiting-decision", by = decider_words(combat, *by, tr)),
         Rejection::NoDecisionPending => tr.t("reject-no-decision"),
         Rejection::WrongDecider { expected } => {
@@ -70,10 +70,12 @@ pub fn rejection_words(combat: &Combat, r: &Rejection, tr: &Tr) -> String {
 /// The engine's reason for a refused target, in words: the engine's reasons are sentences with
 /// a creature's name or a square in them, matched here by shape.
 fn target_words(combat: &Combat, why: &str, tr: &Tr) -> String {
-    let names: Vec<String> = (0..combat.len() as u32).map(|i| combat.name(crate::rules::components::Cid(i))).collect();
+    // The engine's text names creatures by their names; the player reads them in the language.
+    let cids = (0..combat.len() as u32).map(crate::rules::components::Cid);
+    let names: Vec<(String, String)> = cids.map(|c| (combat.name(c), combat.name_in(c, tr.code()))).collect();
     let who_in = |prefix: &str, suffix: &str| -> Option<String> {
         let rest = why.strip_prefix(prefix)?.strip_suffix(suffix)?;
-        names.iter().any(|n| n == rest).then(|| rest.to_string())
+        names.iter().find(|(n, _)| n == rest).map(|(_, local)| local.clone())
     };
     if let Some(w) = who_in("no line of sight to ", "") {
         return tr!(tr, "target-no-sight", who = w);
@@ -97,10 +99,10 @@ fn target_words(combat: &Combat, why: &str, tr: &Tr) -> String {
         return tr!(tr, "target-charge-next-to", who = w);
     }
     if let Some((w, rest)) = why.split_once(" is already on (")
-        && names.iter().any(|n| n == w)
+        && let Some((_, local)) = names.iter().find(|(n, _)| n == w)
         && rest.ends_with("): a move needs another square")
     {
-        return tr!(tr, "target-already-there", who = w);
+        return tr!(tr, "target-already-there", who = local.clone());
     }
     if let Some(rest) = why.strip_prefix("no way to square (")
         && let Some((xy, tail)) = rest.split_once(") within ")

@@ -31,6 +31,22 @@ const SHIPPED: [(&str, &str); 3] = [
     ("ko", include_str!("../../assets/i18n/ko.ftl")),
 ];
 
+/// The shipped languages other than English: the ones `skirmish check` expects data names in.
+pub fn translated_languages() -> Vec<&'static str> {
+    SHIPPED.iter().map(|(c, _)| *c).filter(|c| *c != FALLBACK).collect()
+}
+
+/// Warnings for names that lack a shipped language: `what` (`ability `sword``), its `names`.
+pub fn missing_names<'a>(items: impl Iterator<Item = (String, &'a BTreeMap<String, String>)>) -> Vec<String> {
+    let langs = translated_languages();
+    items
+        .filter_map(|(what, names)| {
+            let lacks: Vec<&str> = langs.iter().copied().filter(|l| !names.contains_key(*l)).collect();
+            (!lacks.is_empty()).then(|| format!("{what} has no name in {}", lacks.join(", ")))
+        })
+        .collect()
+}
+
 /// The language every other falls back to.
 pub const FALLBACK: &str = "en";
 

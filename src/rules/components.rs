@@ -60,6 +60,12 @@ pub struct Cid(pub u32);
 #[derive(Component, Reflect, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CombatantName(pub String);
 
+/// A combatant's name in other languages, by language code (the encounter's `names`): read only
+/// by the game's HUD (`Combat::name_in`); the log and commands use
+/// [`CombatantName`]. Present only on combatants that have such names.
+#[derive(Component, Reflect, Debug, Clone, PartialEq, Eq, Default)]
+pub struct LocalNames(pub std::collections::BTreeMap<String, String>);
+
 /// Which side a combatant fights on; creatures on different sides are hostile.
 #[derive(Component, Reflect, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Side(pub String);

@@ -511,6 +511,14 @@ impl Combat {
         self.get::<CombatantName>(c).map(|n| n.0.clone()).unwrap_or_else(|| format!("#{}", c.0))
     }
 
+    /// A combatant's name in a language (`code`): its encounter's `names` entry, else its name.
+    pub fn name_in(&self, c: Cid, code: &str) -> String {
+        match self.get::<LocalNames>(c).and_then(|n| n.0.get(code)) {
+            Some(n) => n.clone(),
+            None => self.name(c),
+        }
+    }
+
     /// A rejection in words, with the creatures' names.
     pub fn explain(&self, r: &Rejection) -> String {
         r.describe(&|c| self.name(c))

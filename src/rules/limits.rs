@@ -224,6 +224,28 @@ pub(crate) fn name_problem(s: &str) -> Option<String> {
     ))
 }
 
+/// Names in other languages (`names: {"es": "Espada", "ko": "검"}`): at most 100 languages,
+/// each code a plain language code (`es`, `pt-BR`: letters, digits and `-`, at most 16), each
+/// name a name (`name_problem`) of at most 200 characters.
+pub fn names<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    let m = BTreeMap::<String, String>::deserialize(d)?;
+    if m.len() > 100 {
+        return Err(D::Error::custom(format_args!("{} entries: at most 100", m.len())));
+    }
+    for (k, v) in &m {
+        if k.is_empty() || k.len() > 16 || !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(D::Error::custom(format_args!("{k:?} is not a language code (es, ko, pt-BR)")));
+        }
+        if let Some(why) = name_problem(v) {
+            return Err(D::Error::custom(format_args!("{k}: {why}")));
+        }
+        if v.chars().count() > 200 {
+            return Err(D::Error::custom(format_args!("{k}: {} characters: at most 200", v.chars().count())));
+        }
+    }
+    Ok(m)
+}
+
 /// A name or id: no control characters (`name_problem`).
 pub fn name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let s = String::deserialize(d)?;

@@ -21,6 +21,10 @@ pub struct CombatantSpec {
     /// Unique name, used by commands and expectations.
     #[serde(deserialize_with = "super::limits::name")]
     pub name: String,
+    /// Its name in other languages, by language code, for the game's HUD (issue 24); the log,
+    /// commands and the command line use `name`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "super::limits::names")]
+    pub names: BTreeMap<String, String>,
     /// Side; creatures on different sides are enemies.
     #[serde(deserialize_with = "super::limits::name")]
     pub side: String,
@@ -100,6 +104,7 @@ impl Default for CombatantSpec {
     fn default() -> Self {
         Self {
             name: String::new(),
+            names: BTreeMap::new(),
             side: String::new(),
             stats: BTreeMap::new(),
             hp: default_hp(),
@@ -267,6 +272,9 @@ pub(crate) fn setup_world_on(
                 items: Inventory(s.items.clone()),
             })
             .id();
+        if !s.names.is_empty() {
+            world.entity_mut(e).insert(LocalNames(s.names.clone()));
+        }
         roster.entities.push(e);
         if !s.conditions.contains(&ruleset.defeated_condition) {
             roster.occupied.insert(pos, cid);

@@ -822,17 +822,31 @@ pub fn check_file(path: &Path) -> Result<String, DataError> {
     }
     let file = path.display().to_string();
     let text = read_data_file(path)?;
+    // Names shown in the game that lack a shipped language (issue 24): warnings, not errors.
+    let warn = |lines: Vec<String>| -> String {
+        lines.iter().map(|w| format!("\nwarning: {file}: {w} (it shows the default name)")).collect()
+    };
     if crate::encounter::is_encounter_file(&text) {
-        return crate::encounter::check_text(path, &text);
+        let ok = crate::encounter::check_text(path, &text)?;
+        let e = crate::encounter::Encounter::from_ron_str(&file, &text)?;
+        let items = std::iter::once(("the encounter's title".to_string(), &e.names))
+            .chain(e.sides.iter().map(|s| (format!("side `{}`", s.name), &s.names)))
+            .chain(e.combatants.iter().map(|c| (format!("combatant `{}`", c.name), &c.names)));
+        return Ok(ok + &warn(crate::i18n::missing_names(items)));
     }
     if is_ruleset_file(&text) {
         let rs = Ruleset::from_ron_str(&file, &text)?;
+        let items = rs
+            .abilities
+            .iter()
+            .map(|a| (format!("ability `{}`", a.id), &a.names))
+            .chain(rs.conditions.iter().map(|c| (format!("condition `{}`", c.id), &c.names)));
         Ok(format!(
             "{file}: ok (ruleset `{}`, {} abilities, {} conditions)",
             rs.name,
             rs.abilities.len(),
             rs.conditions.len()
-        ))
+        ) + &warn(crate::i18n::missing_names(items)))
     } else {
         let ls = load_str(path, &text)?;
         Ok(format!("{file}: ok (scenario `{}`, {} steps)", ls.scenario.name, ls.scenario.steps.len()))

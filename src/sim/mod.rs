@@ -258,8 +258,9 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     let text = read_data_file(path)?;
     let file = path.display().to_string();
     let mut encounter = Encounter::from_ron_str(&file, &text)?;
-    // The encounter as parsed: formatting and comments in its file do not count.
-    let encounter_hash = text_hash(&ron::to_string(&encounter).unwrap_or_default());
+    // The encounter as parsed: formatting and comments in its file do not count, nor do its
+    // names in other languages (they change no fight).
+    let encounter_hash = text_hash(&ron::to_string(&encounter.without_translations()).unwrap_or_default());
     let loaded = crate::modding::load_mods(
         &crate::modding::ModRegistry::builtin(),
         &crate::modding::mods_dir_near(path),

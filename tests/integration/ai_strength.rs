@@ -42,6 +42,7 @@ pub fn ruleset(name: &str) -> Ruleset {
 fn sheet(name: &str, side: &str, at: (i32, i32), hp: i32, stats: &[(&str, i32)], abilities: &[&str]) -> CombatantSpec {
     CombatantSpec {
         name: name.into(),
+        names: Default::default(),
         side: side.into(),
         stats: stats.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
         hp,

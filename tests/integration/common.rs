@@ -21,6 +21,7 @@ pub fn homebrew() -> Ruleset {
 pub fn who(name: &str, side: &str, init: i32, at: (i32, i32)) -> CombatantSpec {
     CombatantSpec {
         name: name.into(),
+        names: Default::default(),
         side: side.into(),
         stats: BTreeMap::new(),
         hp: 20,

@@ -198,7 +198,7 @@ fn a_combatant_on_a_wall_or_off_the_map_points_at_its_square() {
 
 #[test]
 fn an_unknown_side_or_loadout_ability_points_at_it() {
-    let text = skirmish_text().replace("(name: \"Wolf\", side: \"monsters\"", "(name: \"Wolf\", side: \"monstres\"");
+    let text = skirmish_text().replace("\"늑대\"}, side: \"monsters\"", "\"늑대\"}, side: \"monstres\"");
     let e = check(&text).unwrap_err();
     assert_eq!(e.line, line_of(&text, "\"monstres\""));
     assert!(e.message.starts_with("combatants[7].side: `monstres` is not one of the sides"), "{e}");
@@ -240,7 +240,7 @@ fn out_of_range_numbers_missing_speeds_and_one_sided_encounters_are_refused() {
     assert_ne!(text, skirmish_text());
     let e = check(&text).unwrap_err();
     assert!(e.message.contains("movement_for") && e.message.contains("600 is out of range"), "{e}");
-    let text = skirmish_text().replace("        (name: \"monsters\", controller: Ai),\n", "");
+    let text = skirmish_text().replace("        (name: \"monsters\", names: {\"es\": \"Monstruos\", \"ko\": \"몬스터들\"}, controller: Ai),\n", "");
     let e = check(&text).unwrap_err();
     assert!(e.message.starts_with("sides: an encounter needs at least two sides"), "{e}");
 }

@@ -69,6 +69,7 @@ fn specs(rs: &Ruleset, sheets: &[Sheet]) -> Vec<CombatantSpec> {
             }
             CombatantSpec {
                 name: format!("C{i}"),
+                names: BTreeMap::new(),
                 side: if *side { "a".into() } else { "b".into() },
                 stats,
                 hp: i32::from(*hp) + 1,

@@ -558,7 +558,7 @@ fn cr_only_and_crlf_line_ends_give_the_positions_an_editor_shows() {
         (
             "encounter side",
             encounter,
-            edit(&enc, "(name: \"Orc\", side: \"monsters\"", "(name: \"Orc\", side: \"trolls\""),
+            edit(&enc, "\"오크\"}, side: \"monsters\"", "\"오크\"}, side: \"trolls\""),
             "\"Orc\"",
         ),
         (
@@ -566,8 +566,8 @@ fn cr_only_and_crlf_line_ends_give_the_positions_an_editor_shows() {
             encounter,
             edit(
                 &enc,
-                "(name: \"Goblin\", side: \"monsters\", hp: 16",
-                "(name: \"Goblin\", side: \"monsters\", hp: -16",
+                "\"고블린\"}, side: \"monsters\", hp: 16",
+                "\"고블린\"}, side: \"monsters\", hp: -16",
             ),
             "\"Goblin\"",
         ),
@@ -604,9 +604,9 @@ fn control_characters_in_names_and_ids_are_refused_with_position_and_field() {
     // name, a combatant's name in a scenario; a raw NUL byte or an escaped one, a tab, an escape.
     let t = edit(&enc, "(name: \"Knight\"", "(name: \"Kni\0ght\"");
     check("encounter name", load_encounter(&dir, t.as_bytes()), line_of(&t, "Kni\0ght"), "combatants[0].name");
-    let t = edit(&enc, "(name: \"Orc\", side: \"monsters\"", "(name: \"Orc\", side: \"mon\\u{1b}sters\"");
+    let t = edit(&enc, "\"오크\"}, side: \"monsters\"", "\"오크\"}, side: \"mon\\u{1b}sters\"");
     check("encounter side", load_encounter(&dir, t.as_bytes()), line_of(&t, "mon\\u{1b}"), "combatants[4].side");
-    let t = edit(&enc, "(name: \"heroes\", controller: Human)", "(name: \"her\\toes\", controller: Human)");
+    let t = edit(&enc, "(name: \"heroes\", names", "(name: \"her\\toes\", names");
     check("encounter sides", load_encounter(&dir, t.as_bytes()), line_of(&t, "her\\toes"), "sides[0].name");
     let t = edit(&rs, "id: \"sword\"", "id: \"sw\0ord\"");
     let line = line_of(&t, "sw\0ord");

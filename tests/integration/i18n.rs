@@ -305,3 +305,73 @@ fn the_shipped_font_draws_every_character_the_game_shows() {
     }
     assert!(hangul > 1000, "only {hangul} Hangul syllables checked: the Korean texts are missing");
 }
+
+/// `skirmish check` warns about a name shown in the game that lacks a shipped language, and
+/// the shipped data has none missing.
+#[test]
+fn check_warns_about_a_name_missing_a_shipped_language() {
+    for f in ["homebrew-d20", "pf2e", "pf1e", "segments"] {
+        let out = skirmish::scenario::check_file(&root().join(format!("assets/rulesets/{f}.ron"))).unwrap();
+        assert!(!out.contains("warning"), "{out}");
+    }
+    for f in ["skirmish-4v4", "ambush-3v3", "bench-4v4"] {
+        let out = skirmish::scenario::check_file(&root().join(format!("assets/encounters/{f}.ron"))).unwrap();
+        assert!(!out.contains("warning"), "{out}");
+    }
+    let dir = std::env::temp_dir().join(format!("skirmish-i18n-check-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("assets/rulesets")).unwrap();
+    let text = std::fs::read_to_string(root().join("assets/rulesets/homebrew-d20.ron")).unwrap();
+    let cut = text.replacen(r#"names: {"es": "Espada", "ko": "검"}, "#, r#"names: {"es": "Espada"}, "#, 1);
+    assert_ne!(cut, text);
+    let f = dir.join("assets/rulesets/homebrew-d20.ron");
+    std::fs::write(&f, cut).unwrap();
+    let out = skirmish::scenario::check_file(&f).unwrap();
+    assert!(out.contains("warning: ") && out.contains("ability `sword` has no name in ko"), "{out}");
+    assert_eq!(out.matches("warning").count(), 1, "{out}");
+    let enc = std::fs::read_to_string(root().join("assets/encounters/skirmish-4v4.ron")).unwrap();
+    let cut = enc.replacen(r#"names: {"es": "Orco", "ko": "오크"}, "#, "", 1);
+    assert_ne!(cut, enc);
+    std::fs::create_dir_all(dir.join("assets/encounters")).unwrap();
+    let f = dir.join("assets/encounters/e.ron");
+    std::fs::write(&f, cut).unwrap();
+    let out = skirmish::scenario::check_file(&f).unwrap();
+    assert!(out.contains("combatant `Orc` has no name in es, ko"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The game's HUD names creatures, sides and the encounter in the language; the log and the
+/// command line keep the encounter's own names.
+#[test]
+fn creature_names_follow_the_language_and_the_log_keeps_its_own() {
+    let e = skirmish::encounter::Encounter::load(&root().join("assets/encounters/skirmish-4v4.ron")).unwrap();
+    let rs = skirmish::rules::ruleset::Ruleset::load(&root().join("assets/rulesets/pf2e.ron")).unwrap();
+    let mut c = e.start(rs, 7).unwrap();
+    let orc = (0..c.len() as u32).map(skirmish::rules::components::Cid).find(|x| c.name(*x) == "Orc").unwrap();
+    assert_eq!(c.name_in(orc, "ko"), "오크");
+    assert_eq!(c.name_in(orc, "es"), "Orco");
+    assert_eq!(c.name_in(orc, "fr"), "Orc");
+    assert_eq!(e.side_name_in("monsters", "es"), "Monstruos");
+    assert_eq!(e.name_in("ko"), "소규모 교전, 4대4");
+    assert!(c.log().names.contains(&"Orc".to_string()));
+    let mut ko = LogView::in_language(&Tr::strict("ko"));
+    skirmish::ai::play(&mut c, skirmish::ai::AiScope { gm: true, all_creatures: true }, 400);
+    ko.update(&c);
+    assert!(ko.entries().iter().any(|e| e.text.contains("오크")), "no Korean name in the Korean log");
+    assert!(!ko.entries().iter().any(|e| e.text.contains("Orc")), "an English name in the Korean log");
+}
+
+/// A name in another language is a name: no control characters, a language code as its key.
+#[test]
+fn names_in_other_languages_are_checked_like_names() {
+    let text = std::fs::read_to_string(root().join("assets/rulesets/homebrew-d20.ron")).unwrap();
+    for (from, to, want) in [
+        (r#""es": "Espada""#, r#""es": "Esp\u{1b}ada""#, "control character"),
+        (r#""es": "Espada""#, r#""e s": "Espada""#, "is not a language code"),
+    ] {
+        let bad = text.replacen(from, to, 1);
+        assert_ne!(bad, text);
+        let e = skirmish::rules::ruleset::Ruleset::from_ron_str("x.ron", &bad).unwrap_err().to_string();
+        assert!(e.contains("x.ron:") && e.contains("names") && e.contains(want), "{e}");
+    }
+}

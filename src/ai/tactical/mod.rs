@@ -248,6 +248,7 @@ mod fixture {
     pub(super) fn duel(hp: i32, conditions: &[&str]) -> Combat {
         let spec = |name: &str, at: (i32, i32), ac: i32, hp: i32, conditions: &[&str]| CombatantSpec {
             name: name.into(),
+            names: BTreeMap::new(),
             side: name.into(),
             stats: BTreeMap::from([("STR".to_string(), 3), ("AC".to_string(), ac)]),
             hp,

@@ -50,6 +50,15 @@ pub(super) fn battle_hud(
     // Another language: the log's sentences, the view-models and the export's note are worded
     // again (the log is read again from the start by its next update).
     cache.log.set_language(&tr);
+    // Sides by their names in the language (the encounter's `names`), for the log and the card.
+    let sides: std::collections::BTreeMap<String, String> = battle
+        .setup
+        .encounter
+        .sides
+        .iter()
+        .map(|s| (s.name.clone(), battle.setup.encounter.side_name_in(&s.name, tr.code()).to_string()))
+        .collect();
+    cache.set_side_names(sides);
     if tr.is_changed() {
         cache.invalidate();
         if hud_ui.export_note.is_some()
@@ -82,14 +91,14 @@ pub(super) fn battle_hud(
                     .color(crate::game::hud_panels::GOLD),
             );
             ui.separator();
-            ui.label(format!("{} · {}", battle.setup.encounter.name, battle.setup.ruleset_name));
+            ui.label(format!("{} · {}", battle.setup.encounter.name_in(tr.code()), battle.setup.ruleset_name));
             ui.separator();
             match c.status() {
                 EngineStatus::AwaitingCommand(who) => {
                     let key =
                         if battle.control(who) == SideControl::Human { "banner-turn-human" } else { "banner-turn-ai" };
                     ui.label(
-                        egui::RichText::new(tr!(tr, key, who = c.name(who)))
+                        egui::RichText::new(tr!(tr, key, who = c.name_in(who, tr.code())))
                             .strong()
                             .color(egui::Color32::from_rgb(255, 214, 90)),
                     );
@@ -192,7 +201,7 @@ pub(super) fn battle_hud(
             ui.add_space(3.0);
             if let Some(who) = human {
                 ui.horizontal(|ui| {
-                    ui.label(egui::RichText::new(tr!(tr, "bar-abilities", who = c.name(who))).strong());
+                    ui.label(egui::RichText::new(tr!(tr, "bar-abilities", who = c.name_in(who, tr.code()))).strong());
                     ui.label(egui::RichText::new(tr.t("bar-hint")).small().color(crate::game::hud_panels::DIM));
                 });
                 actions.extend(crate::game::hud_panels::draw_ability_bar_in(
@@ -260,12 +269,12 @@ pub(super) fn battle_hud(
                     }
                 }
                 for x in &delayed {
-                    if ui.button(tr!(tr, "bar-return-from-delay", who = c.name(*x))).clicked() {
+                    if ui.button(tr!(tr, "bar-return-from-delay", who = c.name_in(*x, tr.code()))).clicked() {
                         out.write(HumanCommand(Command::ReturnFromDelay { actor: *x }));
                     }
                 }
                 for x in &holding {
-                    if ui.button(tr!(tr, "bar-release-held-cast", who = c.name(*x))).clicked() {
+                    if ui.button(tr!(tr, "bar-release-held-cast", who = c.name_in(*x, tr.code()))).clicked() {
                         out.write(HumanCommand(Command::Release { actor: *x }));
                     }
                 }

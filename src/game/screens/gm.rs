@@ -41,7 +41,7 @@ pub(super) fn gm_window(
         *f = GmForm::new(&b.combat);
     }
     f.eligible.retain(|c| c.0 < n);
-    let names: Vec<String> = (0..n).map(|i| b.combat.name(Cid(i))).collect();
+    let names: Vec<String> = (0..n).map(|i| b.combat.name_in(Cid(i), tr.code())).collect();
     // Each condition: its id (what the form keeps) and its name in the language.
     let conditions: Vec<(String, String)> = b
         .combat

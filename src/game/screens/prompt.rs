@@ -79,7 +79,7 @@ pub(super) fn prompt(
     // The window's id is the decider and the kind (not the title: the title is in the language).
     let (title, id) = match by {
         Decider::Creature(c) => {
-            let who = battle.combat.name(c);
+            let who = battle.combat.name_in(c, tr.code());
             (tr!(tr, "prompt-title", who = &who, kind = &kind_name), egui::Id::new(("decision-prompt", who, kind)))
         }
         Decider::Gm => (tr!(tr, "prompt-title-gm", kind = &kind_name), egui::Id::new(("decision-prompt-gm", kind))),

@@ -93,7 +93,7 @@ pub(super) fn start_screen(
             (
                 e.as_ref().map_or_else(
                     |_| tr!(tr, "start-encounter-error", file = f.display().to_string()),
-                    |e| e.name.clone(),
+                    |e| e.name_in(tr.code()).to_string(),
                 ),
                 e.is_ok(),
             )
@@ -187,7 +187,7 @@ pub(super) fn start_screen(
                                 SideControl::Ai
                             },
                         );
-                        ui.label(tr!(tr, "start-side", side = &s.name));
+                        ui.label(tr!(tr, "start-side", side = enc.side_name_in(&s.name, tr.code())));
                         ui.horizontal(|ui| {
                             ui.selectable_value(entry, SideControl::Human, tr.t("start-human"));
                             ui.selectable_value(entry, SideControl::Ai, tr.t("start-ai"));
@@ -229,7 +229,7 @@ pub(super) fn start_screen(
                 ui.end_row();
             });
             if let Some(Ok(enc)) = library.encounters.get(form.encounter).map(|(_, e)| e) {
-                ui.label(egui::RichText::new(enc.description.clone()).italics());
+                ui.label(egui::RichText::new(enc.description_in(tr.code())).italics());
             }
             ui.separator();
             let chosen_ok =

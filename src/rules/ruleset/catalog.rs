@@ -20,7 +20,11 @@ pub struct AbilityDef {
     /// Its name in other languages, by language code (`{"es": "Espada", "ko": "검"}`); a
     /// language it lacks shows `name` (issue 24). Not part of the rules: the save and simulator
     /// hashes leave it out.
-    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "std::collections::BTreeMap::is_empty",
+        deserialize_with = "super::super::limits::names"
+    )]
     pub names: std::collections::BTreeMap<String, String>,
     /// Action cost (HB-08); 0 is a bonus action (HB-34).
     #[serde(deserialize_with = "super::super::limits::slots")]
@@ -258,7 +262,11 @@ pub struct ConditionDef {
     /// Its name by language code (`{"en": "Flat-footed", "es": "Desprevenido"}`); a language
     /// it lacks shows the id with spaces for underscores (issue 24). Not part of the rules: the
     /// save and simulator hashes leave it out.
-    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "std::collections::BTreeMap::is_empty",
+        deserialize_with = "super::super::limits::names"
+    )]
     pub names: std::collections::BTreeMap<String, String>,
     /// A negative status effect (G-HB-13).
     #[serde(default)]
