@@ -8,6 +8,9 @@
 //! - `rebuild`: the view-models built again after a command, including the ability bar's dry
 //!   runs of every ability on every creature.
 //! - `frame after a command`: both together.
+//!
+//! Each in English and in Korean (issue 24): the Korean log's sentences, the HUD's words and
+//! egui with the game's Hangul fallback font (Nanum Gothic), as the game installs it.
 
 // criterion_group! generates a public function without docs.
 #![allow(missing_docs)]
@@ -16,7 +19,8 @@ use bevy_egui::egui;
 use criterion::{Criterion, criterion_group, criterion_main};
 use skirmish::ai::{self, AiScope};
 use skirmish::encounter::Encounter;
-use skirmish::game::hud_panels::{HudCache, HudUi, draw_ability_bar, draw_panels};
+use skirmish::game::hud_panels::{HudCache, HudUi, draw_ability_bar_in, draw_panels_in};
+use skirmish::i18n::Tr;
 use skirmish::rules::driver::Combat;
 use skirmish::rules::ruleset::Ruleset;
 use skirmish::rules::state::EngineStatus;
@@ -39,11 +43,12 @@ fn encounter(n: usize) -> Encounter {
     Encounter::from_ron_str("hud-bench.ron", &s).expect("bench encounter")
 }
 
-fn setup() -> (Combat, HudCache) {
+fn setup(tr: &Tr) -> (Combat, HudCache) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let rs = Ruleset::load(&root.join("assets/rulesets/homebrew-d20.ron")).expect("ruleset");
     let mut combat = encounter(100).start(rs, 3).expect("start");
     let mut cache = HudCache::default();
+    cache.log.set_language(tr);
     while cache.log.entries().len() < 10_000 {
         ai::play(&mut combat, AiScope { gm: true, all_creatures: true }, 200);
         cache.log.update(&combat);
@@ -58,56 +63,76 @@ fn active(c: &Combat) -> Option<skirmish::rules::components::Cid> {
     }
 }
 
-fn frame(ctx: &egui::Context, cache: &HudCache, st: &mut HudUi) -> usize {
+fn frame(ctx: &egui::Context, cache: &HudCache, st: &mut HudUi, tr: &Tr) -> usize {
     let raw = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0))),
         ..Default::default()
     };
     let out = ctx.run_ui(raw, |root| {
         egui::Panel::bottom("abilities").show_inside(root, |ui| {
-            let _ = draw_ability_bar(ui, cache, None, st);
+            let _ = draw_ability_bar_in(ui, cache, None, st, tr);
         });
-        let _ = draw_panels(root, cache, st);
+        let _ = draw_panels_in(root, cache, st, tr);
     });
     ctx.tessellate(out.shapes, out.pixels_per_point).len()
 }
 
 fn bench(cr: &mut Criterion) {
-    let (mut combat, mut cache) = setup();
+    for code in ["en", "ko"] {
+        bench_in(cr, code);
+    }
+}
+
+fn bench_in(cr: &mut Criterion, code: &str) {
+    let tr = Tr::shipped(code);
+    let (mut combat, mut cache) = setup(&tr);
     let who = active(&combat);
     let keys: Vec<String> = (1..=9).map(|i| i.to_string()).collect();
-    cache.refresh(&mut combat, who, None, None, &keys);
+    cache.refresh_in(&mut combat, who, None, None, &keys, &tr);
     eprintln!(
-        "hud bench: {} units, {} log entries ({} events), {} abilities on the bar",
+        "hud bench ({code}): {} units, {} log entries ({} events), {} abilities on the bar",
         combat.len(),
         cache.log.entries().len(),
         combat.log().events.len(),
         cache.bar.len()
     );
     let ctx = egui::Context::default();
+    // The game's fallback font for Hangul, installed as the game does.
+    let families = [egui::FontFamily::Proportional, egui::FontFamily::Monospace]
+        .into_iter()
+        .map(|family| egui::epaint::text::InsertFontFamily {
+            family,
+            priority: egui::epaint::text::FontPriority::Lowest,
+        })
+        .collect();
+    ctx.add_font(egui::epaint::text::FontInsert::new(
+        "NanumGothic",
+        egui::FontData::from_static(skirmish::game::language::HANGUL_FONT),
+        families,
+    ));
     let mut st = HudUi::default();
     // Warm egui's text layout caches, as a running game has.
     for _ in 0..3 {
-        frame(&ctx, &cache, &mut st);
+        frame(&ctx, &cache, &mut st, &tr);
     }
-    let mut g = cr.benchmark_group("hud");
+    let mut g = cr.benchmark_group(format!("hud-{code}"));
     g.bench_function("steady frame, 100 units, 10k log", |b| {
         b.iter(|| {
-            cache.refresh(&mut combat, who, None, None, &keys);
-            frame(&ctx, &cache, &mut st)
+            cache.refresh_in(&mut combat, who, None, None, &keys, &tr);
+            frame(&ctx, &cache, &mut st, &tr)
         })
     });
     g.bench_function("rebuild view-models, 100 units", |b| {
         b.iter(|| {
             cache.invalidate();
-            cache.refresh(&mut combat, who, None, None, &keys);
+            cache.refresh_in(&mut combat, who, None, None, &keys, &tr);
         })
     });
     g.bench_function("frame after a command, 100 units, 10k log", |b| {
         b.iter(|| {
             cache.invalidate();
-            cache.refresh(&mut combat, who, None, None, &keys);
-            frame(&ctx, &cache, &mut st)
+            cache.refresh_in(&mut combat, who, None, None, &keys, &tr);
+            frame(&ctx, &cache, &mut st, &tr)
         })
     });
     g.finish();

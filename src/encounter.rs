@@ -33,7 +33,11 @@ pub struct Encounter {
     #[serde(default)]
     pub description: String,
     /// The description in other languages, by language code.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "crate::rules::limits::descriptions"
+    )]
     pub descriptions: BTreeMap<String, String>,
     /// The battle map as rows of text: `.` open, `#` blocked, `~` difficult; row 0 is y = 0.
     /// Empty = the open, unbounded plane.

@@ -214,13 +214,16 @@ what-if-round = { $ability }: next turn in round { $round }, { NUMBER($place, ty
 } in the order
 what-if-segment = { $ability }: next turn at segment { $segment } of round { $round }
 what-if-segment-after = { $ability }: next turn at segment { $segment } of round { $round }, after { $after }
-card-regain-bonus = +{ $n } action at the start of each turn
-card-regain-bonus-only = +{ $n } action at the start of each turn, only for { $only }
-card-regain-loses = −{ $n } action(s) when actions are regained
-card-regain-loses-consumed = −{ $n } action(s) when actions are regained (goes down by the actions it takes)
+card-regain-bonus = +{ n-actions } at the start of each turn
+card-regain-bonus-only = +{ n-actions } at the start of each turn, only for { $only }
+card-regain-loses = −{ n-actions } when actions are regained
+card-regain-loses-consumed = −{ n-actions } when actions are regained (goes down by the actions it takes)
 card-cannot-act = can't act: no actions, no reactions
 card-rt-add = { $signed } segment(s) on every recovery time
-activity-holding = holding { $ability }: concentrating; releasing it owes { $n } segment(s) of recovery
+activity-holding = holding { $ability }: concentrating; releasing it owes { $n ->
+    [one] { $n } segment
+   *[other] { $n } segments
+} of recovery
 activity-cast = cast { $ability }: resolves at segment { $segment } of round { $round } ({ $left } to go); concentrating
 activity-focus = focus { $ability }: resolves at segment { $segment } of round { $round } ({ $left } to go); concentrating
 activity-casting = casting { $ability }: { $paid } of { $cost } rounds paid, { $left } to go
@@ -233,7 +236,10 @@ badge-ends-on-negative = ; also ends on a negative status effect
 badge-ends-on-both = ; also ends on a permanent wound or a negative status effect
 badge-save-ends = ; a saving throw (the Recovery Action) can end it
 badge-rounds-short = { $n } rd
-badge-turns-short = { $n } turn(s)
+badge-turns-short = { $n ->
+    [one] { $n } turn
+   *[other] { $n } turns
+}
 badge-no-duration = no set duration
 badge-ends-end-of-turn = ends at the end of { $owner }'s turn
 badge-ends-unless-sustained = ends at the end of { $creator }'s turn unless { $creator } sustains it
@@ -248,11 +254,11 @@ badge-ends-start-of-turn = ends at the start of { $creator }'s { $n ->
 }
 badge-ends-at-segment = ends at segment { $segment } of round { $round }, before any turn there
 badge-ends-before-count = ends just before count { $count } in round { $round }
-badge-rounds-left = { $n } round(s) left
+badge-rounds-left = { n-rounds } left
 cost-reaction = reaction
 cost-free-action = free action
 cost-bonus-action = bonus action (no cost)
-cost-full-round-cast = full-round, { $n } round(s) to cast
+cost-full-round-cast = full-round, { n-rounds } to cast
 cost-standard = standard
 cost-move = move
 cost-full-round = full-round
@@ -285,7 +291,7 @@ reject-busy = busy completing { $ability }: no other action until it completes
 reject-unable-to-act = the creature cannot act
 reject-limit-reached = { $ability } has no uses left this turn
 reject-invalid-target = invalid target: { $why }
-reject-out-of-range = { $n } squares away, at most { $max }
+reject-out-of-range = { n-squares } away, at most { $max }
 reject-occupied = square ({ $x }, { $y }) is occupied
 reject-mode-required = name a movement mode: { $modes }
 reject-unknown-mode = no movement mode `{ $mode }`
@@ -358,7 +364,10 @@ prompt-hold = Hold { $ability }: recovery suspended, keep concentrating; each ac
 prompt-then = , then{" "}
 prompt-order = { $names } (free)
 prompt-no-action-cost = no action cost
-prompt-opening-cost = costs { $n } of your { $left } action(s) left this round
+prompt-opening-cost = costs { $n } of your { $left ->
+    [one] { $left } action
+   *[other] { $left } actions
+} left this round
 prompt-opening-on = { $ability } on { $who } ({ $cost })
 prompt-opening-use = { $ability } ({ $cost })
 prompt-pass-opening = Pass the opening (costs nothing)
@@ -734,3 +743,12 @@ inspector-whole-world = The whole world
 ## Added with the language selector
 
 start-language = Language
+target-no-assist = { $who } has no Assist waiting
+target-hold-own = { $who } cannot hold an action for its own move or action
+target-hold-never = { $who } is not a standing enemy of { $holder }: the held action would never fire
+target-no-save-end = { $who } has no { $condition } that a save can end
+cost-rt = RT { $n }
+cost-ct = CT { $n }
+cost-ft = FT { $n }
+# How many lines of body text a log row shows (longer sentences: more lines).
+log-row-lines = 3

@@ -439,8 +439,8 @@ gm-suggestion = El máster puede abrir una apertura para { $who }: { $reasons }
 ## Nombres de teclas (la ayuda de controles)
 
 key-enter = Intro
-key-tab = Tab
-key-esc = Esc
+key-tab = Tabulador
+key-esc = Escape
 key-space = Espacio
 
 ## La pantalla de inicio (src/game/screens/start.rs)
@@ -759,3 +759,12 @@ inspector-whole-world = El mundo entero
 ## Añadido con el selector de idioma
 
 start-language = Idioma
+target-no-assist = { $who } no tiene ninguna asistencia pendiente
+target-hold-own = { $who } no puede guardar una acción para su propio movimiento o acción
+target-hold-never = { $who } no es un enemigo en pie de { $holder }: la acción guardada nunca se dispararía
+target-no-save-end = { $who } no tiene { $condition } que una salvación pueda terminar
+cost-rt = TR { $n }
+cost-ct = TL { $n }
+cost-ft = TC { $n }
+# Cuántas líneas de texto muestra una fila del registro (las frases en español son más largas).
+log-row-lines = 4

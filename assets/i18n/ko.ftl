@@ -378,10 +378,10 @@ gm-suggestion = GM은 { $who }에게 빈틈을 열 수 있습니다: { $reasons 
 
 ## 키 이름 (조작 도움말)
 
-key-enter = Enter
-key-tab = Tab
-key-esc = Esc
-key-space = Space
+key-enter = 엔터 키
+key-tab = 탭 키
+key-esc = 이스케이프 키
+key-space = 스페이스 바
 
 ## 시작 화면 (src/game/screens/start.rs)
 
@@ -650,7 +650,7 @@ simulate-cancelled = 취소됨
 
 ## 입력: 능력 바의 키 이름, 키 설정 파일, 클릭이나 마우스를 올린 대상이 거부된 이유 (src/game/input.rs)
 
-keys-name-backspace = Backspace
+keys-name-backspace = 백스페이스
 keys-name-arrow-up = 방향키 위
 keys-name-arrow-down = 방향키 아래
 keys-name-arrow-left = 방향키 왼쪽
@@ -684,3 +684,12 @@ inspector-whole-world = 월드 전체
 ## 언어 선택과 함께 추가됨
 
 start-language = 언어
+target-no-assist = { $who }에게는 대기 중인 지원이 없습니다
+target-hold-own = { $who }은(는) 자신의 이동이나 행동을 위해 행동을 보류할 수 없습니다
+target-hold-never = { $who }은(는) { $holder }의 쓰러지지 않은 적이 아닙니다: 보류 행동이 결코 발동하지 않습니다
+target-no-save-end = { $who }에게는 내성 굴림으로 끝낼 수 있는 { $condition }이(가) 없습니다
+cost-rt = 회복 { $n }
+cost-ct = 시전 { $n }
+cost-ft = 집중 { $n }
+# 전투 기록 한 줄에 보이는 본문 줄 수.
+log-row-lines = 3

@@ -863,7 +863,9 @@ pub fn summary_in(battle: &Battle, tr: &Tr) -> Vec<String> {
     });
     let round = c.turn().round;
     lines.push(match (&c.turn().winner, draw) {
-        (Some(w), _) => tr!(tr, "end-summary-won", side = battle.setup.encounter.side_name_in(w, tr.code()), round = round),
+        (Some(w), _) => {
+            tr!(tr, "end-summary-won", side = battle.setup.encounter.side_name_in(w, tr.code()), round = round)
+        }
         (None, Some(r)) => {
             let why = match r {
                 DrawReason::NobodyCanAct => tr.t("end-summary-draw-nobody-can-act"),

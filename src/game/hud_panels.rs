@@ -653,7 +653,10 @@ fn log(ui: &mut egui::Ui, cache: &HudCache, st: &mut HudUi, out: &mut Vec<HudAct
     // 10,000-entry log costs what a screenful does.
     let line = ui.text_style_height(&egui::TextStyle::Body);
     let tag_line = ui.text_style_height(&egui::TextStyle::Small);
-    let row_h = 3.0 * line + 4.0;
+    // A language whose sentences run longer gives its rows more lines (its catalog's
+    // `log-row-lines`: English 3, Spanish 4).
+    let lines = tr.t("log-row-lines").trim().parse::<f32>().unwrap_or(3.0).clamp(2.0, 6.0);
+    let row_h = lines * line + 4.0;
     egui::ScrollArea::vertical().id_salt("log_scroll").stick_to_bottom(true).auto_shrink([false, false]).show_rows(
         ui,
         row_h,
@@ -684,7 +687,7 @@ fn log(ui: &mut egui::Ui, cache: &HudCache, st: &mut HudUi, out: &mut Vec<HudAct
                     Category::Casting => Color32::from_rgb(190, 170, 250),
                     _ => Color32::from_rgb(220, 222, 228),
                 };
-                let head = tr!(tr, "log-view-entry-round", round = e.round, kind = &e.kind);
+                let head = tr!(tr, "log-view-entry-round", round = e.round, kind = e.category.label_in(tr));
                 row.add(egui::Label::new(RichText::new(&e.text).color(colour)).wrap())
                     .on_hover_text(format!("{head}\n{}", e.text));
             }

@@ -63,7 +63,8 @@ pub(crate) fn setup_language(mut commands: Commands, options: Res<PlayOptions>) 
     let env = |k: &str| std::env::var(k).ok();
     let (code, mut note) = starting_language(options.lang.as_deref(), &settings, &env, &catalogs.codes());
     if !catalogs.errors.is_empty() {
-        note = Some(catalogs.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"));
+        let errors = catalogs.errors.iter().map(|e| e.to_string());
+        note = Some(note.into_iter().chain(errors).collect::<Vec<_>>().join("\n"));
     }
     commands.insert_resource(Tr::new(catalogs.clone(), &code));
     commands.insert_resource(Languages { catalogs, note });
@@ -114,14 +115,11 @@ pub(crate) fn load_board_font(mut commands: Commands, mut fonts: ResMut<Assets<F
 }
 
 impl BoardFonts {
-    /// The font for a board text: Nanum Gothic if it has a character outside Latin, else Bevy's
-    /// default (so Latin text keeps its look).
+    /// The font for a board text: Nanum Gothic if it has a character outside ASCII (Bevy's
+    /// built-in font is a subset with ASCII only: `á`, `¡` or Hangul would be missing), else
+    /// Bevy's default, so plain Latin text keeps its look.
     pub fn for_text(&self, text: &str) -> Handle<Font> {
-        if text.chars().any(|c| c as u32 > 0x024F && !matches!(c, '—' | '–' | '−' | '…' | '·' | '’')) {
-            self.hangul.clone()
-        } else {
-            Handle::default()
-        }
+        if !text.is_ascii() { self.hangul.clone() } else { Handle::default() }
     }
 }
 

@@ -388,7 +388,13 @@ pub(crate) fn setup_for_save(battle: &Battle, save: &SaveFile, combat: &Combat, 
     }
     let mut setup = battle.setup.clone();
     setup.sides = control;
-    setup.encounter.name = save.meta.encounter.clone();
+    // The save names its encounter; names in other languages belong to the battle this replaces
+    // only if it is the same encounter.
+    if setup.encounter.name != save.meta.encounter {
+        setup.encounter.name = save.meta.encounter.clone();
+        setup.encounter.names.clear();
+        setup.encounter.descriptions.clear();
+    }
     setup.ruleset_name = save.meta.ruleset.clone();
     setup.ruleset = combat.ruleset().clone();
     setup.seed = save.seed;
@@ -471,7 +477,7 @@ impl SimPanel {
         let out = Arc::new(Mutex::new(None));
         let (d, o) = (done.clone(), out.clone());
         let about = Words::msg("simulate-about")
-            .with("encounter", &battle.setup.encounter.name)
+            .with("encounter", battle.setup.encounter.name_in(self.lang.code()))
             .with("ruleset", &battle.setup.ruleset_name)
             .with("n", cfg.runs);
         self.about = about.say(None, &self.lang);

@@ -281,9 +281,11 @@ fn short(name: &str, n: usize) -> String {
     }
 }
 
-/// A condition as a badge: its initials, and its value when it has one (`frightened` 2 → `F2`).
-pub fn badge(id: &str, value: i32) -> String {
-    let letters: String = id.split('_').filter_map(|w| w.chars().next()).collect::<String>().to_uppercase();
+/// A condition as a badge: the initials of its name, and its value when it has one
+/// (`frightened` 2 → `F2`, `posición defensiva` → `PD`, `무방비` → `무`).
+pub fn badge(name: &str, value: i32) -> String {
+    let letters: String =
+        name.split(['_', ' ', '-']).filter_map(|w| w.chars().next()).collect::<String>().to_uppercase();
     if value > 1 { format!("{letters}{value}") } else { letters }
 }
 
@@ -330,9 +332,10 @@ fn sync_tokens(
     hl: Res<Highlights>,
     mut tokens: Query<(&Token, &SideColor, &mut Transform, &MeshMaterial2d<ColorMaterial>)>,
     mut bars: Query<(&HpBar, &mut Transform, &mut Sprite), Without<Token>>,
-    mut badges: Query<(&Badges, &mut Text2d)>,
+    mut badges: Query<(&Badges, &mut Text2d, &mut TextFont)>,
     mut rings: Query<(&Ring, &mut Visibility)>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    (tr, fonts): (Res<Tr>, Option<Res<crate::game::language::BoardFonts>>),
 ) {
     let Some(battle) = battle else { return };
     let c = &battle.combat;
@@ -364,18 +367,20 @@ fn sync_tokens(
             Color::srgb(0.95, 0.3, 0.25)
         };
     }
-    for (b, mut text) in &mut badges {
+    for (b, mut text, mut font) in &mut badges {
         let s = c
             .get::<Conditions>(b.0)
             .map(|k| {
                 k.0.iter()
                     .filter(|(id, _)| **id != down)
-                    .map(|(id, st)| badge(id, st.value))
+                    // The initials of the condition's name in the player's language.
+                    .map(|(id, st)| badge(&crate::hud_model::log::condition_name(c.ruleset(), &tr, id), st.value))
                     .collect::<Vec<_>>()
                     .join(" ")
             })
             .unwrap_or_default();
         if text.0 != s {
+            font.font = fonts.as_ref().map(|f| f.for_text(&s)).unwrap_or_default().into();
             text.0 = s;
         }
     }

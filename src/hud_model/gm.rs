@@ -132,16 +132,25 @@ pub fn suggestion_words_in(combat: &Combat, call: &OpeningCall, tr: &Tr) -> Stri
         .iter()
         .map(|t| match (t.when, t.by, &t.condition) {
             (OpeningTrigger::Missed, Some(by), _) => {
-                tr!(tr, "gm-because-missed-by", by = combat.name_in(by, tr.code()), who = combat.name_in(t.subject, tr.code()))
+                tr!(
+                    tr,
+                    "gm-because-missed-by",
+                    by = combat.name_in(by, tr.code()),
+                    who = combat.name_in(t.subject, tr.code())
+                )
             }
-            (OpeningTrigger::Missed, None, _) => tr!(tr, "gm-because-missed", who = combat.name_in(t.subject, tr.code())),
+            (OpeningTrigger::Missed, None, _) => {
+                tr!(tr, "gm-because-missed", who = combat.name_in(t.subject, tr.code()))
+            }
             (OpeningTrigger::Debilitating, _, Some(c)) => tr!(
                 tr,
                 "gm-because-condition",
                 who = combat.name_in(t.subject, tr.code()),
                 condition = super::log::condition_name(combat.ruleset(), tr, c)
             ),
-            (OpeningTrigger::Debilitating, _, None) => tr!(tr, "gm-because-debilitated", who = combat.name_in(t.subject, tr.code())),
+            (OpeningTrigger::Debilitating, _, None) => {
+                tr!(tr, "gm-because-debilitated", who = combat.name_in(t.subject, tr.code()))
+            }
         })
         .collect();
     tr!(tr, "gm-suggestion", who = who.join(", "), reasons = reasons.join("; "))

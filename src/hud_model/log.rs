@@ -375,11 +375,12 @@ struct RollParts<'a> {
     named: &'a [(String, i32)],
     bonus: i32,
     total: i32,
+    rs: &'a Ruleset,
 }
 
 /// `1d20 14 + STR 3 + 2 = 19`: the die, the stat, whatever else was added, the total.
 fn roll_words(tr: &Tr, r: RollParts<'_>) -> String {
-    let RollParts { die, rolls, dice, stat: (stat, stat_value), named, bonus, total } = r;
+    let RollParts { die, rolls, dice, stat: (stat, stat_value), named, bonus, total, rs } = r;
     let shown = dice_words_in(tr, dice).unwrap_or_else(|| match rolls {
         [one] => format!("{die} {one}"),
         many => {
@@ -390,7 +391,8 @@ fn roll_words(tr: &Tr, r: RollParts<'_>) -> String {
     });
     let mut s = shown;
     if !stat.is_empty() {
-        s.push_str(&format!(" {} {stat} {}", if stat_value < 0 { "−" } else { "+" }, stat_value.abs()));
+        let shown = stat_name(rs, tr, stat);
+        s.push_str(&format!(" {} {shown} {}", if stat_value < 0 { "−" } else { "+" }, stat_value.abs()));
     }
     for (what, v) in named.iter().filter(|(_, v)| *v != 0) {
         s.push_str(&format!(" {} {what} {}", if *v < 0 { "−" } else { "+" }, v.abs()));
@@ -407,6 +409,11 @@ fn roll_words(tr: &Tr, r: RollParts<'_>) -> String {
 /// The name of an ability in a language: its `names` entry, else its display name, else its id.
 pub fn ability_name(rs: &Ruleset, tr: &Tr, id: &str) -> String {
     rs.ability(id).map_or(id.to_string(), |d| tr.name(d.display_name(), &d.names).to_string())
+}
+
+/// A stat's abbreviation in a language: the ruleset's `stat_names` entry, else the stat.
+pub fn stat_name(rs: &Ruleset, tr: &Tr, stat: &str) -> String {
+    rs.stat_names.get(stat).and_then(|n| n.get(tr.code())).cloned().unwrap_or_else(|| stat.to_string())
 }
 
 /// The name of a condition in a language: its `names` entry, else its id with spaces.
@@ -453,6 +460,7 @@ fn attack_sentence(
                         named: &named,
                         bonus: *bonus,
                         total: *total,
+                        rs,
                     },
                 );
                 s.push_str(&tr!(
@@ -469,7 +477,16 @@ fn attack_sentence(
                 let sv = if stat.is_empty() { 0 } else { stat_of(*who, &stat) };
                 let roll = roll_words(
                     tr,
-                    RollParts { die: "d20", rolls, dice, stat: (&stat, sv), named: &[], bonus: *bonus, total: *total },
+                    RollParts {
+                        die: "d20",
+                        rolls,
+                        dice,
+                        stat: (&stat, sv),
+                        named: &[],
+                        bonus: *bonus,
+                        total: *total,
+                        rs,
+                    },
                 );
                 s.push_str(&tr!(tr, "log-attack-vs-defense", method = defense_words(tr, *method), roll = roll));
             }
@@ -935,7 +952,7 @@ pub fn sentence_in(rs: &Ruleset, tr: &Tr, e: &CombatEvent, names: &dyn Fn(Cid) -
             tr,
             if *success { "log-save-success" } else { "log-save-failure" },
             who = names(*who),
-            stat = stat,
+            stat = stat_name(rs, tr, stat),
             roll = format!("{} {:+} = {total}", dice_or(dice, "1d20", *roll), bonus),
             dc = dc
         ),

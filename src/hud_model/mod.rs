@@ -428,7 +428,7 @@ pub enum Reactions {
 /// A condition that changes the actions a creature gets (quickened, slowed, stunned; P2-12).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EconomyModifier {
-    /// Condition id.
+    /// The condition's name, in the card's language.
     pub condition: String,
     /// Its value.
     pub value: i32,
@@ -577,7 +577,7 @@ pub fn card_in(combat: &mut Combat, who: Cid, tr: &Tr) -> Card {
         } else {
             continue;
         };
-        modifiers.push(EconomyModifier { condition: id.clone(), value: st.value, effect });
+        modifiers.push(EconomyModifier { condition: log::condition_name(&rs, tr, id), value: st.value, effect });
     }
     let badges = conditions.0.iter().map(|(id, st)| badge(combat, &rs, tr, who, id, st)).collect();
     let activity = activity_bar(combat, &rs, tr, who);
@@ -820,15 +820,15 @@ pub fn cost_text_in(rs: &Ruleset, tr: &Tr, ability: &str) -> String {
                 parts.push(t);
             }
             match d.recovery {
-                Some(rt) => parts.push(format!("RT {rt}")),
+                Some(rt) => parts.push(tr!(tr, "cost-rt", n = rt)),
                 None if d.effect.targets_square() => parts.push(tr.t("cost-rt-by-mode")),
                 None => {}
             }
             if let Some(ct) = d.cast_time {
-                parts.push(format!("CT {ct}"));
+                parts.push(tr!(tr, "cost-ct", n = ct));
             }
             if let Some(ft) = d.focus_time {
-                parts.push(format!("FT {ft}"));
+                parts.push(tr!(tr, "cost-ft", n = ft));
             }
             parts.join(" · ")
         }

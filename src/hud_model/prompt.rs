@@ -48,7 +48,7 @@ pub fn choices_in(c: &mut Combat, kind: &DecisionKind, by: Decider, tr: &Tr) -> 
                         tr,
                         "prompt-defend",
                         method = super::log::defense_words(tr, *m),
-                        stat = stat,
+                        stat = super::log::stat_name(rs, tr, &stat),
                         attacker = c.name_in(*attacker, tr.code()),
                         total = attack_total
                     )
@@ -77,7 +77,10 @@ pub fn choices_in(c: &mut Combat, kind: &DecisionKind, by: Decider, tr: &Tr) -> 
         }
         DecisionKind::Opening { .. } => unreachable!("answered above"),
         DecisionKind::AssistApproval { from, to } => vec![
-            (tr!(tr, "prompt-approve", from = c.name_in(*from, tr.code()), to = c.name_in(*to, tr.code())), Choice::Approve(true)),
+            (
+                tr!(tr, "prompt-approve", from = c.name_in(*from, tr.code()), to = c.name_in(*to, tr.code())),
+                Choice::Approve(true),
+            ),
             (tr.t("prompt-deny"), Choice::Approve(false)),
         ],
         DecisionKind::Triggered { options, .. } => {
@@ -112,7 +115,8 @@ pub fn choices_in(c: &mut Combat, kind: &DecisionKind, by: Decider, tr: &Tr) -> 
                 .map(|k| {
                     let mut order = tied.clone();
                     order.rotate_left(k);
-                    let names = order.iter().map(|t| c.name_in(*t, tr.code())).collect::<Vec<_>>().join(&tr.t("prompt-then"));
+                    let names =
+                        order.iter().map(|t| c.name_in(*t, tr.code())).collect::<Vec<_>>().join(&tr.t("prompt-then"));
                     (tr!(tr, "prompt-order", names = names), Choice::Order(order))
                 })
                 .collect()
@@ -142,7 +146,9 @@ fn opening_choices(c: &mut Combat, id: u32, by: Decider, tr: &Tr) -> Vec<(String
                 n => tr!(tr, "prompt-opening-cost", n = n, left = left),
             };
             let label = match u.targets.first() {
-                Some(t) => tr!(tr, "prompt-opening-on", ability = name.clone(), who = c.name_in(*t, tr.code()), cost = cost),
+                Some(t) => {
+                    tr!(tr, "prompt-opening-on", ability = name.clone(), who = c.name_in(*t, tr.code()), cost = cost)
+                }
                 None => tr!(tr, "prompt-opening-use", ability = name.clone(), cost = cost),
             };
             v.push((label, Choice::Opening(Some(u))));
@@ -154,7 +160,9 @@ fn opening_choices(c: &mut Combat, id: u32, by: Decider, tr: &Tr) -> Vec<(String
 
 /// A choice in words.
 pub(crate) fn describe_choice_in(combat: &Combat, c: &Choice, tr: &Tr) -> String {
-    let names = |v: &[crate::rules::components::Cid]| v.iter().map(|t| combat.name_in(*t, tr.code())).collect::<Vec<_>>().join(", ");
+    let names = |v: &[crate::rules::components::Cid]| {
+        v.iter().map(|t| combat.name_in(*t, tr.code())).collect::<Vec<_>>().join(", ")
+    };
     let ab = |a: &str| super::log::ability_name(combat.ruleset(), tr, a);
     match c {
         Choice::Opening(Some(u)) if u.targets.is_empty() => tr!(tr, "choice-use", ability = ab(&u.ability)),

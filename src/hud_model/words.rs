@@ -26,9 +26,16 @@ pub fn rejection_words(combat: &Combat, r: &Rejection, tr: &Tr) -> String {
         Rejection::CombatOver => tr.t("reject-combat-over"),
         Rejection::UnknownCombatant(c) => tr!(tr, "reject-unknown-combatant", id = c.0),
         Rejection::NotYourTurn { actor, active: Some(a) } => {
-            tr!(tr, "reject-not-your-turn", who = combat.name_in(*actor, tr.code()), active = combat.name_in(*a, tr.code()))
+            tr!(
+                tr,
+                "reject-not-your-turn",
+                who = combat.name_in(*actor, tr.code()),
+                active = combat.name_in(*a, tr.code())
+            )
         }
-        Rejection::NotYourTurn { actor, active: None } => tr!(tr, "reject-no-turn", who = combat.name_in(*actor, tr.code())),
+        Rejection::NotYourTurn { actor, active: None } => {
+            tr!(tr, "reject-no-turn", who = combat.name_in(*actor, tr.code()))
+        }
         Rejection::AwaitingDecision { by } => tr!(tr, "reject-awaiting-decision", by = decider_words(combat, *by, tr)),
         Rejection::NoDecisionPending => tr.t("reject-no-decision"),
         Rejection::WrongDecider { expected } => {
@@ -91,6 +98,26 @@ fn target_words(combat: &Combat, why: &str, tr: &Tr) -> String {
     }
     if let Some(w) = who_in("", " is named twice") {
         return tr!(tr, "target-twice", who = w);
+    }
+    if let Some(w) = who_in("", " has no Assist waiting") {
+        return tr!(tr, "target-no-assist", who = w);
+    }
+    if let Some(w) = who_in("", " cannot hold an action for its own move or action") {
+        return tr!(tr, "target-hold-own", who = w);
+    }
+    if let Some((a, b)) = why
+        .strip_suffix(": the held action would never fire")
+        .and_then(|r| r.split_once(" is not a standing enemy of "))
+        && let (Some((_, a)), Some((_, b))) = (names.iter().find(|(n, _)| n == a), names.iter().find(|(n, _)| n == b))
+    {
+        return tr!(tr, "target-hold-never", who = a.clone(), holder = b.clone());
+    }
+    if let Some((w, rest)) = why.split_once(" has no `")
+        && let Some((_, local)) = names.iter().find(|(n, _)| n == w)
+        && let Some((cond, _)) = rest.split_once("` that a save can end")
+    {
+        let c = condition_name(combat.ruleset(), tr, cond);
+        return tr!(tr, "target-no-save-end", who = local.clone(), condition = c);
     }
     if let Some(w) = who_in("not engaged with ", "") {
         return tr!(tr, "target-not-engaged", who = w);

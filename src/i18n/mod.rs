@@ -148,52 +148,65 @@ impl Catalog {
         })
     }
 
-    /// The variables a message uses (`$who`, `$n`), in every variant of its selectors.
+    /// The variables a message uses (`$who`, `$n`), in every variant of its selectors and in
+    /// the messages it refers to (`{ n-actions }` passes its `$n` on).
     pub fn placeables(&self, key: &str) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
+        self.vars_of(key, &mut out, 0);
+        out
+    }
+
+    fn vars_of(&self, key: &str, out: &mut BTreeSet<String>, depth: u8) {
+        if depth > 8 {
+            return;
+        }
         if let Some(m) = self.messages().find(|m| m.id.name == key)
             && let Some(p) = &m.value
         {
-            pattern_vars(p, &mut out);
-        }
-        out
-    }
-}
-
-fn pattern_vars(p: &ast::Pattern<&str>, out: &mut BTreeSet<String>) {
-    for el in &p.elements {
-        if let ast::PatternElement::Placeable { expression } = el {
-            expression_vars(expression, out);
-        }
-    }
-}
-
-fn expression_vars(e: &ast::Expression<&str>, out: &mut BTreeSet<String>) {
-    match e {
-        ast::Expression::Select { selector, variants } => {
-            inline_vars(selector, out);
-            for v in variants {
-                pattern_vars(&v.value, out);
+            let mut refs = Vec::new();
+            pattern_vars(p, out, &mut refs);
+            for r in refs {
+                self.vars_of(&r, out, depth + 1);
             }
         }
-        ast::Expression::Inline(i) => inline_vars(i, out),
     }
 }
 
-fn inline_vars(i: &ast::InlineExpression<&str>, out: &mut BTreeSet<String>) {
+fn pattern_vars(p: &ast::Pattern<&str>, out: &mut BTreeSet<String>, refs: &mut Vec<String>) {
+    for el in &p.elements {
+        if let ast::PatternElement::Placeable { expression } = el {
+            expression_vars(expression, out, refs);
+        }
+    }
+}
+
+fn expression_vars(e: &ast::Expression<&str>, out: &mut BTreeSet<String>, refs: &mut Vec<String>) {
+    match e {
+        ast::Expression::Select { selector, variants } => {
+            inline_vars(selector, out, refs);
+            for v in variants {
+                pattern_vars(&v.value, out, refs);
+            }
+        }
+        ast::Expression::Inline(i) => inline_vars(i, out, refs),
+    }
+}
+
+fn inline_vars(i: &ast::InlineExpression<&str>, out: &mut BTreeSet<String>, refs: &mut Vec<String>) {
     match i {
         ast::InlineExpression::VariableReference { id } => {
             out.insert(id.name.to_string());
         }
+        ast::InlineExpression::MessageReference { id, .. } => refs.push(id.name.to_string()),
         ast::InlineExpression::FunctionReference { arguments, .. } => {
             for a in &arguments.positional {
-                inline_vars(a, out);
+                inline_vars(a, out, refs);
             }
             for a in &arguments.named {
-                inline_vars(&a.value, out);
+                inline_vars(&a.value, out, refs);
             }
         }
-        ast::InlineExpression::Placeable { expression } => expression_vars(expression, out),
+        ast::InlineExpression::Placeable { expression } => expression_vars(expression, out, refs),
         _ => {}
     }
 }

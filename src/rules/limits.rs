@@ -228,6 +228,29 @@ pub(crate) fn name_problem(s: &str) -> Option<String> {
 /// each code a plain language code (`es`, `pt-BR`: letters, digits and `-`, at most 16), each
 /// name a name (`name_problem`) of at most 200 characters.
 pub fn names<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    translations(d, 200)
+}
+
+/// Stats' names in other languages: at most 100 stats, each as [`names`].
+pub(crate) fn stat_names<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<BTreeMap<String, BTreeMap<String, String>>, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(transparent)]
+    struct Names(#[serde(deserialize_with = "names")] BTreeMap<String, String>);
+    let m = BTreeMap::<String, Names>::deserialize(d)?;
+    if m.len() > 100 {
+        return Err(D::Error::custom(format_args!("{} entries: at most 100", m.len())));
+    }
+    Ok(m.into_iter().map(|(k, v)| (k, v.0)).collect())
+}
+
+/// Descriptions in other languages: as [`names`], each at most 2,000 characters.
+pub fn descriptions<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    translations(d, 2000)
+}
+
+fn translations<'de, D: Deserializer<'de>>(d: D, most: usize) -> Result<BTreeMap<String, String>, D::Error> {
     let m = BTreeMap::<String, String>::deserialize(d)?;
     if m.len() > 100 {
         return Err(D::Error::custom(format_args!("{} entries: at most 100", m.len())));
@@ -239,8 +262,8 @@ pub fn names<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>
         if let Some(why) = name_problem(v) {
             return Err(D::Error::custom(format_args!("{k}: {why}")));
         }
-        if v.chars().count() > 200 {
-            return Err(D::Error::custom(format_args!("{k}: {} characters: at most 200", v.chars().count())));
+        if v.chars().count() > most {
+            return Err(D::Error::custom(format_args!("{k}: {} characters: at most {most}", v.chars().count())));
         }
     }
     Ok(m)

@@ -83,7 +83,9 @@ pub fn journal_hash(entries: &[Entry]) -> Hash64 {
 /// good when a policy changes. The simulator keys its batches on the policy separately
 /// (`Inputs::gm_policies`).
 pub fn ruleset_hash(rs: &Ruleset) -> Hash64 {
-    let named = rs.abilities.iter().any(|a| !a.names.is_empty()) || rs.conditions.iter().any(|c| !c.names.is_empty());
+    let named = rs.abilities.iter().any(|a| !a.names.is_empty())
+        || rs.conditions.iter().any(|c| !c.names.is_empty())
+        || !rs.stat_names.is_empty();
     if rs.gm_policy.is_never() && !named {
         return text_hash(&ron::to_string(rs).unwrap_or_default());
     }
@@ -92,6 +94,7 @@ pub fn ruleset_hash(rs: &Ruleset) -> Hash64 {
     plain.gm_policy = crate::rules::gm_policy::GmPolicy::never();
     plain.abilities.iter_mut().for_each(|a| a.names.clear());
     plain.conditions.iter_mut().for_each(|c| c.names.clear());
+    plain.stat_names.clear();
     text_hash(&ron::to_string(&plain).unwrap_or_default())
 }
 

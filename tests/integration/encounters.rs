@@ -240,7 +240,10 @@ fn out_of_range_numbers_missing_speeds_and_one_sided_encounters_are_refused() {
     assert_ne!(text, skirmish_text());
     let e = check(&text).unwrap_err();
     assert!(e.message.contains("movement_for") && e.message.contains("600 is out of range"), "{e}");
-    let text = skirmish_text().replace("        (name: \"monsters\", names: {\"es\": \"Monstruos\", \"ko\": \"몬스터들\"}, controller: Ai),\n", "");
+    let text = skirmish_text().replace(
+        "        (name: \"monsters\", names: {\"es\": \"Monstruos\", \"ko\": \"몬스터들\"}, controller: Ai),\n",
+        "",
+    );
     let e = check(&text).unwrap_err();
     assert!(e.message.starts_with("sides: an encounter needs at least two sides"), "{e}");
 }

@@ -564,11 +564,7 @@ fn cr_only_and_crlf_line_ends_give_the_positions_an_editor_shows() {
         (
             "encounter field",
             encounter,
-            edit(
-                &enc,
-                "\"고블린\"}, side: \"monsters\", hp: 16",
-                "\"고블린\"}, side: \"monsters\", hp: -16",
-            ),
+            edit(&enc, "\"고블린\"}, side: \"monsters\", hp: 16", "\"고블린\"}, side: \"monsters\", hp: -16"),
             "\"Goblin\"",
         ),
         ("scenario syntax", scen, edit(&sc, "EndTurn(\"Knight\"),", "EndTurn(\"Knight\")),"), "EndTurn(\"Knight\")"),

@@ -175,9 +175,26 @@ fn hand_made() -> Vec<CombatEvent> {
     use skirmish::rules::components::{Cid, GridPos};
     use skirmish::rules::log::{DrawReason, ModAction, NoOpportunityReason};
     let (a, b) = (Cid(0), Cid(1));
-    vec![
+    let mut v = vec![
         CombatEvent::ModEffect { source: "regeneration".into(), who: a, action: ModAction::Heal(2) },
         CombatEvent::ModEffect { source: "riposte".into(), who: a, action: ModAction::Damage(3) },
+        CombatEvent::ModEffect {
+            source: "m".into(),
+            who: a,
+            action: ModAction::ApplyCondition("frightened".into(), 2),
+        },
+        CombatEvent::ModEffect {
+            source: "m".into(),
+            who: a,
+            action: ModAction::ApplyCondition("frightened".into(), 0),
+        },
+        CombatEvent::ModEffect { source: "m".into(), who: a, action: ModAction::RemoveCondition("frightened".into()) },
+        CombatEvent::ModEffect { source: "m".into(), who: a, action: ModAction::GrantActions(1) },
+        CombatEvent::ModEffect { source: "m".into(), who: a, action: ModAction::SpendActions(2) },
+        CombatEvent::ModEffect { source: "m".into(), who: a, action: ModAction::Reschedule(7) },
+        CombatEvent::HeldActionsLost { who: a, count: 2, kind: skirmish::rules::ruleset::HitKind::Surprise },
+        CombatEvent::CombatDrawn { reason: DrawReason::WorkLimit, round: 9 },
+        CombatEvent::CombatEnded { winner: None },
         CombatEvent::AssistMadeArea { who: a },
         CombatEvent::AssistDenied { from: a, to: b },
         CombatEvent::ConditionUnchanged { who: a, condition: "frightened".into() },
@@ -222,10 +239,52 @@ fn hand_made() -> Vec<CombatEvent> {
         CombatEvent::Disengaged { who: a, from: vec![b] },
         CombatEvent::OpportunityDeclined { who: a },
         CombatEvent::NoOpportunity { mover: a, from: b, reason: NoOpportunityReason::Flanked },
+        CombatEvent::NoOpportunity { mover: a, from: b, reason: NoOpportunityReason::Disengaged },
+        CombatEvent::NoOpportunity { mover: a, from: b, reason: NoOpportunityReason::Busy },
+        CombatEvent::NoOpportunity { mover: a, from: b, reason: NoOpportunityReason::Incapacitated },
+        CombatEvent::NoOpportunity { mover: a, from: b, reason: NoOpportunityReason::NoAttack },
+        CombatEvent::NoOpportunity { mover: a, from: b, reason: NoOpportunityReason::FlatFooted },
+        CombatEvent::NoOpportunity { mover: a, from: b, reason: NoOpportunityReason::NoneLeft },
         CombatEvent::HeldActionsLost { who: a, count: 1, kind: skirmish::rules::ruleset::HitKind::Ranged },
         CombatEvent::CastHeld { who: a, ability: "strike".into() },
         CombatEvent::CastReleased { who: a, ability: "strike".into(), next_round: 3, next_segment: 2 },
-    ]
+    ];
+    use skirmish::rules::log::EndReason::*;
+    for reason in [
+        Expired,
+        PermanentWound,
+        NegativeStatus,
+        FirstTurn,
+        RemovedByMod,
+        Recovered,
+        SaveSucceeded,
+        FlatCheckPassed,
+        WoreOff,
+        ActionsLost,
+        NotSustained,
+    ] {
+        v.push(CombatEvent::ConditionEnded { who: a, condition: "dying".into(), reason });
+    }
+    use skirmish::rules::command::{ActionLoss, Choice, Decider, OpeningUse};
+    let u = OpeningUse { ability: "strike".into(), targets: vec![b], to: None, mode: None };
+    for choice in [
+        Choice::Opportunity(Some("strike".into())),
+        Choice::Opportunity(None),
+        Choice::Opening(Some(u)),
+        Choice::Approve(true),
+        Choice::Approve(false),
+        Choice::Triggered(Some("strike".into())),
+        Choice::Triggered(None),
+        Choice::LoseFirst(ActionLoss::Restricted),
+        Choice::LoseFirst(ActionLoss::Regular),
+        Choice::Order(vec![b, a]),
+        Choice::HoldCast(true),
+        Choice::HoldCast(false),
+    ] {
+        v.push(CombatEvent::DecisionMade { by: Decider::Creature(a), choice: choice.clone() });
+        v.push(CombatEvent::DecisionMade { by: Decider::Gm, choice });
+    }
+    v
 }
 
 #[test]
@@ -258,20 +317,23 @@ fn the_shipped_font_draws_every_character_the_game_shows() {
     let face = ttf_parser::Face::parse(&bytes, 0).unwrap();
     // egui draws with its own fonts first and falls back to Nanum Gothic: a character either
     // of egui's text fonts has is drawn too (`−`, the minus sign, is one).
-    let egui_dir = std::fs::read_dir(
-        std::path::Path::new(
-            &std::env::var("CARGO_HOME")
-                .unwrap_or_else(|_| format!("{}/.cargo", std::env::var("HOME").unwrap_or_default())),
-        )
-        .join("registry/src"),
-    )
-    .ok()
-    .and_then(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).next())
-    .map(|idx| idx.join("epaint_default_fonts-0.34.3/fonts"));
-    let egui_fonts: Vec<Vec<u8>> = ["Ubuntu-Light.ttf", "Hack-Regular.ttf"]
+    // (Found in cargo's registry, whichever index and version of epaint_default_fonts it holds.)
+    let home =
+        std::env::var("CARGO_HOME").unwrap_or_else(|_| format!("{}/.cargo", std::env::var("HOME").unwrap_or_default()));
+    let mut egui_dirs: Vec<std::path::PathBuf> = Vec::new();
+    for idx in std::fs::read_dir(Path::new(&home).join("registry/src")).into_iter().flatten().flatten() {
+        for c in std::fs::read_dir(idx.path()).into_iter().flatten().flatten() {
+            if c.file_name().to_string_lossy().starts_with("epaint_default_fonts-") {
+                egui_dirs.push(c.path().join("fonts"));
+            }
+        }
+    }
+    let egui_fonts: Vec<Vec<u8>> = egui_dirs
         .iter()
-        .filter_map(|f| egui_dir.as_ref().and_then(|d| std::fs::read(d.join(f)).ok()))
+        .flat_map(|d| ["Ubuntu-Light.ttf", "Hack-Regular.ttf"].map(|f| d.join(f)))
+        .filter_map(|f| std::fs::read(f).ok())
         .collect();
+    assert!(!egui_fonts.is_empty(), "egui's default fonts not found under {home}/registry/src");
     let egui_faces: Vec<ttf_parser::Face> =
         egui_fonts.iter().filter_map(|b| ttf_parser::Face::parse(b, 0).ok()).collect();
     let drawn = |c: char| face.glyph_index(c).is_some() || egui_faces.iter().any(|f| f.glyph_index(c).is_some());
@@ -293,12 +355,42 @@ fn the_shipped_font_draws_every_character_the_game_shows() {
             .iter()
             .flat_map(|a| std::iter::once(a.name.clone()).chain(a.names.values().cloned()))
             .chain(rs.conditions.iter().flat_map(|c| c.names.values().cloned()))
+            .chain(rs.stat_names.values().flat_map(|n| n.values().cloned()))
             .collect::<Vec<_>>()
             .join(" ");
         texts.push((format!("assets/rulesets/{f}.ron"), names));
     }
+    for f in ["skirmish-4v4", "ambush-3v3", "bench-4v4"] {
+        let e = skirmish::encounter::Encounter::load(&root().join(format!("assets/encounters/{f}.ron"))).unwrap();
+        let names: String = std::iter::once(e.name.clone())
+            .chain(e.names.values().cloned())
+            .chain(e.descriptions.values().cloned())
+            .chain(e.sides.iter().flat_map(|s| s.names.values().cloned()))
+            .chain(e.combatants.iter().flat_map(|c| std::iter::once(c.name.clone()).chain(c.names.values().cloned())))
+            .collect::<Vec<_>>()
+            .join(" ");
+        texts.push((format!("assets/encounters/{f}.ron"), names));
+    }
+    // The board draws a text with anything outside ASCII in Nanum Gothic alone (Bevy's own font
+    // has ASCII only): its floating texts and the data's names must be in Nanum itself.
+    for code in ["es", "ko"] {
+        let tr = Tr::strict(code);
+        let cat = shipped().into_iter().find(|c| c.code == code).unwrap();
+        for k in cat.keys().iter().filter(|k| k.starts_with("float-")) {
+            let text = tr.ta(k, &[("total", 13.into())]);
+            assert!(!text.contains('⟦'), "{code} {k}: {text}");
+            let missing: BTreeSet<char> = text.chars().filter(|c| face.glyph_index(*c).is_none()).collect();
+            assert!(missing.is_empty(), "{code} {k} on the board: Nanum Gothic has no glyph for {missing:?}");
+        }
+    }
     let mut hangul = 0;
     for (file, text) in &texts {
+        if file.starts_with("assets/rulesets") || file.starts_with("assets/encounters") {
+            // Names are drawn on the board too, where only Nanum Gothic draws what is not ASCII.
+            let missing: BTreeSet<char> =
+                text.chars().filter(|c| !c.is_ascii() && face.glyph_index(*c).is_none()).collect();
+            assert!(missing.is_empty(), "{file}: a name on the board needs {missing:?}, which Nanum Gothic lacks");
+        }
         let missing: BTreeSet<char> = text.chars().filter(|c| !c.is_control() && !drawn(*c)).collect();
         assert!(missing.is_empty(), "{file}: the font has no glyph for {missing:?}");
         hangul += text.chars().filter(|c| ('\u{AC00}'..='\u{D7A3}').contains(c)).count();

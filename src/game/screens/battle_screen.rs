@@ -238,7 +238,13 @@ pub(super) fn battle_hud(
                         for (id, stat, dc) in ends {
                             let condition = crate::hud_model::log::condition_name(c.ruleset(), &tr, &id);
                             if ui
-                                .button(tr!(tr, "bar-save-button", condition = condition, stat = stat, dc = dc))
+                                .button(tr!(
+                                    tr,
+                                    "bar-save-button",
+                                    condition = condition,
+                                    stat = crate::hud_model::log::stat_name(c.ruleset(), &tr, &stat),
+                                    dc = dc
+                                ))
                                 .clicked()
                             {
                                 let mut i = crate::rules::command::ActIntent::new(who, ab.clone(), vec![]);

@@ -296,7 +296,7 @@ pub(super) fn start_screen(
                     ui.colored_label(egui::Color32::from_rgb(255, 120, 100), e);
                 }
             }
-            if let Some(n) = note.as_ref().and_then(|n| n.0.clone()) {
+            if let Some(n) = note.as_ref().and_then(|n| n.words(&tr)) {
                 ui.colored_label(egui::Color32::from_rgb(255, 200, 100), n);
             }
             if let Some(n) = &languages.note {

@@ -115,7 +115,7 @@ fn sim_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi, tr: &Tr) {
         egui::RichText::new(tr!(
             tr,
             "simulate-intro",
-            encounter = &battle.setup.encounter.name,
+            encounter = battle.setup.encounter.name_in(tr.code()),
             ruleset = &battle.setup.ruleset_name,
             seed = battle.setup.seed.to_string(),
         ))
@@ -163,12 +163,16 @@ fn sim_window(ui: &mut egui::Ui, battle: &Battle, su: &mut SessionUi, tr: &Tr) {
                     Some(w) => tr!(
                         tr,
                         "simulate-side-wins",
-                        side = &sd.side,
+                        side = battle.setup.encounter.side_name_in(&sd.side, tr.code()),
                         rate = format!("{:.1}", w.rate * 100.0),
                         low = format!("{:.1}", w.low * 100.0),
                         high = format!("{:.1}", w.high * 100.0),
                     ),
-                    None => tr!(tr, "simulate-side-no-runs", side = &sd.side),
+                    None => tr!(
+                        tr,
+                        "simulate-side-no-runs",
+                        side = battle.setup.encounter.side_name_in(&sd.side, tr.code())
+                    ),
                 };
                 ui.label(text);
             }

@@ -43,6 +43,15 @@ pub struct Ruleset {
     /// An encounter's `gm_policy` or `sim --gm-policy` replaces it.
     #[serde(default, skip_serializing_if = "super::gm_policy::GmPolicy::is_never")]
     pub gm_policy: super::gm_policy::GmPolicy,
+    /// Stats' abbreviations in other languages, by stat and language code
+    /// (`{"STR": {"es": "FUE", "ko": "근력"}}`), for the game's log and prompts (issue 24). Not a
+    /// rule: the save and simulator hashes leave it out.
+    #[serde(
+        default,
+        skip_serializing_if = "std::collections::BTreeMap::is_empty",
+        deserialize_with = "super::limits::stat_names"
+    )]
+    pub stat_names: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
     /// Strategy 7: surprise at combat start.
     pub surprise: SurprisePolicy,
     /// Strategy 8: what disruption does to an action in progress.
