@@ -863,6 +863,23 @@ pub fn check_mod(dir: &Path) -> Result<Vec<String>, DataError> {
         mods.encounters.values().filter(|(_, o)| o.module == manifest.name).count(),
     )];
     out.extend(mods.conflicts.iter().map(|c| c.to_string()));
+    // Names the game shows that lack a shipped language (issue 24): warnings, not errors.
+    let mine = |o: &Origin| o.module == manifest.name;
+    let mut named: Vec<(String, &BTreeMap<String, String>)> = Vec::new();
+    named.extend(
+        mods.abilities.values().filter(|(_, o)| mine(o)).map(|(a, _)| (format!("ability `{}`", a.id), &a.names)),
+    );
+    named.extend(
+        mods.conditions.values().filter(|(_, o)| mine(o)).map(|(c, _)| (format!("condition `{}`", c.id), &c.names)),
+    );
+    for (x, _, _) in mods.rulesets.values().filter(|(_, o, _)| mine(o)) {
+        named.extend(x.abilities.iter().map(|a| (format!("ruleset `{}`: ability `{}`", x.name, a.id), &a.names)));
+        named.extend(x.conditions.iter().map(|c| (format!("ruleset `{}`: condition `{}`", x.name, c.id), &c.names)));
+    }
+    let warnings: Vec<String> = crate::i18n::missing_names(named.into_iter())
+        .into_iter()
+        .map(|w| format!("  warning: {w} (it shows the default name)"))
+        .collect();
     let mut rulesets = Vec::new();
     for name in mods.rulesets.keys() {
         let rs = mods.ruleset(name, &installed_ruleset).expect("listed")?;
@@ -897,6 +914,15 @@ pub fn check_mod(dir: &Path) -> Result<Vec<String>, DataError> {
             enc.validate(&file, &text, rs)?;
         }
         out.push(format!("  encounter `{name}` ok"));
+        let items = std::iter::once((format!("encounter `{name}`: its title"), &enc.names))
+            .chain(enc.sides.iter().map(|s| (format!("encounter `{name}`: side `{}`", s.name), &s.names)))
+            .chain(enc.combatants.iter().map(|c| (format!("encounter `{name}`: combatant `{}`", c.name), &c.names)));
+        out.extend(
+            crate::i18n::missing_names(items)
+                .into_iter()
+                .map(|w| format!("  warning: {w} (it shows the default name)")),
+        );
     }
+    out.extend(warnings);
     Ok(out)
 }

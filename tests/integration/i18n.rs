@@ -467,3 +467,28 @@ fn names_in_other_languages_are_checked_like_names() {
         assert!(e.contains("x.ron:") && e.contains("names") && e.contains(want), "{e}");
     }
 }
+
+/// A data mod's names are checked too: the shipped example has every name in every shipped
+/// language, and a mod's ability without a Korean name is named in a warning.
+#[test]
+fn check_warns_about_a_mods_names_missing_a_shipped_language() {
+    let ex = root().join("mods/example-pf2e-variant");
+    let out = skirmish::scenario::check_file(&ex).unwrap();
+    assert!(!out.contains("warning"), "{out}");
+    let dir = std::env::temp_dir().join(format!("skirmish-i18n-mod-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let m = dir.join("mods/example-pf2e-variant");
+    for sub in ["abilities", "conditions", "rulesets", "encounters"] {
+        std::fs::create_dir_all(m.join(sub)).unwrap();
+        for f in std::fs::read_dir(ex.join(sub)).unwrap().flatten() {
+            std::fs::copy(f.path(), m.join(sub).join(f.file_name())).unwrap();
+        }
+    }
+    std::fs::copy(ex.join("mod.ron"), m.join("mod.ron")).unwrap();
+    let a = m.join("abilities/wounds.ron");
+    let text = std::fs::read_to_string(&a).unwrap();
+    std::fs::write(&a, text.replacen(r#", "ko": "찢기""#, "", 1)).unwrap();
+    let out = skirmish::scenario::check_file(&m).unwrap();
+    assert!(out.contains("warning: ability `rend` has no name in ko"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
