@@ -98,18 +98,7 @@ fn bench_in(cr: &mut Criterion, code: &str) {
     );
     let ctx = egui::Context::default();
     // The game's fallback font for Hangul, installed as the game does.
-    let families = [egui::FontFamily::Proportional, egui::FontFamily::Monospace]
-        .into_iter()
-        .map(|family| egui::epaint::text::InsertFontFamily {
-            family,
-            priority: egui::epaint::text::FontPriority::Lowest,
-        })
-        .collect();
-    ctx.add_font(egui::epaint::text::FontInsert::new(
-        "NanumGothic",
-        egui::FontData::from_static(skirmish::game::language::HANGUL_FONT),
-        families,
-    ));
+    ctx.add_font(skirmish::game::language::hangul_fallback());
     let mut st = HudUi::default();
     // Warm egui's text layout caches, as a running game has.
     for _ in 0..3 {

@@ -847,11 +847,6 @@ pub(crate) fn finish_when_over(
     }
 }
 
-/// A short summary of the finished fight, in English: see [`summary_in`].
-pub fn summary(battle: &Battle) -> Vec<String> {
-    summary_in(battle, &Tr::default())
-}
-
 /// A short summary of the finished fight: who won, in which round, who is still standing; in
 /// the language of `tr`.
 pub fn summary_in(battle: &Battle, tr: &Tr) -> Vec<String> {

@@ -94,19 +94,6 @@ pub struct HudCache {
 }
 
 impl HudCache {
-    /// [`HudCache::refresh_in`] with the view-models in English; the log's sentences stay in the
-    /// language [`LogView::set_language`] last chose.
-    pub fn refresh(
-        &mut self,
-        combat: &mut Combat,
-        human: Option<Cid>,
-        focus: Option<Cid>,
-        hovered: Option<&str>,
-        hotkeys: &[String],
-    ) {
-        self.rebuild(combat, human, focus, hovered, hotkeys, &Tr::default());
-    }
-
     /// Bring the view-models up to date, in the language of `tr`. `human` is the person's
     /// creature whose turn it is (its ability bar is built); `focus` the creature whose card to
     /// show; `hovered` the ability under the pointer. A change of language rebuilds them all,
@@ -121,18 +108,6 @@ impl HudCache {
         tr: &Tr,
     ) {
         self.log.set_language(tr);
-        self.rebuild(combat, human, focus, hovered, hotkeys, tr);
-    }
-
-    fn rebuild(
-        &mut self,
-        combat: &mut Combat,
-        human: Option<Cid>,
-        focus: Option<Cid>,
-        hovered: Option<&str>,
-        hotkeys: &[String],
-        tr: &Tr,
-    ) {
         let same_language = self
             .lang
             .as_ref()
@@ -226,11 +201,6 @@ pub(crate) fn theme(ctx: &egui::Context) {
         s.spacing.item_spacing = egui::vec2(8.0, 5.0);
         s.spacing.button_padding = egui::vec2(8.0, 4.0);
     });
-}
-
-/// [`draw_panels_in`] in English.
-pub fn draw_panels(root: &mut egui::Ui, cache: &HudCache, st: &mut HudUi) -> (Vec<HudAction>, Vec<egui::Rect>) {
-    draw_panels_in(root, cache, st, &Tr::default())
 }
 
 /// Draw the tracker (left), the card and the log (right) and the segment timeline (top) inside
@@ -700,11 +670,6 @@ const LOG_TAG_WIDTH: f32 = 46.0;
 
 /// Rule IDs in the log: present but quieter than the sentences.
 const MUTED: Color32 = Color32::from_rgb(120, 116, 100);
-
-/// [`draw_ability_bar_in`] in English.
-pub fn draw_ability_bar(ui: &mut egui::Ui, cache: &HudCache, chosen: Option<&str>, st: &mut HudUi) -> Vec<HudAction> {
-    draw_ability_bar_in(ui, cache, chosen, st, &Tr::default())
-}
 
 /// Draw the ability bar of the acting person's creature, in the language of `tr`. Returns what
 /// the player did.

@@ -79,11 +79,19 @@ pub fn switch_language(code: &str, tr: &mut Tr, languages: &mut Languages, saves
 /// Once: Nanum Gothic as egui's last fallback in both families.
 #[cfg(feature = "game")]
 pub(crate) fn install_egui_font(mut contexts: bevy_egui::EguiContexts, mut done: Local<bool>) -> Result {
-    use bevy_egui::egui;
     if *done {
         return Ok(());
     }
-    let ctx = contexts.ctx_mut()?;
+    contexts.ctx_mut()?.add_font(hangul_fallback());
+    *done = true;
+    Ok(())
+}
+
+/// Nanum Gothic as the last fallback of both of egui's families: what the game installs (and
+/// the HUD benchmark, to measure what the game draws).
+#[cfg(feature = "game")]
+pub fn hangul_fallback() -> bevy_egui::egui::epaint::text::FontInsert {
+    use bevy_egui::egui;
     let families = [egui::FontFamily::Proportional, egui::FontFamily::Monospace]
         .into_iter()
         .map(|family| egui::epaint::text::InsertFontFamily {
@@ -91,13 +99,7 @@ pub(crate) fn install_egui_font(mut contexts: bevy_egui::EguiContexts, mut done:
             priority: egui::epaint::text::FontPriority::Lowest,
         })
         .collect();
-    ctx.add_font(egui::epaint::text::FontInsert::new(
-        "NanumGothic",
-        egui::FontData::from_static(HANGUL_FONT),
-        families,
-    ));
-    *done = true;
-    Ok(())
+    egui::epaint::text::FontInsert::new("NanumGothic", egui::FontData::from_static(HANGUL_FONT), families)
 }
 
 /// The board's font for Hangul (and anything else outside Latin).

@@ -63,19 +63,6 @@ impl Category {
             Category::Other => "category-other",
         })
     }
-
-    /// Its name in the filter.
-    pub fn label(self) -> &'static str {
-        match self {
-            Category::Turn => "turns",
-            Category::Attack => "attacks",
-            Category::Movement => "movement",
-            Category::Condition => "conditions",
-            Category::Decision => "decisions",
-            Category::Casting => "casting",
-            Category::Other => "other",
-        }
-    }
 }
 
 /// One entry of the log.
