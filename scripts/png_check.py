@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Check that PNG screenshots are not blank: decode each (8-bit RGB/RGBA, any filter) and require
 a real spread of colours. Prints one line per file; exits 1 if any looks blank or cannot be read.
+
+`--board L,T,R,B` (fractions of the width and height) applies to the files after it: that region,
+where the board is drawn between the HUD's panels, must hold a spread of colours too, so that a
+view whose scene failed to draw (the HUD alone on the clear colour) fails.
 Standard library only."""
 import struct, sys, zlib
 
@@ -35,13 +39,35 @@ def decode(path):
         rows.append(line); prev = line
     return w, h, bpp, rows
 
-def main(paths):
-    bad = 0
-    for p in paths:
+def spread(rows, bpp, x0, y0, x1, y1):
+    lum, colours = [], set()
+    for y in range(y0, y1, 4):
+        r = rows[y]
+        for x in range(x0, x1, 4):
+            i = x * bpp
+            lum.append((r[i] * 299 + r[i + 1] * 587 + r[i + 2] * 114) // 1000)
+            colours.add((r[i] >> 3, r[i + 1] >> 3, r[i + 2] >> 3))
+    mean = sum(lum) / len(lum)
+    return sum((v - mean) ** 2 for v in lum) / len(lum), len(colours)
+
+def main(args):
+    bad, paths, region = 0, 0, None
+    it = iter(args)
+    for p in it:
+        if p == "--board":
+            region = [float(v) for v in next(it).split(",")]
+            continue
+        paths += 1
         try:
             w, h, bpp, rows = decode(p)
         except Exception as e:
             print(f"{p}: cannot read: {e}"); bad += 1; continue
+        if region:
+            l, t, r_, b = region
+            var, n = spread(rows, bpp, int(l * w), int(t * h), int(r_ * w), int(b * h))
+            ok = var > 20 and n > 12
+            print(f"{p}: board region luminance variance {var:.0f}, {n} colours: {'ok' if ok else 'NO BOARD?'}")
+            bad += 0 if ok else 1
         lum, colours = [], set()
         for y in range(0, h, 4):
             r = rows[y]
@@ -54,7 +80,7 @@ def main(paths):
         ok = var > 20 and len(colours) > 20
         print(f"{p}: {w}x{h}, luminance variance {var:.0f}, {len(colours)} colours: {'ok' if ok else 'BLANK?'}")
         bad += 0 if ok else 1
-    return 1 if bad or not paths else 0
+    return 1 if bad or paths == 0 else 0
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

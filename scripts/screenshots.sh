@@ -82,4 +82,11 @@ run_shot lang-es --all-ai --ruleset homebrew-d20 --seed 7 --rounds 1 --lang es
 shots+=("$out/lang-es/battle.png")
 run_shot lang-ko --all-ai --ruleset pf2e --seed 7 --rounds 1 --lang ko
 shots+=("$out/lang-ko/battle.png")
-python3 scripts/png_check.py "${shots[@]}"
+# The 3D view (issue 23): the battle under every ruleset, and (low.png) a low camera with walls
+# between it and the creatures. Their board region (between the panels) must not be blank.
+shots3d=()
+for rs in homebrew-d20 pf2e pf1e segments; do
+    run_shot "3d-$rs" --all-ai --ruleset "$rs" --seed 7 --rounds 1 --view 3d
+    shots3d+=("$out/3d-$rs/battle.png" "$out/3d-$rs/low.png")
+done
+python3 scripts/png_check.py "${shots[@]}" --board 0.35,0.3,0.65,0.7 "${shots3d[@]}"

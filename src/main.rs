@@ -111,6 +111,10 @@ struct PlayArgs {
     /// stays in English.
     #[arg(long, value_name = "CODE")]
     lang: Option<String>,
+    /// The board's view to start in: 2d, or 3d with an orbiting camera (V switches at any moment)
+    /// [default: saves/settings.ron, else 2d]
+    #[arg(long, value_name = "VIEW", value_parser = ["2d", "3d"])]
+    view: Option<String>,
 }
 
 /// The options of `skirmish scenario`.
@@ -255,6 +259,7 @@ fn play(a: PlayArgs) -> ExitCode {
             open: a.open,
             gm_human: a.gm == "human",
             lang: a.lang,
+            view: a.view.as_deref().and_then(skirmish::game::ViewMode::from_code),
         };
         // Bad files are reported before a window opens, in the same words the start screen uses.
         let lib = skirmish::game::library::Library::scan(&skirmish::game::library::assets_root());

@@ -743,6 +743,11 @@ inspector-whole-world = The whole world
 ## Added with the language selector
 
 start-language = Language
+start-view = View
+view-2d = 2D
+view-3d = 3D
+view-hover = Draw the board flat from above (2D) or as a scene with a camera that turns (3D); V switches at any moment
+start-controls-3d = In 3D: Q and R (or drag with the right button) turn the camera, Page Up/Down tilt it, drag with the middle button to pan, Home frames the whole board. V switches between 2D and 3D.
 target-no-assist = { $who } has no Assist waiting
 target-hold-own = { $who } cannot hold an action for its own move or action
 target-hold-never = { $who } is not a standing enemy of { $holder }: the held action would never fire

@@ -759,6 +759,11 @@ inspector-whole-world = El mundo entero
 ## Añadido con el selector de idioma
 
 start-language = Idioma
+start-view = Vista
+view-2d = 2D
+view-3d = 3D
+view-hover = Dibuja el tablero plano desde arriba (2D) o como una escena con una cámara que gira (3D); V cambia en cualquier momento
+start-controls-3d = En 3D: Q y R (o arrastrar con el botón derecho) giran la cámara, Re Pág/Av Pág la inclinan, arrastrar con el botón central la desplaza, Inicio encuadra todo el tablero. V cambia entre 2D y 3D.
 target-no-assist = { $who } no tiene ninguna asistencia pendiente
 target-hold-own = { $who } no puede guardar una acción para su propio movimiento o acción
 target-hold-never = { $who } no es un enemigo en pie de { $holder }: la acción guardada nunca se dispararía

@@ -684,6 +684,11 @@ inspector-whole-world = 월드 전체
 ## 언어 선택과 함께 추가됨
 
 start-language = 언어
+start-view = 시점
+view-2d = 2D
+view-3d = 3D
+view-hover = 보드를 위에서 본 평면(2D)으로, 또는 회전하는 카메라가 있는 장면(3D)으로 그립니다. V로 언제든 전환합니다
+start-controls-3d = 3D에서: Q와 R(또는 오른쪽 버튼 드래그)로 카메라 회전, Page Up/Down으로 기울기, 가운데 버튼 드래그로 화면 이동, Home으로 보드 전체 보기. V로 2D와 3D 전환.
 target-no-assist = { $who }에게는 대기 중인 지원이 없습니다
 target-hold-own = { $who }은(는) 자신의 이동이나 행동을 위해 행동을 보류할 수 없습니다
 target-hold-never = { $who }은(는) { $holder }의 쓰러지지 않은 적이 아닙니다: 보류 행동이 결코 발동하지 않습니다

@@ -52,6 +52,47 @@ pub struct PlayOptions {
     /// `play --lang en|es|ko`: the language for this run (else the settings file, the
     /// environment, English).
     pub lang: Option<String>,
+    /// `play --view 2d|3d`: the board's view to start in (else the settings file, else 2D).
+    pub view: Option<ViewMode>,
+}
+
+/// How the board is drawn (issue 23): from above in 2D, or as a 3D scene with an orbiting camera.
+/// One battle, two views: both read the same battle, playback and highlights, and `V` switches at
+/// any moment.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum ViewMode {
+    /// The flat board.
+    #[default]
+    TwoD,
+    /// The 3D scene.
+    ThreeD,
+}
+
+impl ViewMode {
+    /// The other view.
+    pub fn toggled(self) -> Self {
+        match self {
+            ViewMode::TwoD => ViewMode::ThreeD,
+            ViewMode::ThreeD => ViewMode::TwoD,
+        }
+    }
+
+    /// `2d` or `3d`, as `play --view` and the settings file spell it.
+    pub fn code(self) -> &'static str {
+        match self {
+            ViewMode::TwoD => "2d",
+            ViewMode::ThreeD => "3d",
+        }
+    }
+
+    /// The view `play --view` names: `2d` or `3d`.
+    pub fn from_code(s: &str) -> Option<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "2d" => Some(ViewMode::TwoD),
+            "3d" => Some(ViewMode::ThreeD),
+            _ => None,
+        }
+    }
 }
 
 /// The player's current choice.

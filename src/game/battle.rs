@@ -325,6 +325,13 @@ pub enum Beat {
     },
     /// The camera should look at this creature (a turn starts).
     Focus(Cid),
+    /// An attacker lunges at its target (both views move the token by [`Playback::lunge`]).
+    Strike {
+        /// Who attacks.
+        attacker: Cid,
+        /// Whom.
+        target: Cid,
+    },
 }
 
 /// What a floating text over a creature says, as data: the view words it
@@ -373,6 +380,7 @@ impl Beat {
             Beat::Walk { from, to, .. } => 0.12 * from.distance(*to).clamp(1, 12) as f32,
             Beat::Float { .. } => 0.35,
             Beat::Focus(_) => 0.1,
+            Beat::Strike { .. } => 0.22,
         }
     }
 }
@@ -395,6 +403,19 @@ pub struct Playback {
 }
 
 impl Playback {
+    /// How far (in squares) a token stands off its square this moment because it lunges at its
+    /// target: a third of a square towards it and back, over the strike's beat. Both views add it
+    /// to [`Playback::display`].
+    pub fn lunge(&self, who: Cid) -> Vec2 {
+        let Some((Beat::Strike { attacker, target }, t)) = &self.current else { return Vec2::ZERO };
+        if *attacker != who {
+            return Vec2::ZERO;
+        }
+        let (Some(a), Some(b)) = (self.display.get(attacker), self.display.get(target)) else { return Vec2::ZERO };
+        let dir = (*b - *a).normalize_or_zero();
+        dir * 0.33 * (std::f32::consts::PI * t.clamp(0.0, 1.0)).sin()
+    }
+
     /// Whether something is still playing.
     pub fn busy(&self) -> bool {
         self.current.is_some() || !self.queue.is_empty()
@@ -717,7 +738,15 @@ pub(crate) fn advance_playback(
                     playback.queue.push_back(Beat::Walk { who, from: w[0], to: w[1] });
                 }
             }
-            Some(b) => playback.queue.push_back(b),
+            Some(b) => {
+                // An attack: the lunge, then its roll over the attacker.
+                if let CombatEvent::AttackRolled { attacker, target, .. } = e
+                    && attacker != target
+                {
+                    playback.queue.push_back(Beat::Strike { attacker: *attacker, target: *target });
+                }
+                playback.queue.push_back(b)
+            }
             None => {}
         }
     }
@@ -758,7 +787,7 @@ fn start_beat(playback: &mut Playback, b: &Beat) {
     match b {
         Beat::Float { who, text, rgb } => playback.floats.push((*who, text.clone(), *rgb)),
         Beat::Focus(c) => playback.focus = Some(*c),
-        Beat::Walk { .. } => {}
+        Beat::Walk { .. } | Beat::Strike { .. } => {}
     }
 }
 
@@ -768,7 +797,7 @@ fn finish_beat(playback: &mut Playback, b: &Beat) {
             playback.display.insert(*who, Vec2::new(to.x as f32, to.y as f32));
         }
         Beat::Focus(c) => playback.focus = Some(*c),
-        Beat::Float { .. } => {}
+        Beat::Float { .. } | Beat::Strike { .. } => {}
     }
 }
 

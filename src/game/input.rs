@@ -140,6 +140,18 @@ pub enum GameAction {
     Saves,
     /// Open or close the Simulate window: F7.
     Simulate,
+    /// Switch between the 2D board and the 3D scene: V (issue 23).
+    ToggleView,
+    /// 3D: turn the camera around the board to the left: Q (right-drag too).
+    OrbitLeft,
+    /// 3D: to the right: R (E ends the turn).
+    OrbitRight,
+    /// 3D: look down more steeply: Page Up (right-drag up and down too).
+    TiltUp,
+    /// 3D: look more from the side: Page Down.
+    TiltDown,
+    /// Frame the whole board in the space between the panels, and follow turns again: Home.
+    FrameBoard,
 }
 
 const ABILITY_KEYS: [GameAction; 9] = [
@@ -221,6 +233,12 @@ impl Default for Bindings {
         m.insert(A::QuickLoad, vec![Key(KeyCode::F9)]);
         m.insert(A::Saves, vec![Key(KeyCode::F6)]);
         m.insert(A::Simulate, vec![Key(KeyCode::F7)]);
+        m.insert(A::ToggleView, vec![Key(KeyCode::KeyV)]);
+        m.insert(A::OrbitLeft, vec![Key(KeyCode::KeyQ)]);
+        m.insert(A::OrbitRight, vec![Key(KeyCode::KeyR)]);
+        m.insert(A::TiltUp, vec![Key(KeyCode::PageUp)]);
+        m.insert(A::TiltDown, vec![Key(KeyCode::PageDown)]);
+        m.insert(A::FrameBoard, vec![Key(KeyCode::Home)]);
         Bindings(m)
     }
 }
@@ -309,6 +327,38 @@ impl BindingsNote {
 #[derive(Component)]
 pub struct PlayerInput;
 
+/// How far the pointer has moved since the right button went down: a drag turns the 3D camera
+/// and does not cancel (set by [`track_drag`]).
+#[derive(Resource, Debug, Default, Clone, Copy)]
+pub struct PointerDrag {
+    /// Pixels moved with the right button held (kept until the next press).
+    pub right_moved: f32,
+    /// The right button's press became a drag (more than [`DRAG_PIXELS`]).
+    pub right_dragged: bool,
+}
+
+/// How far the pointer moves with a button held before the press is a drag, not a click.
+pub const DRAG_PIXELS: f32 = 6.0;
+
+/// Measure drags of the right button (before [`handle_input`] reads them).
+pub(crate) fn track_drag(
+    mouse: Res<ButtonInput<MouseButton>>,
+    motion: Option<Res<bevy::input::mouse::AccumulatedMouseMotion>>,
+    mut drag: ResMut<PointerDrag>,
+) {
+    if mouse.just_pressed(MouseButton::Right) {
+        *drag = PointerDrag::default();
+    }
+    if mouse.pressed(MouseButton::Right)
+        && let Some(m) = motion
+    {
+        drag.right_moved += m.delta.length();
+        if drag.right_moved > DRAG_PIXELS && !drag.right_dragged {
+            drag.right_dragged = true;
+        }
+    }
+}
+
 /// The square under the cursor, set by the view (none over egui or off the board).
 #[derive(Resource, Debug, Default, Clone, Copy)]
 pub struct CursorCell(pub Option<GridPos>);
@@ -359,7 +409,7 @@ pub(crate) fn handle_input(
     mut pacing: ResMut<Pacing>,
     mut out: MessageWriter<HumanCommand>,
     typing: Res<TypingInUi>,
-    (tr, labels): (Res<Tr>, Option<ResMut<HotkeyLabels>>),
+    (tr, labels, drag): (Res<Tr>, Option<ResMut<HotkeyLabels>>, Res<PointerDrag>),
 ) {
     if tr.is_changed()
         && let Some(mut labels) = labels
@@ -383,7 +433,9 @@ pub(crate) fn handle_input(
         return;
     }
     let bar = crate::hud_model::abilities_of(&battle.combat, who);
-    if actions.just_pressed(&GameAction::Cancel) {
+    // On release, so that the right button dragged to turn the 3D camera does not also drop the
+    // chosen ability.
+    if actions.just_released(&GameAction::Cancel) && !drag.right_dragged {
         *selection = Selection::default();
     }
     for (i, a) in ABILITY_KEYS.iter().enumerate() {

@@ -49,7 +49,7 @@ pub fn starting_language(
         note = Some(format!("--lang {l}: no such language ({})", available.join(", ")));
     }
     match settings {
-        Ok(Settings { lang: Some(l) }) if available.iter().any(|c| c == l) => return (l.clone(), note),
+        Ok(Settings { lang: Some(l), .. }) if available.iter().any(|c| c == l) => return (l.clone(), note),
         Ok(_) => {}
         Err(e) => note = Some(e.clone()),
     }
@@ -73,7 +73,10 @@ pub(crate) fn setup_language(mut commands: Commands, options: Res<PlayOptions>) 
 /// Switch to `code` now and keep the choice in the settings file.
 pub fn switch_language(code: &str, tr: &mut Tr, languages: &mut Languages, saves_dir: &std::path::Path) {
     *tr = Tr::new(languages.catalogs.clone(), code);
-    languages.note = Settings { lang: Some(code.to_string()) }.save(saves_dir).err();
+    // The other settings (the view) stay as they were.
+    let mut settings = Settings::load(saves_dir).unwrap_or_default();
+    settings.lang = Some(code.to_string());
+    languages.note = settings.save(saves_dir).err();
 }
 
 /// Once: Nanum Gothic as egui's last fallback in both families.
@@ -134,7 +137,7 @@ mod tests {
         let have: Vec<String> = ["en", "es", "ko"].iter().map(|s| s.to_string()).collect();
         let env_ko = |k: &str| (k == "LANG").then(|| "ko_KR.UTF-8".to_string());
         let none = |_: &str| None;
-        let es = Ok(Settings { lang: Some("es".into()) });
+        let es = Ok(Settings { lang: Some("es".into()), view: None });
         let unset = Ok(Settings::default());
         assert_eq!(starting_language(Some("ko"), &es, &none, &have).0, "ko");
         assert_eq!(starting_language(None, &es, &env_ko, &have).0, "es");

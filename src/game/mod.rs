@@ -30,11 +30,12 @@ pub mod session;
 pub mod setup;
 pub mod shots;
 pub mod view;
+pub mod view3d;
 
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::InputManagerPlugin;
 
-pub use app_state::{PlayOptions, Screen, Selection};
+pub use app_state::{PlayOptions, Screen, Selection, ViewMode};
 pub use battle::{Battle, HumanCommand, Pacing, Policies, Policy};
 pub use input::GameAction;
 pub use setup::{BattleSetup, SideControl};
@@ -62,6 +63,8 @@ impl Plugin for GameLogicPlugin {
             .init_resource::<session::SimPanel>()
             .init_resource::<input::TypingInUi>()
             .init_resource::<input::HoverReason>()
+            .init_resource::<input::PointerDrag>()
+            .init_resource::<app_state::ViewMode>()
             .add_message::<HumanCommand>()
             .add_message::<battle::BattleStarted>()
             .add_message::<session::SessionRequest>()
@@ -80,6 +83,7 @@ impl Plugin for GameLogicPlugin {
             .add_systems(
                 Update,
                 (
+                    input::track_drag,
                     input::handle_input,
                     input::hover_reason,
                     session::open_windows,
@@ -110,9 +114,11 @@ pub fn run(options: PlayOptions) -> AppExit {
         ..default()
     }))
     .add_plugins(bevy_egui::EguiPlugin::default())
+    // egui draws with its own camera (view::UiCamera), over whichever view draws the board.
+    .insert_resource(bevy_egui::EguiGlobalSettings { auto_create_primary_context: false, ..default() })
     .insert_resource(ClearColor(Color::srgb(0.07, 0.08, 0.10)))
     .insert_resource(options)
-    .add_plugins((GameLogicPlugin, view::ViewPlugin, screens::ScreensPlugin, shots::ShotsPlugin))
+    .add_plugins((GameLogicPlugin, view::ViewPlugin, view3d::View3dPlugin, screens::ScreensPlugin, shots::ShotsPlugin))
     .add_plugins(bevy_inspector_egui::DefaultInspectorConfigPlugin)
     // Hangul for egui and the board (issue 24).
     .add_systems(Startup, language::load_board_font)

@@ -27,6 +27,8 @@ struct ShotState {
     previewed: bool,
     /// The picture stage 5 takes once its wait is over.
     shot: &'static str,
+    /// The 3D camera to hold until then (the low angle), whatever turn starts meanwhile.
+    hold: Option<super::view3d::Orbit>,
 }
 
 fn shoot(commands: &mut Commands, options: &PlayOptions, name: &str, exit: bool) {
@@ -72,6 +74,11 @@ fn take_shots(
         Res<super::battle::HumanQueue>,
         Res<super::battle::Playback>,
     ),
+    (view, mut orbit, area): (
+        Res<super::app_state::ViewMode>,
+        ResMut<super::view3d::Orbit>,
+        Res<super::view::BoardArea>,
+    ),
 ) {
     let Some(dir) = &options.screenshots else { return };
     state.frames += 1;
@@ -110,7 +117,11 @@ fn take_shots(
         exit.write(AppExit::error());
         return;
     }
-    pacing.speed = 3.0;
+    // Held for the low 3D picture: the fight all but waits (it is photographed a few frames on).
+    pacing.speed = if state.hold.is_some() { 0.1 } else { 3.0 };
+    if let Some(o) = state.hold {
+        *orbit = super::view3d::Orbit { focus_seen: orbit.focus_seen, ..o };
+    }
     match (state.stage, screen.get()) {
         (0, Screen::Start) if state.frames >= 30 => {
             shoot(&mut commands, &options, "start", false);
@@ -189,8 +200,25 @@ fn take_shots(
             }
         }
         (3, _) if state.frames >= state.wait => {
-            shoot(&mut commands, &options, "battle", true);
-            state.stage = 4;
+            // In 3D, then a low camera with walls between it and the creatures (issue 23).
+            let low = *view == super::app_state::ViewMode::ThreeD;
+            shoot(&mut commands, &options, "battle", !low);
+            state.stage = if low { 6 } else { 4 };
+            state.wait = state.frames + 5;
+        }
+        (6, _) if state.frames >= state.wait => {
+            // Once the picture above is taken: the low camera, held there whatever turn starts.
+            let Some(b) = battle else { return };
+            let mut o = super::view3d::low_angle_over_walls(&b, area.rect.size());
+            o.manual = true;
+            o.framed = false;
+            o.focus_seen = orbit.focus_seen;
+            info!("screenshots: low camera {o:?}");
+            *orbit = o;
+            state.hold = Some(o);
+            state.stage = 5;
+            state.shot = "low";
+            state.wait = state.frames + 10;
         }
         (5, _) if state.frames >= state.wait => {
             shoot(&mut commands, &options, state.shot, true);

@@ -3,13 +3,14 @@
 //! where leaving provokes), floating numbers, and a camera that pans, zooms and follows the
 //! creature whose turn it is. It only reads the battle; it never changes rules state.
 
-use bevy::camera::ScalingMode;
+use bevy::camera::visibility::RenderLayers;
+use bevy::camera::{ScalingMode, Viewport};
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 use bevy::window::PrimaryWindow;
 use leafwing_input_manager::prelude::ActionState;
 
-use super::app_state::Screen;
+use super::app_state::{Screen, ViewMode};
 use super::battle::{Battle, Highlights, Playback};
 use super::input::{CursorCell, GameAction, PlayerInput};
 use crate::i18n::Tr;
@@ -29,18 +30,23 @@ pub struct ViewPlugin;
 impl Plugin for ViewPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Startup, spawn_camera)
+            .init_resource::<BoardArea>()
             // The board stays on screen behind the end screen; a new battle replaces it.
             .add_systems(OnEnter(Screen::Battle), |mut commands: Commands| commands.remove_resource::<BoardSpawned>())
             .add_systems(
                 Update,
                 (
                     spawn_board.run_if(not(resource_exists::<BoardSpawned>)).before(sync_tokens),
-                    cursor_cell.before(super::input::handle_input),
-                    (sync_tokens, paint_cells, spawn_floats, camera_control).after(super::battle::update_highlights),
+                    (cursor_cell.before(super::input::handle_input), camera_control.after(board_area))
+                        .run_if(view_is(ViewMode::TwoD)),
+                    (sync_tokens, paint_cells, spawn_floats)
+                        .after(super::battle::update_highlights)
+                        .run_if(view_is(ViewMode::TwoD)),
                     relabel_tokens.after(spawn_board),
                 )
                     .run_if(in_state(Screen::Battle)),
             )
+            .add_systems(Update, (board_area, switch_cameras.after(board_area)))
             .add_systems(Update, move_floats);
     }
 }
@@ -55,8 +61,128 @@ pub(crate) fn to_cell(w: Vec2) -> GridPos {
     GridPos { x: (w.x / CELL).round() as i32, y: (-w.y / CELL).round() as i32 }
 }
 
+/// The camera of the 2D board. It draws into [`BoardArea`], the space the HUD's panels leave.
 #[derive(Component)]
 struct MainCamera;
+
+/// The camera egui draws with: the whole window, after the board's cameras, seeing no board
+/// (its render layer is [`UI_LAYER`]), so that switching views never touches the HUD.
+#[derive(Component)]
+pub(crate) struct UiCamera;
+
+/// The render layer nothing but the HUD's camera looks at.
+pub(crate) const UI_LAYER: usize = 31;
+
+/// The screen's free area: the window less the HUD's panels, in logical pixels (issue 23, fault
+/// 1: the board was under the right panel). Both views' cameras draw into it and frame the
+/// board in it.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct BoardArea {
+    /// The free rectangle (logical pixels, origin top left).
+    pub rect: Rect,
+    /// The window's logical size.
+    pub window: Vec2,
+    /// Physical pixels per logical one.
+    pub scale: f32,
+}
+
+impl Default for BoardArea {
+    fn default() -> Self {
+        let window = Vec2::new(1280.0, 800.0);
+        BoardArea { rect: Rect::from_corners(Vec2::ZERO, window), window, scale: 1.0 }
+    }
+}
+
+impl BoardArea {
+    /// The camera viewport for this area (none: the whole window).
+    pub(crate) fn viewport(&self) -> Option<Viewport> {
+        if self.rect.min == Vec2::ZERO && self.rect.max == self.window {
+            return None;
+        }
+        let lo = (self.rect.min * self.scale).round().max(Vec2::ZERO);
+        let hi = (self.rect.max * self.scale).round().min(self.window * self.scale);
+        let size = (hi - lo).max(Vec2::ONE);
+        Some(Viewport { physical_position: lo.as_uvec2(), physical_size: size.as_uvec2(), ..default() })
+    }
+}
+
+/// The free area of a window of `window` logical pixels once `panels` (left, top, right, bottom)
+/// are drawn: a panel across the top or bottom takes its height, one against the left or right
+/// edge its width. Too little left (under 240 × 160): the whole window.
+pub fn free_area(window: Vec2, panels: &[(f32, f32, f32, f32)]) -> Rect {
+    let (mut l, mut t, mut r, mut b) = (0.0f32, 0.0f32, window.x, window.y);
+    let near = |a: f32, b: f32| (a - b).abs() <= 2.0;
+    for &(pl, pt, pr, pb) in panels {
+        let across = near(pl, 0.0) && near(pr, window.x);
+        if across && near(pt, 0.0) {
+            t = t.max(pb);
+        } else if across && near(pb, window.y) {
+            b = b.min(pt);
+        } else if near(pl, 0.0) {
+            l = l.max(pr);
+        } else if near(pr, window.x) {
+            r = r.min(pl);
+        } else if near(pt, 0.0) {
+            // A banner that stops short of an edge still covers the top.
+            t = t.max(pb);
+        }
+    }
+    if r - l < 240.0 || b - t < 160.0 {
+        return Rect::from_corners(Vec2::ZERO, window);
+    }
+    Rect::from_corners(Vec2::new(l, t), Vec2::new(r, b))
+}
+
+/// The zoom (orthographic scale) at which a board of `size` squares fills `area` (logical
+/// pixels) with a little margin; the 2D camera shows [`VIEW_ROWS`] squares' height at scale 1.
+pub fn fit_scale(size: Vec2, area: Vec2) -> f32 {
+    let aspect = area.x / area.y.max(1.0);
+    let need_h = (size.y + 0.6) * CELL;
+    let need_w = (size.x + 0.6) * CELL;
+    (need_h / (VIEW_ROWS * CELL)).max(need_w / (VIEW_ROWS * CELL * aspect)).clamp(0.35, 4.0)
+}
+
+/// How many squares' height the 2D camera shows at zoom 1.
+pub const VIEW_ROWS: f32 = 14.0;
+
+/// Keep [`BoardArea`] to the window and the panels drawn last frame.
+fn board_area(
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    banner: Option<Res<BannerRect>>,
+    screen: Option<Res<State<Screen>>>,
+    mut area: ResMut<BoardArea>,
+) {
+    let Some(window) = window else { return };
+    let size = Vec2::new(window.width(), window.height());
+    // The start screen has no panels: the board (from the last battle) is not shown then anyway.
+    let panels = match (screen, banner) {
+        (Some(s), Some(b)) if *s.get() != Screen::Start => b.0.clone(),
+        _ => Vec::new(),
+    };
+    let next = BoardArea { rect: free_area(size, &panels), window: size, scale: window.scale_factor() };
+    if *area != next {
+        *area = next;
+    }
+}
+
+/// Which view's camera draws (the 2D board's or the 3D scene's), into the free area.
+fn switch_cameras(mode: Res<ViewMode>, area: Res<BoardArea>, mut board: Query<&mut Camera, With<MainCamera>>) {
+    if !(mode.is_changed() || area.is_changed()) {
+        return;
+    }
+    for mut cam in &mut board {
+        let on = *mode == ViewMode::TwoD;
+        if cam.is_active != on {
+            cam.is_active = on;
+        }
+        cam.viewport = area.viewport();
+    }
+}
+
+/// A run condition: the board is drawn in this view.
+pub(crate) fn view_is(mode: ViewMode) -> impl Fn(Option<Res<ViewMode>>) -> bool + Clone {
+    move |m: Option<Res<ViewMode>>| m.map_or(mode == ViewMode::TwoD, |m| *m == mode)
+}
 
 /// The board of the current battle is on screen, with its bounds in squares.
 #[derive(Resource)]
@@ -98,24 +224,43 @@ enum RingKind {
     Target,
 }
 
+/// A floating text (a damage number, "miss"): it rises and fades ([`move_floats`]), in either
+/// view.
 #[derive(Component)]
-struct Float {
-    age: f32,
+pub(crate) struct Float {
+    pub(crate) age: f32,
 }
 
-/// The camera's own state: zoom and whether the player took over from follow.
-#[derive(Resource, Default)]
+/// The camera's own state: whether the player took over from follow, and whether the whole
+/// board is framed (at the start, after Home; zooming leaves it).
+#[derive(Resource)]
 struct CameraState {
     manual: f32,
     focus_seen: Option<Cid>,
+    framed: bool,
+}
+
+impl Default for CameraState {
+    fn default() -> Self {
+        CameraState { manual: 0.0, focus_seen: None, framed: true }
+    }
 }
 
 fn spawn_camera(mut commands: Commands) {
+    // egui's camera first: the HUD over whichever view draws the board.
     commands.spawn((
         Camera2d,
+        Camera { order: 10, clear_color: ClearColorConfig::None, ..default() },
+        RenderLayers::layer(UI_LAYER),
+        UiCamera,
+        bevy_egui::PrimaryEguiContext,
+    ));
+    commands.spawn((
+        Camera2d,
+        Camera { order: 0, ..default() },
         MainCamera,
         Projection::Orthographic(OrthographicProjection {
-            scaling_mode: ScalingMode::FixedVertical { viewport_height: 14.0 * CELL },
+            scaling_mode: ScalingMode::FixedVertical { viewport_height: VIEW_ROWS * CELL },
             ..OrthographicProjection::default_2d()
         }),
     ));
@@ -270,10 +415,12 @@ fn spawn_board(
         let c = to_world(Vec2::new((lo.x + hi.x) as f32 / 2.0, (lo.y + hi.y) as f32 / 2.0));
         t.translation = c.extend(t.translation.z);
     }
+    // A new board is framed whole (issue 23, fault 1).
+    commands.insert_resource(CameraState::default());
 }
 
 /// A name cut to fit over a square.
-fn short(name: &str, n: usize) -> String {
+pub(crate) fn short(name: &str, n: usize) -> String {
     if name.chars().count() <= n {
         name.to_string()
     } else {
@@ -322,7 +469,7 @@ fn relabel_tokens(
     }
 }
 
-fn initials(name: &str) -> String {
+pub(crate) fn initials(name: &str) -> String {
     name.split_whitespace().filter_map(|w| w.chars().next()).take(2).collect::<String>().to_uppercase()
 }
 
@@ -342,7 +489,7 @@ fn sync_tokens(
     let down = c.ruleset().defeated_condition.clone();
     for (tok, side, mut t, mat) in &mut tokens {
         if let Some(p) = playback.display.get(&tok.0) {
-            let w = to_world(*p);
+            let w = to_world(*p + playback.lunge(tok.0));
             t.translation.x = w.x;
             t.translation.y = w.y + CELL * 0.04;
         }
@@ -421,19 +568,20 @@ fn paint_cells(
     }
 }
 
-/// The height of one floating text line, with a gap.
-const FLOAT_LINE: f32 = 22.0;
+/// The height of one floating text line, with a gap: a line of 18–20 px text in Bevy's font or
+/// Nanum Gothic (Hangul's is taller: at 22 Korean floats touched, issue 23).
+pub(crate) const FLOAT_LINE: f32 = 26.0;
 
 /// How far apart (in x) two floating texts must be not to collide: about the width of the widest
 /// ("attack 13", "frightened") at 18 px.
-const FLOAT_WIDTH: f32 = CELL * 1.6;
+pub(crate) const FLOAT_WIDTH: f32 = CELL * 1.6;
 
 /// Where a new floating text over a creature goes: the lowest line at or above the token's top
 /// edge that no text still rising near it (its own or a neighbour's) is within a line of (those drift up as they age, so
 /// counting them is not enough: issue 23 saw "dying" drawn over "down" and over the token's
 /// initial). Lines free up as older texts rise, so a creature hit many times does not build an
 /// ever higher column.
-fn float_height(base: f32, rising: impl Iterator<Item = f32>) -> f32 {
+pub(crate) fn float_height(base: f32, rising: impl Iterator<Item = f32>) -> f32 {
     let taken: Vec<f32> = rising.collect();
     let mut y = base;
     // At most one step per text: each step clears the text that blocked it.
@@ -526,7 +674,9 @@ fn cursor_cell(
         {
             return None;
         }
-        cam.viewport_to_world_2d(gt, pos).ok().map(to_cell)
+        // The camera draws into the free area: its coordinates start at that area's corner.
+        let corner = cam.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
+        cam.viewport_to_world_2d(gt, pos - corner).ok().map(to_cell)
     })();
     if cell.0 != found {
         cell.0 = found;
@@ -539,7 +689,7 @@ fn camera_control(
     mut state: ResMut<CameraState>,
     playback: Res<Playback>,
     board: Option<Res<BoardSpawned>>,
-    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    area: Res<BoardArea>,
     time: Res<Time>,
     typing: Res<super::input::TypingInUi>,
 ) {
@@ -560,12 +710,28 @@ fn camera_control(
             pan += d;
         }
     }
+    if actions.just_pressed(&GameAction::FrameBoard) {
+        *state = CameraState { focus_seen: state.focus_seen, ..default() };
+    }
+    let size = area.rect.size();
+    // The whole board in the free area: recomputed every frame, so opening or closing a panel
+    // frames it again.
+    let fit =
+        board.as_ref().map(|b| fit_scale(Vec2::new((b.1.x - b.0.x + 1) as f32, (b.1.y - b.0.y + 1) as f32), size));
     if let Projection::Orthographic(o) = proj.as_mut() {
+        if state.framed
+            && let Some(f) = fit
+            && (o.scale - f).abs() > 1e-4
+        {
+            o.scale = f;
+        }
         if actions.just_pressed(&GameAction::ZoomIn) {
             o.scale = (o.scale / 1.15).max(0.35);
+            state.framed = false;
         }
         if actions.just_pressed(&GameAction::ZoomOut) {
             o.scale = (o.scale * 1.15).min(4.0);
+            state.framed = false;
         }
         pan *= o.scale;
     }
@@ -579,16 +745,11 @@ fn camera_control(
         state.manual = 0.0;
     }
     // A board that fits on screen stays centred; a larger one follows the creature whose turn it is.
-    let (scale, aspect) = match (proj.as_ref(), &window) {
-        (Projection::Orthographic(o), Some(w)) => (o.scale, w.width() / w.height().max(1.0)),
-        (Projection::Orthographic(o), None) => (o.scale, 1.6),
-        _ => (1.0, 1.6),
+    let scale = match proj.as_ref() {
+        Projection::Orthographic(o) => o.scale,
+        _ => 1.0,
     };
-    let view_h = 14.0 * CELL * scale;
-    let fits = board.as_ref().is_some_and(|b| {
-        ((b.1.y - b.0.y + 1) as f32 * CELL) <= view_h * 0.9
-            && ((b.1.x - b.0.x + 1) as f32 * CELL) <= view_h * aspect * 0.9
-    });
+    let fits = state.framed || fit.is_some_and(|f| f <= scale + 1e-4);
     let target = if fits {
         board.as_ref().map(|b| to_world(Vec2::new((b.0.x + b.1.x) as f32 / 2.0, (b.0.y + b.1.y) as f32 / 2.0)))
     } else {
@@ -627,8 +788,9 @@ mod tests {
         }
         // A line an older text has risen out of is free again: no ever higher column.
         assert_eq!(float_height(base, [base + 40.0].into_iter()), base);
-        assert_eq!(float_height(base, [base + 10.0, base + 60.0].into_iter()), base + 10.0 + FLOAT_LINE);
-        assert_eq!(float_height(base, [base + 10.0, base + 40.0].into_iter()), base + 40.0 + FLOAT_LINE);
+        let (l, far, near) = (FLOAT_LINE, base + 10.0 + 2.0 * FLOAT_LINE + 1.0, base + 10.0 + FLOAT_LINE + 5.0);
+        assert_eq!(float_height(base, [base + 10.0, far].into_iter()), base + 10.0 + l);
+        assert_eq!(float_height(base, [base + 10.0, near].into_iter()), near + l);
         // Whatever the texts, the new one is a full line from each of them.
         let rising = [base + 3.0, base + 24.0, base + 47.0, base + 90.0];
         let y = float_height(base, rising.into_iter());

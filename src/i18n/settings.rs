@@ -1,4 +1,5 @@
-//! The player's settings, kept beside the saves: `saves/settings.ron`, today only the language.
+//! The player's settings, kept beside the saves: `saves/settings.ron`: the language and the
+//! board's view (2D or 3D).
 //!
 //! Which language the game starts in: `play --lang` if given, else the settings file, else the
 //! environment (`LC_ALL`, then `LC_MESSAGES`, then `LANG`: `ko_KR.UTF-8` is Korean), else English.
@@ -15,6 +16,9 @@ pub struct Settings {
     /// The language's code (`en`, `es`, `ko`); none: from the environment.
     #[serde(default)]
     pub lang: Option<String>,
+    /// The board's view, `2d` or `3d` (issue 23); none: 2D.
+    #[serde(default)]
+    pub view: Option<String>,
 }
 
 impl Settings {
@@ -89,7 +93,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("skirmish-settings-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(Settings::load(&dir).unwrap(), Settings::default());
-        let s = Settings { lang: Some("ko".into()) };
+        let s = Settings { lang: Some("ko".into()), view: Some("3d".into()) };
         s.save(&dir).unwrap();
         assert_eq!(Settings::load(&dir).unwrap(), s);
         std::fs::write(Settings::path(&dir), "(lang: Some(\"ko\"), colour: 3)\n").unwrap();

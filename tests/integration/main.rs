@@ -43,6 +43,9 @@
 //! - `perf`: the simulator's fast paths (a reset combat, dense path searches) match the plain ones.
 //! - `cli`: the command line: every command's `--help`, "did you mean" on a misspelt option (exit
 //!   2), shell completions, and every option the README and the docs show.
+//! - `views`: the board's 2D and 3D views (issue 23): AI fights to the end in 3D while V switches,
+//!   a 3D click picked by a ray becoming the same command, every shipped board framed between the
+//!   default panels.
 //! - `fused_driver`: the fused driver against the rules schedule it stands in for: the bench
 //!   encounter under every ruleset, logs, state hashes and runs compared after every command.
 
@@ -85,3 +88,4 @@ mod saves;
 mod scenarios;
 mod sg_rules;
 mod sim;
+mod views;

@@ -31,6 +31,7 @@ pub(super) fn battle_hud(
     mut su: SessionUi,
     tr: Res<Tr>,
     mut export: Local<Option<Export>>,
+    mut view: ResMut<crate::game::app_state::ViewMode>,
 ) -> Result {
     let Some(mut battle) = battle else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -113,6 +114,18 @@ pub(super) fn battle_hud(
             ui.toggle_value(&mut hud_ui.tracker, tr.t("banner-tracker")).on_hover_text(tr.t("banner-tracker-hover"));
             ui.toggle_value(&mut hud_ui.card, tr.t("banner-card")).on_hover_text(tr.t("banner-card-hover"));
             ui.toggle_value(&mut hud_ui.log, tr.t("banner-log")).on_hover_text(tr.t("banner-log-hover"));
+            // The board's view (issue 23), also V.
+            // Changed only when clicked: a change is remembered in the settings file.
+            let mut chosen = *view;
+            for (mode, key) in [
+                (crate::game::app_state::ViewMode::TwoD, "view-2d"),
+                (crate::game::app_state::ViewMode::ThreeD, "view-3d"),
+            ] {
+                ui.selectable_value(&mut chosen, mode, tr.t(key)).on_hover_text(tr.t("view-hover"));
+            }
+            if chosen != *view {
+                *view = chosen;
+            }
             ui.toggle_value(&mut hud_ui.inspector, "F12").on_hover_text(tr.t("banner-inspector-hover"));
             ui.add(egui::DragValue::new(&mut hud_ui.zoom).range(0.6..=2.0).speed(0.01).prefix(tr.t("banner-zoom")))
                 .on_hover_text(tr.t("banner-zoom-hover"));
@@ -308,7 +321,9 @@ pub(super) fn battle_hud(
             }
         }
     }
-    rects.0 = covered.iter().map(|r| (r.left(), r.top(), r.right(), r.bottom())).collect();
+    // egui's points are the window's logical pixels times the HUD's zoom ("UI ×").
+    let z = ctx.zoom_factor();
+    rects.0 = covered.iter().map(|r| (r.left() * z, r.top() * z, r.right() * z, r.bottom() * z)).collect();
     Ok(())
 }
 

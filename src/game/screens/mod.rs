@@ -24,6 +24,18 @@ use super::input::{GameAction, PlayerInput};
 use super::setup::BattleSetup;
 use super::view::BannerRect;
 
+/// The board's view, whenever the player chooses another (start screen, banner, `V`), kept in the
+/// settings file beside the saves (not in screenshot runs).
+fn remember_view(
+    mode: Res<crate::game::app_state::ViewMode>,
+    session: Res<crate::game::session::Session>,
+    options: Res<crate::game::app_state::PlayOptions>,
+) {
+    if mode.is_changed() && !mode.is_added() && options.screenshots.is_none() {
+        crate::game::view3d::remember_view(*mode, &session.dir);
+    }
+}
+
 /// The egui screens' and windows' plugin.
 pub struct ScreensPlugin;
 
@@ -31,6 +43,7 @@ impl Plugin for ScreensPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<start::StartForm>()
             .init_resource::<BannerRect>()
+            .add_systems(Update, remember_view)
             .init_resource::<HudUi>()
             .init_resource::<HudCache>()
             .add_systems(

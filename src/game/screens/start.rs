@@ -82,6 +82,7 @@ pub(super) fn start_screen(
     mut tr: ResMut<Tr>,
     mut languages: ResMut<crate::game::language::Languages>,
     session: Res<crate::game::session::Session>,
+    mut view: ResMut<crate::game::app_state::ViewMode>,
 ) -> Result {
     let mut wanted_lang: Option<String> = None;
     let Some(library) = library else { return Ok(()) };
@@ -155,6 +156,22 @@ pub(super) fn start_screen(
                         if ui.selectable_label(c.code == current, &c.name).clicked() && c.code != current {
                             wanted_lang = Some(c.code.clone());
                         }
+                    }
+                });
+                ui.end_row();
+                // The board's view (issue 23): V switches in the battle too.
+                ui.label(tr.t("start-view"));
+                ui.horizontal(|ui| {
+                    // Changed only when clicked: a change is remembered in the settings file.
+                    let mut chosen = *view;
+                    for (mode, key) in [
+                        (crate::game::app_state::ViewMode::TwoD, "view-2d"),
+                        (crate::game::app_state::ViewMode::ThreeD, "view-3d"),
+                    ] {
+                        ui.selectable_value(&mut chosen, mode, tr.t(key)).on_hover_text(tr.t("view-hover"));
+                    }
+                    if chosen != *view {
+                        *view = chosen;
                     }
                 });
                 ui.end_row();
@@ -311,6 +328,7 @@ pub(super) fn start_screen(
                 esc = tr.t("key-esc"),
                 space = tr.t("key-space"),
             ));
+            ui.small(tr.t("start-controls-3d"));
         });
     if let Some(code) = wanted_lang {
         crate::game::language::switch_language(&code, &mut tr, &mut languages, &session.dir);

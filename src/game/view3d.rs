@@ -1,0 +1,1215 @@
+//! The 3D view of the battle (issue 23): the same board as [`super::view`], as a scene. A ground
+//! of squares (mud its own material, with tufts so that it reads without colour), walls as
+//! raised blocks, tokens as capsules on a base ring in their side's colour, the active
+//! creature's ring, reachable, threatened and hovered squares as overlays on the ground, and
+//! names, HP bars and condition badges drawn over the tokens facing the camera. The camera
+//! orbits, tilts, zooms, pans, follows the creature whose turn it is and frames the whole board
+//! in the space the HUD's panels leave.
+//!
+//! One battle, two views: this module reads the same [`Battle`], [`Playback`] (walks, lunges,
+//! floating texts) and [`Highlights`] as the 2D board, and sets the same [`CursorCell`] the
+//! player's clicks become `Command`s from. `V` switches at any moment. The camera's geometry
+//! ([`Orbit`]) is plain math, so that picking and framing are tested without a GPU.
+
+use std::collections::BTreeSet;
+
+use bevy::camera::visibility::RenderLayers;
+use bevy::input::mouse::AccumulatedMouseMotion;
+use bevy::math::Ray3d;
+use bevy::prelude::*;
+use bevy::sprite::Anchor;
+use bevy::window::PrimaryWindow;
+use leafwing_input_manager::prelude::ActionState;
+
+use super::app_state::{PlayOptions, Screen, Selection, ViewMode};
+use super::battle::{Battle, Highlights, Playback};
+use super::input::{CursorCell, GameAction, PlayerInput, PointerDrag, TypingInUi};
+use super::view::{BannerRect, BoardArea, Float, badge, bounds, float_height, short, side_color, view_is};
+use crate::i18n::Tr;
+use crate::rules::components::{Cid, Conditions, GridPos, Health, Side};
+
+/// The render layer of the labels and floating texts drawn over the 3D scene.
+const LABEL_LAYER: usize = 1;
+
+/// The camera's vertical field of view (radians).
+pub const FOV: f32 = 0.8;
+
+/// How high a wall block stands (a square is 1 × 1).
+pub const WALL_HEIGHT: f32 = 0.9;
+
+/// A standing token's height, and its half width for picking.
+const TOKEN_HEIGHT: f32 = 1.1;
+const TOKEN_HALF: f32 = 0.34;
+
+/// The 3D view's plugin.
+pub struct View3dPlugin;
+
+impl Plugin for View3dPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Orbit>()
+            .add_systems(Startup, (initial_view, spawn_cameras3d))
+            .add_systems(OnEnter(Screen::Battle), |mut commands: Commands| commands.remove_resource::<Board3dSpawned>())
+            .add_systems(
+                Update,
+                (
+                    toggle_view.run_if(in_state(Screen::Battle).or_else(in_state(Screen::End))),
+                    switch_cameras3d.after(toggle_view),
+                ),
+            )
+            .add_systems(
+                Update,
+                (
+                    spawn_board3d.run_if(not(resource_exists::<Board3dSpawned>)),
+                    camera3d,
+                    cursor_cell3d.before(super::input::handle_input),
+                    (sync_tokens3d, paint_cells3d, labels3d, floats3d).after(super::battle::update_highlights),
+                )
+                    .chain()
+                    .run_if(in_state(Screen::Battle).and_then(view_is(ViewMode::ThreeD))),
+            );
+    }
+}
+
+/// The camera around the board: it looks at `focus` from `distance` away, turned `yaw` about
+/// the vertical (0: from the side of the last row, the first row at the top, as in 2D) and
+/// raised `pitch` above the ground. A square (x, y) is the point (x, 0, y).
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct Orbit {
+    /// The point looked at.
+    pub focus: Vec3,
+    /// Turned about the vertical (radians).
+    pub yaw: f32,
+    /// Raised above the ground (radians, between [`Orbit::MIN_PITCH`] and [`Orbit::MAX_PITCH`]).
+    pub pitch: f32,
+    /// From the focus.
+    pub distance: f32,
+    /// The whole board is framed (at the start and after Home; zooming leaves it).
+    pub framed: bool,
+    /// The player moved the camera: it stops following until the next turn.
+    pub manual: bool,
+    /// The creature last followed.
+    pub focus_seen: Option<Cid>,
+}
+
+impl Default for Orbit {
+    fn default() -> Self {
+        Orbit {
+            focus: Vec3::ZERO,
+            yaw: 0.0,
+            pitch: Self::START_PITCH,
+            distance: 12.0,
+            framed: true,
+            manual: false,
+            focus_seen: None,
+        }
+    }
+}
+
+impl Orbit {
+    /// The lowest the camera goes (a view almost from the side).
+    pub const MIN_PITCH: f32 = 0.2;
+    /// The highest (almost from above).
+    pub const MAX_PITCH: f32 = 1.5;
+    /// The angle a battle starts at and Home returns to.
+    pub const START_PITCH: f32 = 0.95;
+
+    /// The camera's transform.
+    pub fn transform(&self) -> Transform {
+        let (sy, cy) = self.yaw.sin_cos();
+        let (sp, cp) = self.pitch.sin_cos();
+        let eye = self.focus + self.distance * Vec3::new(sy * cp, sp, cy * cp);
+        Transform::from_translation(eye).looking_at(self.focus, Vec3::Y)
+    }
+
+    /// The ray from the camera through the point `at` of a viewport of `size` (logical pixels,
+    /// from its top left corner).
+    pub fn ray(&self, at: Vec2, size: Vec2) -> Ray3d {
+        let aspect = size.x / size.y.max(1.0);
+        let ndc = Vec2::new(2.0 * at.x / size.x.max(1.0) - 1.0, 1.0 - 2.0 * at.y / size.y.max(1.0));
+        let t = (FOV / 2.0).tan();
+        let tr = self.transform();
+        let dir = tr.rotation * Vec3::new(ndc.x * t * aspect, ndc.y * t, -1.0);
+        Ray3d::new(tr.translation, Dir3::new(dir).unwrap_or(Dir3::NEG_Z))
+    }
+
+    /// Where a point of the scene is drawn in a viewport of `size` (logical pixels from its top
+    /// left corner), and how far in front of the camera it is; none behind the camera.
+    pub fn project(&self, p: Vec3, size: Vec2) -> Option<(Vec2, f32)> {
+        let aspect = size.x / size.y.max(1.0);
+        let tr = self.transform();
+        let local = tr.rotation.inverse() * (p - tr.translation);
+        let depth = -local.z;
+        if depth < 0.05 {
+            return None;
+        }
+        let t = (FOV / 2.0).tan();
+        let x = local.x / depth / (t * aspect);
+        let y = local.y / depth / t;
+        Some((Vec2::new((x + 1.0) / 2.0 * size.x, (1.0 - y) / 2.0 * size.y), depth))
+    }
+
+    /// The distance from which a board of squares `lo..=hi` (walls included) is seen whole in a
+    /// viewport of `size`, whatever the camera's angle: its bounding sphere fits the narrower
+    /// field of view.
+    pub fn fit_distance(lo: GridPos, hi: GridPos, size: Vec2) -> f32 {
+        let aspect = size.x / size.y.max(1.0);
+        let half = Vec2::new((hi.x - lo.x + 1) as f32, (hi.y - lo.y + 1) as f32) / 2.0;
+        let r = half.length().max(1.0) + 0.3;
+        let vfov = FOV;
+        let hfov = 2.0 * ((FOV / 2.0).tan() * aspect).atan();
+        r / (vfov.min(hfov) / 2.0).sin()
+    }
+
+    /// The nearest distance from which the board `lo..=hi` (its walls' height included) is seen
+    /// whole in a viewport of `size` at this camera's angle, with a small margin: the corners of
+    /// its box all drawn inside. Never farther than [`Orbit::fit_distance`], which fits any angle.
+    pub fn fit_distance_here(&self, lo: GridPos, hi: GridPos, size: Vec2) -> f32 {
+        let far = Self::fit_distance(lo, hi, size);
+        let (x0, x1) = (lo.x as f32 - 0.5, hi.x as f32 + 0.5);
+        let (z0, z1) = (lo.y as f32 - 0.5, hi.y as f32 + 0.5);
+        let corners = [
+            Vec3::new(x0, 0.0, z0),
+            Vec3::new(x1, 0.0, z0),
+            Vec3::new(x0, 0.0, z1),
+            Vec3::new(x1, 0.0, z1),
+            Vec3::new(x0, WALL_HEIGHT, z0),
+            Vec3::new(x1, WALL_HEIGHT, z0),
+            Vec3::new(x0, WALL_HEIGHT, z1),
+            Vec3::new(x1, WALL_HEIGHT, z1),
+        ];
+        let margin = size * 0.04;
+        let fits = |d: f32| {
+            let o = Orbit { focus: Self::centre(lo, hi), distance: d, ..*self };
+            corners.iter().all(|c| {
+                o.project(*c, size).is_some_and(|(p, _)| {
+                    p.x >= margin.x && p.y >= margin.y && p.x <= size.x - margin.x && p.y <= size.y - margin.y
+                })
+            })
+        };
+        if !fits(far) {
+            return far;
+        }
+        let (mut a, mut b) = (0.5f32, far);
+        for _ in 0..24 {
+            let m = (a + b) / 2.0;
+            if fits(m) { b = m } else { a = m }
+        }
+        b
+    }
+
+    /// The centre of a board of squares `lo..=hi`, on the ground.
+    pub fn centre(lo: GridPos, hi: GridPos) -> Vec3 {
+        Vec3::new((lo.x + hi.x) as f32 / 2.0, 0.0, (lo.y + hi.y) as f32 / 2.0)
+    }
+
+    /// Frame the board `lo..=hi` in a viewport of `size`: centred, whole, from the starting angle.
+    pub fn frame(&mut self, lo: GridPos, hi: GridPos, size: Vec2) {
+        *self = Orbit { focus: Self::centre(lo, hi), focus_seen: self.focus_seen, ..Orbit::default() };
+        self.distance = self.fit_distance_here(lo, hi, size);
+    }
+}
+
+/// The point of the scene a square's centre is (on the ground).
+pub fn square_point(p: Vec2) -> Vec3 {
+    Vec3::new(p.x, 0.0, p.y)
+}
+
+/// Where the ray enters the box `lo..hi`, if it does (the slab test).
+fn ray_box(ray: &Ray3d, lo: Vec3, hi: Vec3) -> Option<f32> {
+    let (o, d) = (ray.origin, *ray.direction);
+    let mut t0 = 0.0f32;
+    let mut t1 = f32::INFINITY;
+    for i in 0..3 {
+        if d[i].abs() < 1e-9 {
+            if o[i] < lo[i] || o[i] > hi[i] {
+                return None;
+            }
+            continue;
+        }
+        let (a, b) = ((lo[i] - o[i]) / d[i], (hi[i] - o[i]) / d[i]);
+        t0 = t0.max(a.min(b));
+        t1 = t1.min(a.max(b));
+        if t0 > t1 {
+            return None;
+        }
+    }
+    Some(t0)
+}
+
+/// A creature as picking sees it: where its token stands (its square), and whether it lies down.
+#[derive(Debug, Clone, Copy)]
+pub struct PickToken {
+    /// Whom.
+    pub who: Cid,
+    /// Its square.
+    pub at: GridPos,
+    /// Downed: it lies flat, lower.
+    pub down: bool,
+}
+
+/// The square a click along `ray` means (issue 23: picking by a ray works at any angle).
+///
+/// The ray stops at the first wall block or the ground, whichever it meets first: that square.
+/// When the action wants a creature (`creatures`: an attack, a spell on someone, or no ability
+/// chosen), a token the ray meets before that is picked, the nearest first. When it wants a
+/// square (a movement, an area), tokens are passed through: a token in front does not steal the
+/// click from the square behind it.
+pub fn pick(ray: &Ray3d, walls: &BTreeSet<GridPos>, tokens: &[PickToken], creatures: bool) -> Option<GridPos> {
+    let mut best: Option<(f32, GridPos)> = None;
+    let d = *ray.direction;
+    if d.y < -1e-6 {
+        let t = -ray.origin.y / d.y;
+        if t >= 0.0 {
+            let p = ray.get_point(t);
+            best = Some((t, GridPos { x: p.x.round() as i32, y: p.z.round() as i32 }));
+        }
+    }
+    for w in walls {
+        let c = Vec3::new(w.x as f32, 0.0, w.y as f32);
+        if let Some(t) = ray_box(ray, c - Vec3::new(0.5, 0.0, 0.5), c + Vec3::new(0.5, WALL_HEIGHT, 0.5))
+            && best.is_none_or(|(b, _)| t < b)
+        {
+            best = Some((t, *w));
+        }
+    }
+    if creatures {
+        let mut hit: Option<(f32, GridPos)> = None;
+        for k in tokens {
+            let c = Vec3::new(k.at.x as f32, 0.0, k.at.y as f32);
+            let (half, height) = if k.down { (0.5, 0.45) } else { (TOKEN_HALF, TOKEN_HEIGHT) };
+            if let Some(t) = ray_box(ray, c - Vec3::new(half, 0.0, half), c + Vec3::new(half, height, half))
+                && best.is_none_or(|(b, _)| t <= b + 1e-4)
+                && hit.is_none_or(|(h, _)| t < h)
+            {
+                hit = Some((t, k.at));
+            }
+        }
+        if hit.is_some() {
+            return hit.map(|(_, p)| p);
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// A low camera (for the screenshot of walls in front of tokens): of eight directions around
+/// the board, the one from which the most creatures stand behind a wall, raised only a little
+/// above the ground and framing the board.
+pub fn low_angle_over_walls(battle: &Battle, size: Vec2) -> Orbit {
+    let (lo, hi) = bounds(battle);
+    let walls = &battle.combat.map().blocked;
+    let tokens = pick_tokens(battle);
+    let mut best = (0usize, Orbit::default());
+    for i in 0..8 {
+        let mut o = Orbit::default();
+        o.frame(lo, hi, size);
+        o.yaw = i as f32 * std::f32::consts::FRAC_PI_4;
+        o.pitch = 0.3;
+        o.distance = o.fit_distance_here(lo, hi, size);
+        // A creature is hidden when the ray to its middle meets a wall first.
+        let hidden = tokens
+            .iter()
+            .filter(|k| {
+                let mid = Vec3::new(k.at.x as f32, 0.4, k.at.y as f32);
+                let eye = o.transform().translation;
+                let ray = Ray3d::new(eye, Dir3::new(mid - eye).unwrap_or(Dir3::NEG_Z));
+                pick(&ray, walls, &tokens, true) != Some(k.at)
+            })
+            .count();
+        if i == 0 || hidden > best.0 {
+            best = (hidden, o);
+        }
+    }
+    best.1
+}
+
+/// The board of the current battle is in the scene, with its bounds in squares.
+#[derive(Resource)]
+struct Board3dSpawned(GridPos, GridPos);
+
+/// Everything the 3D view puts in the scene or over it.
+#[derive(Component)]
+#[require(DespawnOnEnter::<Screen>(Screen::Start))]
+struct Part3d;
+
+/// The 3D scene's camera.
+#[derive(Component)]
+struct SceneCamera;
+
+/// The camera that draws the labels and floating texts over the scene (window pixels).
+#[derive(Component)]
+struct LabelCamera;
+
+/// The overlay over a square (reachable, threatened, hovered).
+#[derive(Component)]
+struct Overlay3d(GridPos);
+
+/// A creature's token: its base ring stays flat, its body lies down when it is downed.
+#[derive(Component)]
+struct Token3d(Cid);
+
+#[derive(Component)]
+struct Body3d {
+    side: Handle<StandardMaterial>,
+}
+
+#[derive(Component)]
+struct Ring3d(Cid, bool);
+
+/// The labels over a token, in window pixels: name, HP bar, badges.
+#[derive(Component)]
+struct Label3d(Cid);
+
+#[derive(Component)]
+struct Name3d(Cid);
+
+#[derive(Component)]
+struct Hp3d(Cid);
+
+#[derive(Component)]
+struct Badges3d(Cid);
+
+/// The overlay materials: by (reachable, threatened, hovered).
+#[derive(Resource)]
+struct OverlayMaterials([Handle<StandardMaterial>; 8]);
+
+/// Startup: the view the game starts in: `play --view`, else the settings file, else 2D.
+fn initial_view(mut commands: Commands, options: Option<Res<PlayOptions>>) {
+    let saved = crate::i18n::Settings::load(&super::app_state::saves_dir())
+        .ok()
+        .and_then(|s| s.view)
+        .and_then(|v| ViewMode::from_code(&v));
+    // A screenshot run takes the view it is given (2D unless `--view`), whatever the player's
+    // settings say.
+    let shots = options.as_ref().is_some_and(|o| o.screenshots.is_some());
+    let mode = options.and_then(|o| o.view).or(saved.filter(|_| !shots)).unwrap_or_default();
+    commands.insert_resource(mode);
+}
+
+/// Remember the view in the settings file of the saves folder `dir` (the other settings stay; a
+/// file that does not read is left as it is, and says why).
+pub(crate) fn remember_view(mode: ViewMode, dir: &std::path::Path) {
+    match crate::i18n::Settings::load(dir) {
+        Ok(mut s) if s.view.as_deref() != Some(mode.code()) => {
+            s.view = Some(mode.code().to_string());
+            if let Err(e) = s.save(dir) {
+                warn!("the view was not remembered: {e}");
+            }
+        }
+        Ok(_) => {}
+        Err(e) => warn!("the view was not remembered: {e}"),
+    }
+}
+
+fn spawn_cameras3d(mut commands: Commands) {
+    commands.spawn((
+        Camera3d::default(),
+        Camera { order: 0, is_active: false, ..default() },
+        Projection::Perspective(PerspectiveProjection { fov: FOV, ..default() }),
+        Orbit::default().transform(),
+        SceneCamera,
+    ));
+    commands.spawn((
+        Camera2d,
+        Camera { order: 5, is_active: false, clear_color: ClearColorConfig::None, ..default() },
+        RenderLayers::layer(LABEL_LAYER),
+        LabelCamera,
+    ));
+    commands.spawn((
+        DirectionalLight { illuminance: 7_000.0, shadow_maps_enabled: true, ..default() },
+        Transform::from_xyz(-4.0, 12.0, 6.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.insert_resource(GlobalAmbientLight { brightness: 450.0, ..default() });
+}
+
+/// `V`: the other view, mid-turn included; nothing else changes.
+fn toggle_view(
+    actions: Single<&ActionState<GameAction>, With<PlayerInput>>,
+    typing: Res<TypingInUi>,
+    mut mode: ResMut<ViewMode>,
+) {
+    if typing.0 || !actions.just_pressed(&GameAction::ToggleView) {
+        return;
+    }
+    *mode = mode.toggled();
+}
+
+/// The scene's cameras draw in 3D only, the scene's into the free area.
+fn switch_cameras3d(
+    mode: Res<ViewMode>,
+    area: Res<BoardArea>,
+    mut scene: Query<&mut Camera, (With<SceneCamera>, Without<LabelCamera>)>,
+    mut labels: Query<&mut Camera, (With<LabelCamera>, Without<SceneCamera>)>,
+) {
+    if !(mode.is_changed() || area.is_changed()) {
+        return;
+    }
+    let on = *mode == ViewMode::ThreeD;
+    for mut cam in &mut scene {
+        if cam.is_active != on {
+            cam.is_active = on;
+        }
+        cam.viewport = area.viewport();
+    }
+    for mut cam in &mut labels {
+        if cam.is_active != on {
+            cam.is_active = on;
+        }
+    }
+}
+
+fn spawn_board3d(
+    mut commands: Commands,
+    battle: Option<Res<Battle>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    old: Query<Entity, With<Part3d>>,
+    area: Res<BoardArea>,
+    mut orbit: ResMut<Orbit>,
+) {
+    let Some(battle) = battle else { return };
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let (lo, hi) = bounds(&battle);
+    commands.insert_resource(Board3dSpawned(lo, hi));
+    orbit.frame(lo, hi, area.rect.size());
+    let map = battle.combat.map().clone();
+    let mat = |materials: &mut Assets<StandardMaterial>, c: Color, rough: f32| {
+        materials.add(StandardMaterial { base_color: c, perceptual_roughness: rough, ..default() })
+    };
+    let floor = [
+        mat(&mut materials, Color::srgb(0.30, 0.32, 0.35), 0.9),
+        mat(&mut materials, Color::srgb(0.27, 0.29, 0.32), 0.9),
+    ];
+    let mud = mat(&mut materials, Color::srgb(0.33, 0.25, 0.15), 1.0);
+    let tuft = mat(&mut materials, Color::srgb(0.45, 0.55, 0.28), 1.0);
+    let stone = mat(&mut materials, Color::srgb(0.52, 0.48, 0.42), 0.8);
+    let tile = meshes.add(Cuboid::new(0.96, 0.1, 0.96));
+    let wall = meshes.add(Cuboid::new(1.0, WALL_HEIGHT, 1.0));
+    let tuft_mesh = meshes.add(Cone { radius: 0.07, height: 0.2 });
+    let overlay_mesh = meshes.add(Cuboid::new(0.94, 0.01, 0.94));
+    let overlay = |materials: &mut Assets<StandardMaterial>, c: Color| {
+        materials.add(StandardMaterial { base_color: c, unlit: true, alpha_mode: AlphaMode::Blend, ..default() })
+    };
+    // Indexed by reachable + 2 × threatened + 4 × hovered; the same colours as the 2D board.
+    let mut overlays = Vec::new();
+    for i in 0..8 {
+        let (reach, threat, hover) = (i & 1 != 0, i & 2 != 0, i & 4 != 0);
+        let c = match (reach, threat) {
+            (true, true) => Color::srgba(0.75, 0.35, 0.85, 0.45),
+            (true, false) => Color::srgba(0.25, 0.6, 1.0, 0.40),
+            (false, true) => Color::srgba(1.0, 0.25, 0.2, 0.32),
+            (false, false) => Color::srgba(1.0, 1.0, 1.0, 0.0),
+        };
+        let c = if hover { c.mix(&Color::srgba(1.0, 1.0, 1.0, 0.5), 0.5) } else { c };
+        overlays.push(overlay(&mut materials, c));
+    }
+    let none = overlays[0].clone();
+    commands.insert_resource(OverlayMaterials(overlays.try_into().expect("eight")));
+    for y in lo.y..=hi.y {
+        for x in lo.x..=hi.x {
+            let p = GridPos { x, y };
+            let at = Vec3::new(x as f32, 0.0, y as f32);
+            let m = if map.difficult.contains(&p) { mud.clone() } else { floor[((x + y) & 1) as usize].clone() };
+            commands.spawn((
+                Mesh3d(tile.clone()),
+                MeshMaterial3d(m),
+                Transform::from_translation(at - Vec3::Y * 0.05),
+                Part3d,
+            ));
+            if map.blocked.contains(&p) {
+                commands.spawn((
+                    Mesh3d(wall.clone()),
+                    MeshMaterial3d(stone.clone()),
+                    Transform::from_translation(at + Vec3::Y * WALL_HEIGHT / 2.0),
+                    Part3d,
+                ));
+                continue;
+            }
+            if map.difficult.contains(&p) {
+                // Tufts: mud reads by its shape too, not by colour alone.
+                for (dx, dz) in [(-0.25, -0.2), (0.2, 0.15), (-0.05, 0.28), (0.3, -0.28), (-0.3, 0.22)] {
+                    commands.spawn((
+                        Mesh3d(tuft_mesh.clone()),
+                        MeshMaterial3d(tuft.clone()),
+                        Transform::from_translation(at + Vec3::new(dx, 0.1, dz)),
+                        Part3d,
+                    ));
+                }
+            }
+            commands.spawn((
+                Mesh3d(overlay_mesh.clone()),
+                MeshMaterial3d(none.clone()),
+                Transform::from_translation(at + Vec3::Y * 0.012),
+                Visibility::Hidden,
+                Overlay3d(p),
+                Part3d,
+            ));
+        }
+    }
+    let body = meshes.add(Capsule3d::new(0.28, 0.5));
+    let base = meshes.add(Torus::new(0.30, 0.40));
+    let nose = meshes.add(Cuboid::new(0.12, 0.12, 0.2));
+    let active_ring = meshes.add(Torus::new(0.42, 0.50));
+    let target_ring = meshes.add(Torus::new(0.50, 0.58));
+    let gold = materials.add(StandardMaterial {
+        base_color: Color::srgb(1.0, 0.84, 0.3),
+        emissive: LinearRgba::rgb(0.6, 0.45, 0.1),
+        ..default()
+    });
+    let orange = materials.add(StandardMaterial {
+        base_color: Color::srgb(1.0, 0.45, 0.15),
+        emissive: LinearRgba::rgb(0.6, 0.2, 0.05),
+        ..default()
+    });
+    let dark = mat(&mut materials, Color::srgb(0.08, 0.08, 0.1), 0.6);
+    for i in 0..battle.combat.len() as u32 {
+        let who = Cid(i);
+        let side = battle.combat.get::<Side>(who).map(|s| s.0.clone()).unwrap_or_default();
+        let idx = crate::hud_model::side_index(&battle.combat, &side);
+        let fill = mat(&mut materials, side_color(idx), 0.5);
+        commands.spawn((Token3d(who), Transform::default(), Visibility::default(), Part3d)).with_children(|t| {
+            t.spawn((Mesh3d(base.clone()), MeshMaterial3d(fill.clone()), Transform::from_xyz(0.0, 0.03, 0.0)));
+            t.spawn((
+                Mesh3d(body.clone()),
+                MeshMaterial3d(fill.clone()),
+                Transform::from_xyz(0.0, 0.56, 0.0),
+                Body3d { side: fill.clone() },
+            ))
+            .with_children(|b| {
+                // A nose: which way the creature faces (towards its last step or strike).
+                b.spawn((Mesh3d(nose.clone()), MeshMaterial3d(dark.clone()), Transform::from_xyz(0.0, 0.18, -0.27)));
+            });
+            t.spawn((
+                Mesh3d(active_ring.clone()),
+                MeshMaterial3d(gold.clone()),
+                Transform::from_xyz(0.0, 0.04, 0.0),
+                Visibility::Hidden,
+                Ring3d(who, true),
+            ));
+            t.spawn((
+                Mesh3d(target_ring.clone()),
+                MeshMaterial3d(orange.clone()),
+                Transform::from_xyz(0.0, 0.05, 0.0),
+                Visibility::Hidden,
+                Ring3d(who, false),
+            ));
+        });
+        // The labels, in window pixels over the token (worded by `labels3d`).
+        let layer = RenderLayers::layer(LABEL_LAYER);
+        commands.spawn((Label3d(who), Transform::default(), Visibility::Hidden, layer.clone(), Part3d)).with_children(
+            |l| {
+                l.spawn((
+                    Text2d::new(""),
+                    TextFont { font_size: FontSize::Px(14.0), ..default() },
+                    TextColor(Color::srgb(0.95, 0.95, 0.95)),
+                    Transform::from_xyz(0.0, 20.0, 0.2),
+                    layer.clone(),
+                    Name3d(who),
+                ));
+                l.spawn((
+                    Sprite::from_color(Color::srgb(0.1, 0.1, 0.1), Vec2::new(44.0, 6.0)),
+                    Transform::from_xyz(0.0, 6.0, 0.1),
+                    layer.clone(),
+                ));
+                l.spawn((
+                    Sprite::from_color(Color::srgb(0.3, 0.85, 0.35), Vec2::new(44.0, 6.0)),
+                    Anchor::CENTER_LEFT,
+                    Transform::from_xyz(-22.0, 6.0, 0.15),
+                    layer.clone(),
+                    Hp3d(who),
+                ));
+                l.spawn((
+                    Text2d::new(""),
+                    TextFont { font_size: FontSize::Px(13.0), ..default() },
+                    TextColor(Color::srgb(1.0, 0.85, 0.4)),
+                    Transform::from_xyz(0.0, 36.0, 0.2),
+                    layer.clone(),
+                    Badges3d(who),
+                ));
+            },
+        );
+    }
+}
+
+/// The camera: keys (orbit Q/R, tilt Page Up/Down, pan WASD and arrows, zoom wheel and = -,
+/// Home to frame the board), right-drag to orbit and tilt, middle-drag to pan; it follows the
+/// creature whose turn it is, or keeps the whole board framed.
+fn camera3d(
+    actions: Single<&ActionState<GameAction>, With<PlayerInput>>,
+    mut orbit: ResMut<Orbit>,
+    board: Option<Res<Board3dSpawned>>,
+    playback: Res<Playback>,
+    area: Res<BoardArea>,
+    time: Res<Time>,
+    typing: Res<TypingInUi>,
+    (mouse, motion, drag, egui): (
+        Res<ButtonInput<MouseButton>>,
+        Option<Res<AccumulatedMouseMotion>>,
+        Res<PointerDrag>,
+        Option<Res<bevy_egui::input::EguiWantsInput>>,
+    ),
+    mut cam: Query<&mut Transform, With<SceneCamera>>,
+) {
+    let dt = time.delta_secs();
+    let size = area.rect.size();
+    let mut o = *orbit;
+    if !typing.0 {
+        if actions.just_pressed(&GameAction::FrameBoard)
+            && let Some(b) = &board
+        {
+            o.frame(b.0, b.1, size);
+        }
+        let turn = |a: GameAction| if actions.pressed(&a) { 1.0 } else { 0.0 };
+        o.yaw += (turn(GameAction::OrbitRight) - turn(GameAction::OrbitLeft)) * 1.8 * dt;
+        o.pitch += (turn(GameAction::TiltUp) - turn(GameAction::TiltDown)) * 1.0 * dt;
+        if actions.just_pressed(&GameAction::ZoomIn) {
+            o.distance /= 1.15;
+            o.framed = false;
+        }
+        if actions.just_pressed(&GameAction::ZoomOut) {
+            o.distance *= 1.15;
+            o.framed = false;
+        }
+        // Pan along the ground, as the camera faces.
+        let forward = Vec3::new(-o.yaw.sin(), 0.0, -o.yaw.cos());
+        let right = Vec3::new(o.yaw.cos(), 0.0, -o.yaw.sin());
+        let mut pan = Vec3::ZERO;
+        pan += forward * (turn(GameAction::PanUp) - turn(GameAction::PanDown));
+        pan += right * (turn(GameAction::PanRight) - turn(GameAction::PanLeft));
+        let over_ui = egui.is_some_and(|e| e.wants_any_pointer_input());
+        if let Some(m) = motion.filter(|_| !over_ui) {
+            if mouse.pressed(MouseButton::Right) && drag.right_dragged {
+                o.yaw -= m.delta.x * 0.008;
+                o.pitch += m.delta.y * 0.006;
+            }
+            if mouse.pressed(MouseButton::Middle) && m.delta != Vec2::ZERO {
+                // The ground follows the pointer, about.
+                o.focus += (-right * m.delta.x + forward * m.delta.y) * o.distance * 0.0015;
+                o.manual = true;
+                o.framed = false;
+            }
+        }
+        if pan != Vec3::ZERO {
+            o.focus += pan * 0.9 * o.distance * dt;
+            o.manual = true;
+            o.framed = false;
+        }
+    }
+    o.pitch = o.pitch.clamp(Orbit::MIN_PITCH, Orbit::MAX_PITCH);
+    o.distance = o.distance.clamp(2.5, 400.0);
+    if playback.focus != o.focus_seen {
+        o.focus_seen = playback.focus;
+        o.manual = false;
+    }
+    // Framed: the board's centre, from far enough (panels opening or closing change it). Else
+    // the creature whose turn it is, unless the player has taken the camera.
+    let (target, distance) = match &board {
+        Some(b) if o.framed => (Some(Orbit::centre(b.0, b.1)), Some(o.fit_distance_here(b.0, b.1, size))),
+        _ if !o.manual => (playback.focus.and_then(|c| playback.display.get(&c)).map(|p| square_point(*p)), None),
+        _ => (None, None),
+    };
+    let k = (dt * 4.0).min(1.0);
+    if let Some(t) = target {
+        o.focus = o.focus.lerp(t, k);
+    }
+    if let Some(d) = distance {
+        o.distance += (d - o.distance) * k;
+    }
+    if o != *orbit {
+        *orbit = o;
+    }
+    if let Ok(mut t) = cam.single_mut() {
+        let want = o.transform();
+        if *t != want {
+            *t = want;
+        }
+    }
+}
+
+/// The square under the cursor, by a ray from the camera (before the input reads it).
+fn cursor_cell3d(
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    banner: Option<Res<BannerRect>>,
+    area: Res<BoardArea>,
+    orbit: Res<Orbit>,
+    battle: Option<Res<Battle>>,
+    selection: Res<Selection>,
+    mut cell: ResMut<CursorCell>,
+) {
+    let found = (|| {
+        if egui.is_some_and(|e| e.wants_any_pointer_input()) {
+            return None;
+        }
+        let pos = window?.cursor_position()?;
+        if banner
+            .is_some_and(|b| b.0.iter().any(|(l, t, r, bt)| pos.x >= *l && pos.x <= *r && pos.y >= *t && pos.y <= *bt))
+            || !area.rect.contains(pos)
+        {
+            return None;
+        }
+        let battle = battle?;
+        let ray = orbit.ray(pos - area.rect.min, area.rect.size());
+        Some(pick(&ray, &battle.combat.map().blocked, &pick_tokens(&battle), wants_creature(&battle, &selection)))
+    })()
+    .flatten();
+    if cell.0 != found {
+        cell.0 = found;
+    }
+}
+
+/// The creatures as picking sees them.
+fn pick_tokens(battle: &Battle) -> Vec<PickToken> {
+    let c = &battle.combat;
+    let down = &c.ruleset().defeated_condition;
+    (0..c.len() as u32)
+        .map(Cid)
+        .filter_map(|who| {
+            let at = *c.get::<GridPos>(who)?;
+            Some(PickToken { who, at, down: c.get::<Conditions>(who).is_some_and(|k| k.has(down)) })
+        })
+        .collect()
+}
+
+/// Whether a click now wants a creature (an attack, a spell on someone, or nothing chosen yet:
+/// an enemy is attacked) rather than a square (a movement, an area).
+fn wants_creature(battle: &Battle, selection: &Selection) -> bool {
+    match &selection.ability {
+        None => true,
+        Some(a) => !battle.combat.ruleset().ability(a).is_some_and(|d| d.effect.targets_square()),
+    }
+}
+
+fn sync_tokens3d(
+    battle: Option<Res<Battle>>,
+    playback: Res<Playback>,
+    hl: Res<Highlights>,
+    mut tokens: Query<(&Token3d, &mut Transform, &Children)>,
+    mut bodies: Query<(&Body3d, &mut Transform, &mut MeshMaterial3d<StandardMaterial>), Without<Token3d>>,
+    mut rings: Query<(&Ring3d, &mut Visibility)>,
+    mut grey: Local<Option<Handle<StandardMaterial>>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let Some(battle) = battle else { return };
+    let c = &battle.combat;
+    let down = c.ruleset().defeated_condition.clone();
+    let grey = grey
+        .get_or_insert_with(|| {
+            materials.add(StandardMaterial {
+                base_color: Color::srgba(0.4, 0.4, 0.42, 0.6),
+                alpha_mode: AlphaMode::Blend,
+                ..default()
+            })
+        })
+        .clone();
+    for (tok, mut t, children) in &mut tokens {
+        let Some(p) = playback.display.get(&tok.0) else { continue };
+        let lunge = playback.lunge(tok.0);
+        let at = square_point(*p + lunge);
+        if t.translation != at {
+            t.translation = at;
+        }
+        // Facing: the way it lunges, else the way it last walked.
+        let mut face = lunge;
+        if face == Vec2::ZERO
+            && let Some((super::battle::Beat::Walk { who, from, to }, _)) = &playback.current
+            && *who == tok.0
+        {
+            face = Vec2::new((to.x - from.x) as f32, (to.y - from.y) as f32);
+        }
+        if face != Vec2::ZERO {
+            let want = Quat::from_rotation_y((-face.x).atan2(-face.y));
+            if t.rotation != want {
+                t.rotation = want;
+            }
+        }
+        let is_down = c.get::<Conditions>(tok.0).is_some_and(|k| k.has(&down));
+        for child in children.iter() {
+            if let Ok((b, mut bt, mut m)) = bodies.get_mut(child) {
+                // Downed: lying on the ground, greyed and faded.
+                let (want_t, want_m) = if is_down {
+                    (Transform::from_xyz(0.0, 0.3, 0.0).with_rotation(Quat::from_rotation_x(-1.45)), grey.clone())
+                } else {
+                    (Transform::from_xyz(0.0, 0.56, 0.0), b.side.clone())
+                };
+                if *bt != want_t {
+                    *bt = want_t;
+                }
+                if m.0 != want_m {
+                    m.0 = want_m;
+                }
+            }
+        }
+    }
+    for (ring, mut vis) in &mut rings {
+        let on = if ring.1 { hl.active == Some(ring.0) } else { hl.targets.contains(&ring.0) };
+        let want = if on { Visibility::Inherited } else { Visibility::Hidden };
+        if *vis != want {
+            *vis = want;
+        }
+    }
+}
+
+fn paint_cells3d(
+    hl: Res<Highlights>,
+    cursor: Res<CursorCell>,
+    battle: Option<Res<Battle>>,
+    mats: Option<Res<OverlayMaterials>>,
+    mut cells: Query<(&Overlay3d, &mut MeshMaterial3d<StandardMaterial>, &mut Visibility)>,
+) {
+    let Some(mats) = mats else { return };
+    let human = battle.is_some_and(|b| b.human_waiting().is_some());
+    for (o, mut m, mut vis) in &mut cells {
+        let reach = hl.reachable.contains_key(&o.0);
+        let threat = hl.threatened.contains(&o.0);
+        let hover = human && cursor.0 == Some(o.0);
+        let i = reach as usize + 2 * threat as usize + 4 * hover as usize;
+        let want_vis = if i == 0 { Visibility::Hidden } else { Visibility::Inherited };
+        if *vis != want_vis {
+            *vis = want_vis;
+        }
+        if i != 0 && m.0 != mats.0[i] {
+            m.0 = mats.0[i].clone();
+        }
+    }
+}
+
+/// A label's box around its anchor (window pixels, y down): the name, the HP bar and a line of
+/// badges above them.
+const LABEL_BOX: Vec2 = Vec2::new(84.0, 46.0);
+
+/// Where labels go, nearest first (`wanted`: each creature and the point over its head): each at
+/// its point, or moved up a step at a time until it covers none placed before it. A label still
+/// covering another after three steps is left out (a crowd seen from afar shows its nearest
+/// names, not a heap of them); the creature keeps its ring and colour.
+pub fn place_labels(wanted: &[(Cid, Vec2)]) -> Vec<(Cid, Vec2)> {
+    let step_size = Vec2::new(LABEL_BOX.x, LABEL_BOX.y * 0.62);
+    // A hair's tolerance: a label moved exactly one step above another does not cover it.
+    let covers = |a: Vec2, b: Vec2| (a.x - b.x).abs() < step_size.x - 0.01 && (a.y - b.y).abs() < step_size.y - 0.01;
+    let cell = |p: Vec2| ((p.x / step_size.x).floor() as i32, (p.y / step_size.y).floor() as i32);
+    // Placed labels by the cell of a grid as big as the box: only the 3 × 3 cells around can
+    // cover a point (a thousand creatures stay cheap).
+    let mut grid: bevy::platform::collections::HashMap<(i32, i32), Vec<Vec2>> = Default::default();
+    let mut out: Vec<(Cid, Vec2)> = Vec::with_capacity(wanted.len());
+    'label: for (who, at) in wanted {
+        let mut p = *at;
+        for step in 0..=3 {
+            let (cx, cy) = cell(p);
+            let top = (cx - 1..=cx + 1)
+                .flat_map(|x| (cy - 1..=cy + 1).map(move |y| (x, y)))
+                .filter_map(|k| grid.get(&k))
+                .flatten()
+                .filter(|q| covers(p, **q))
+                .map(|q| q.y)
+                .reduce(f32::min);
+            match top {
+                Some(_) if step == 3 => continue 'label,
+                Some(top) => p.y = top - step_size.y,
+                None => break,
+            }
+        }
+        grid.entry(cell(p)).or_default().push(p);
+        out.push((*who, p));
+    }
+    out
+}
+
+/// Window pixels (from the top left) as the label camera's coordinates.
+fn to_label_space(p: Vec2, window: Vec2) -> Vec2 {
+    Vec2::new(p.x - window.x / 2.0, window.y / 2.0 - p.y)
+}
+
+/// The labels over each token: where the token's head is drawn, nearer ones on top, in the
+/// player's language.
+fn labels3d(
+    battle: Option<Res<Battle>>,
+    playback: Res<Playback>,
+    orbit: Res<Orbit>,
+    area: Res<BoardArea>,
+    (tr, fonts): (Res<Tr>, Option<Res<crate::game::language::BoardFonts>>),
+    mut labels: Query<(&Label3d, &mut Transform, &mut Visibility)>,
+    mut names: Query<(Ref<Name3d>, &mut Text2d, &mut TextFont), Without<Badges3d>>,
+    mut badges: Query<(&Badges3d, &mut Text2d, &mut TextFont), Without<Name3d>>,
+    mut bars: Query<(&Hp3d, &mut Transform, &mut Sprite), Without<Label3d>>,
+) {
+    let Some(battle) = battle else { return };
+    let c = &battle.combat;
+    let down = c.ruleset().defeated_condition.clone();
+    let size = area.rect.size();
+    // Where each label goes: over its token's head, nearest first; a label that would cover one
+    // already placed moves up a step at a time (creatures in melee stand close), so names stay
+    // readable.
+    let mut wanted: Vec<(Cid, Option<(Vec2, f32)>)> = labels
+        .iter()
+        .map(|(l, _, _)| {
+            let at = playback.display.get(&l.0).and_then(|p| {
+                let is_down = c.get::<Conditions>(l.0).is_some_and(|k| k.has(&down));
+                let lift = if is_down { 0.5 } else { TOKEN_HEIGHT + 0.1 };
+                let head = square_point(*p + playback.lunge(l.0)) + Vec3::Y * lift;
+                orbit.project(head, size).filter(|(px, _)| area.rect.contains(*px + area.rect.min))
+            });
+            (l.0, at)
+        })
+        .collect();
+    wanted.sort_by(|a, b| {
+        let depth = |x: &Option<(Vec2, f32)>| x.map_or(f32::INFINITY, |(_, d)| d);
+        depth(&a.1).total_cmp(&depth(&b.1)).then(a.0.cmp(&b.0))
+    });
+    let placed: bevy::platform::collections::HashMap<Cid, Vec2> =
+        place_labels(&wanted.iter().filter_map(|(w, at)| at.map(|a| (*w, a.0))).collect::<Vec<_>>())
+            .into_iter()
+            .collect();
+    let depths: bevy::platform::collections::HashMap<Cid, f32> =
+        wanted.iter().filter_map(|(w, at)| at.map(|a| (*w, a.1))).collect();
+    for (l, mut t, mut vis) in &mut labels {
+        let want = match (placed.get(&l.0), depths.get(&l.0)) {
+            (Some(at), Some(depth)) => {
+                let w = to_label_space(*at + area.rect.min, area.window);
+                // Nearer labels over farther ones.
+                let z = 100.0 - depth.min(99.0);
+                if t.translation != w.extend(z) {
+                    t.translation = w.extend(z);
+                }
+                Visibility::Inherited
+            }
+            _ => Visibility::Hidden,
+        };
+        if *vis != want {
+            *vis = want;
+        }
+    }
+    for (n, mut text, mut font) in &mut names {
+        if !(tr.is_changed() || n.is_added()) {
+            continue;
+        }
+        let words = short(&c.name_in(n.0, tr.code()), 12);
+        font.font = fonts.as_ref().map(|f| f.for_text(&words)).unwrap_or_default().into();
+        text.0 = words;
+    }
+    for (b, mut text, mut font) in &mut badges {
+        let s = c
+            .get::<Conditions>(b.0)
+            .map(|k| {
+                k.0.iter()
+                    .filter(|(id, _)| **id != down)
+                    .map(|(id, st)| badge(&crate::hud_model::log::condition_name(c.ruleset(), &tr, id), st.value))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
+        if text.0 != s {
+            font.font = fonts.as_ref().map(|f| f.for_text(&s)).unwrap_or_default().into();
+            text.0 = s;
+        }
+    }
+    for (bar, mut t, mut s) in &mut bars {
+        let Some(h) = c.get::<Health>(bar.0) else { continue };
+        let f = (h.hp.max(0) as f32 / h.max.max(1) as f32).clamp(0.0, 1.0);
+        if t.scale.x != f.max(0.001) {
+            t.scale.x = f.max(0.001);
+        }
+        let want = if f > 0.6 {
+            Color::srgb(0.3, 0.85, 0.35)
+        } else if f > 0.3 {
+            Color::srgb(0.95, 0.75, 0.2)
+        } else {
+            Color::srgb(0.95, 0.3, 0.25)
+        };
+        if s.color != want {
+            s.color = want;
+        }
+    }
+}
+
+/// Damage numbers and the like over the token's head, rising (the 2D view's rules for stacking).
+fn floats3d(
+    mut commands: Commands,
+    playback: Res<Playback>,
+    orbit: Res<Orbit>,
+    area: Res<BoardArea>,
+    existing: Query<(&Float, &Transform), With<Part3d>>,
+    battle: Option<Res<Battle>>,
+    tr: Res<Tr>,
+    fonts: Option<Res<crate::game::language::BoardFonts>>,
+) {
+    let mut placed: Vec<(f32, f32)> = Vec::new();
+    let rs = battle.as_ref().map(|b| b.combat.ruleset());
+    for (who, text, rgb) in playback.floats.iter() {
+        let Some(p) = playback.display.get(who) else { continue };
+        let Some((px, _)) = orbit.project(square_point(*p) + Vec3::Y * (TOKEN_HEIGHT + 0.1), area.rect.size()) else {
+            continue;
+        };
+        let at = to_label_space(px + area.rect.min, area.window);
+        let base = at.y + 48.0;
+        let near = |x: f32| (x - at.x).abs() < 90.0;
+        let rising = existing
+            .iter()
+            .filter(|(f, t)| f.age < 1.0 && near(t.translation.x))
+            .map(|(_, t)| t.translation.y)
+            .chain(placed.iter().filter(|(x, _)| near(*x)).map(|(_, y)| *y));
+        let y = float_height(base, rising);
+        placed.push((at.x, y));
+        let words = text.words(rs, &tr);
+        let font = fonts.as_ref().map(|f| f.for_text(&words)).unwrap_or_default();
+        commands.spawn((
+            Text2d::new(words),
+            TextFont { font: font.into(), font_size: FontSize::Px(20.0), ..default() },
+            TextColor(Color::srgb(rgb[0], rgb[1], rgb[2])),
+            Transform::from_xyz(at.x, y, 150.0),
+            RenderLayers::layer(LABEL_LAYER),
+            Float { age: 0.0 },
+            Part3d,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIZE: Vec2 = Vec2::new(700.0, 620.0);
+
+    fn framed(lo: GridPos, hi: GridPos) -> Orbit {
+        let mut o = Orbit::default();
+        o.frame(lo, hi, SIZE);
+        o
+    }
+
+    /// The ray through the point where a square is drawn comes back to that square, at any
+    /// angle the camera can take.
+    #[test]
+    fn a_ray_through_a_drawn_square_picks_it_at_any_angle() {
+        let (lo, hi) = (GridPos { x: 0, y: 0 }, GridPos { x: 11, y: 9 });
+        for yaw in [0.0f32, 0.7, 1.6, 3.1, -2.4] {
+            for pitch in [Orbit::MIN_PITCH + 0.1, 0.6, Orbit::START_PITCH, Orbit::MAX_PITCH] {
+                let mut o = framed(lo, hi);
+                o.yaw = yaw;
+                o.pitch = pitch;
+                for (x, y) in [(0, 0), (5, 4), (11, 9), (3, 8)] {
+                    let (px, _) = o.project(Vec3::new(x as f32, 0.0, y as f32), SIZE).expect("in front");
+                    let got = pick(&o.ray(px, SIZE), &BTreeSet::new(), &[], false);
+                    assert_eq!(got, Some(GridPos { x, y }), "yaw {yaw} pitch {pitch}");
+                }
+            }
+        }
+    }
+
+    /// Framed, every corner of every board size is drawn inside the viewport, from any angle:
+    /// at the distance framing picks for that angle (as the camera does when turned while
+    /// framed), and at the distance that fits every angle.
+    #[test]
+    fn a_framed_board_is_whole_in_the_viewport_at_any_angle() {
+        for (w, h) in [(8, 8), (16, 12), (30, 6), (40, 40)] {
+            let (lo, hi) = (GridPos { x: 0, y: 0 }, GridPos { x: w - 1, y: h - 1 });
+            for yaw in [0.0f32, 0.8, 2.0, -1.0] {
+                for (pitch, any) in [Orbit::MIN_PITCH, Orbit::START_PITCH, Orbit::MAX_PITCH]
+                    .into_iter()
+                    .flat_map(|p| [(p, false), (p, true)])
+                {
+                    let mut o = framed(lo, hi);
+                    o.yaw = yaw;
+                    o.pitch = pitch;
+                    o.distance =
+                        if any { Orbit::fit_distance(lo, hi, SIZE) } else { o.fit_distance_here(lo, hi, SIZE) };
+                    assert!(o.distance <= Orbit::fit_distance(lo, hi, SIZE) + 1e-3);
+                    for (x, y) in
+                        [(-0.5, -0.5), (w as f32 - 0.5, -0.5), (-0.5, h as f32 - 0.5), (w as f32 - 0.5, h as f32 - 0.5)]
+                    {
+                        let (px, _) = o.project(Vec3::new(x, 0.0, y), SIZE).expect("in front");
+                        assert!(
+                            px.x >= 0.0 && px.y >= 0.0 && px.x <= SIZE.x && px.y <= SIZE.y,
+                            "{w}×{h} yaw {yaw} pitch {pitch}: corner ({x}, {y}) at {px}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn tok(who: u32, x: i32, y: i32) -> PickToken {
+        PickToken { who: Cid(who), at: GridPos { x, y }, down: false }
+    }
+
+    /// A token in front of a square does not steal the click when the square is what the action
+    /// wants; when a creature is wanted, the token the ray meets first is picked.
+    #[test]
+    fn a_token_in_front_steals_no_square_but_is_picked_as_a_creature() {
+        // From a low angle, looking along the column x = 5: the token on (5, 6) stands in front
+        // of (5, 5) and (5, 4).
+        let o = Orbit { focus: Vec3::new(5.0, 0.0, 5.0), yaw: 0.0, pitch: 0.35, distance: 8.0, ..Orbit::default() };
+        let square = GridPos { x: 5, y: 5 };
+        let (px, _) = o.project(Vec3::new(5.0, 0.0, 5.0), SIZE).unwrap();
+        let ray = o.ray(px, SIZE);
+        let front = [tok(0, 5, 6)];
+        // The ray to (5, 5)'s centre passes through the token standing on (5, 6).
+        assert_eq!(pick(&ray, &BTreeSet::new(), &front, true), Some(GridPos { x: 5, y: 6 }), "a creature is wanted");
+        assert_eq!(pick(&ray, &BTreeSet::new(), &front, false), Some(square), "a square is wanted");
+        // Two tokens in a line: the nearer one.
+        let both = [tok(1, 5, 3), tok(0, 5, 6)];
+        let (px3, _) = o.project(Vec3::new(5.0, 0.1, 3.0), SIZE).unwrap();
+        assert_eq!(pick(&o.ray(px3, SIZE), &BTreeSet::new(), &both, true), Some(GridPos { x: 5, y: 6 }));
+        // A wall in front hides what is behind it, for squares and creatures alike.
+        let walls: BTreeSet<GridPos> = [GridPos { x: 5, y: 6 }].into();
+        assert_eq!(pick(&ray, &walls, &[], false), Some(GridPos { x: 5, y: 6 }));
+        assert_eq!(pick(&ray, &walls, &[tok(2, 5, 5)], true), Some(GridPos { x: 5, y: 6 }));
+    }
+
+    /// Labels of creatures standing close never cover each other: each moves up until it is
+    /// clear of the nearer ones.
+    #[test]
+    fn crowded_labels_are_moved_apart() {
+        let wanted: Vec<(Cid, Vec2)> =
+            (0..5).map(|i| (Cid(i), Vec2::new(300.0 + 20.0 * i as f32, 400.0 + 5.0 * i as f32))).collect();
+        let placed = place_labels(&wanted);
+        assert_eq!(placed[0].1, wanted[0].1, "the nearest stays over its creature");
+        assert!(placed.len() >= 3, "{placed:?}");
+        // A crowd: the nearest names only, none covering another.
+        let crowd: Vec<(Cid, Vec2)> = (0..200).map(|i| (Cid(i), Vec2::new(300.0 + (i % 7) as f32, 400.0))).collect();
+        let shown = place_labels(&crowd);
+        assert!(shown.len() <= 4, "{}", shown.len());
+        for (i, a) in shown.iter().enumerate() {
+            for b in &shown[i + 1..] {
+                assert!((a.1.y - b.1.y).abs() >= LABEL_BOX.y * 0.62 - 1e-3, "{a:?} covers {b:?}");
+            }
+        }
+        for (i, a) in placed.iter().enumerate() {
+            for b in &placed[i + 1..] {
+                let apart = (a.1.x - b.1.x).abs() >= LABEL_BOX.x || (a.1.y - b.1.y).abs() >= LABEL_BOX.y * 0.62 - 1e-3;
+                assert!(apart, "{a:?} covers {b:?}");
+            }
+        }
+        // Far apart, nobody moves.
+        let spread = [(Cid(0), Vec2::new(100.0, 100.0)), (Cid(1), Vec2::new(400.0, 100.0))];
+        assert_eq!(place_labels(&spread), spread.to_vec());
+    }
+
+    /// The view chosen is kept in the settings file with the language left as it was; a file that
+    /// does not read is not overwritten.
+    #[test]
+    fn the_view_is_remembered_beside_the_language_and_a_broken_file_is_kept() {
+        let dir = std::env::temp_dir().join(format!("skirmish-view-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let s = crate::i18n::Settings { lang: Some("ko".into()), view: None };
+        s.save(&dir).unwrap();
+        remember_view(ViewMode::ThreeD, &dir);
+        let back = crate::i18n::Settings::load(&dir).unwrap();
+        assert_eq!((back.lang.as_deref(), back.view.as_deref()), (Some("ko"), Some("3d")));
+        let path = crate::i18n::Settings::path(&dir);
+        std::fs::write(&path, "(lang: Some(\"es\"), view: Some(\"2d\"),, )").unwrap();
+        remember_view(ViewMode::TwoD, &dir);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "(lang: Some(\"es\"), view: Some(\"2d\"),, )");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Projection and rays agree with Bevy's own camera: the transform looks at the focus.
+    #[test]
+    fn the_focus_is_drawn_at_the_viewport_centre() {
+        let o = Orbit { focus: Vec3::new(3.0, 0.0, 7.0), yaw: 1.0, pitch: 0.7, distance: 9.0, ..Orbit::default() };
+        let (px, d) = o.project(o.focus, SIZE).unwrap();
+        assert!((px - SIZE / 2.0).length() < 0.01, "{px}");
+        assert!((d - 9.0).abs() < 1e-3);
+        let f = o.transform().forward();
+        assert!((*f - (o.focus - o.transform().translation).normalize()).length() < 1e-4);
+    }
+}
