@@ -54,6 +54,11 @@ fn app(n: usize, view: ViewMode) -> App {
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(16)))
         .insert_resource(PlayOptions { view: Some(view), ..Default::default() })
         .add_plugins((GameLogicPlugin, skirmish::game::view::ViewPlugin, skirmish::game::view3d::View3dPlugin));
+    // A window (without winit) with the pointer over the board: the cursor's square is picked
+    // every frame, by a ray in 3D.
+    let mut window = Window { resolution: (1280, 800).into(), ..default() };
+    window.set_cursor_position(Some(Vec2::new(640.0, 400.0)));
+    app.world_mut().spawn((window, bevy::window::PrimaryWindow));
     app.finish();
     app.cleanup();
     app.update();

@@ -65,7 +65,7 @@ def main(args):
         if region:
             l, t, r_, b = region
             var, n = spread(rows, bpp, int(l * w), int(t * h), int(r_ * w), int(b * h))
-            ok = var > 20 and n > 12
+            ok = var > 100 and n > 30
             print(f"{p}: board region luminance variance {var:.0f}, {n} colours: {'ok' if ok else 'NO BOARD?'}")
             bad += 0 if ok else 1
         lum, colours = [], set()

@@ -191,7 +191,11 @@ pub(crate) fn theme(ctx: &egui::Context) {
         // egui's debug builds outline in red a place whose widget changed between two passes of
         // a frame. The log sticks to its bottom, so a row's place holds the next entry once new
         // events arrive: expected, not an id bug, and it covered the log in debug screenshots.
-        s.debug.warn_if_rect_changes_id = false;
+        // (egui's style has its debug options in debug builds only.)
+        #[cfg(debug_assertions)]
+        {
+            s.debug.warn_if_rect_changes_id = false;
+        }
         let v = &mut s.visuals;
         *v = egui::Visuals::dark();
         v.window_corner_radius = egui::CornerRadius::same(6);

@@ -331,7 +331,7 @@ pub struct PlayerInput;
 /// and does not cancel (set by [`track_drag`]).
 #[derive(Resource, Debug, Default, Clone, Copy)]
 pub struct PointerDrag {
-    /// Pixels moved with the right button held (kept until the next press).
+    /// Pixels moved with the right button held (kept until the frame after its release).
     pub right_moved: f32,
     /// The right button's press became a drag (more than [`DRAG_PIXELS`]).
     pub right_dragged: bool,
@@ -346,8 +346,14 @@ pub(crate) fn track_drag(
     motion: Option<Res<bevy::input::mouse::AccumulatedMouseMotion>>,
     mut drag: ResMut<PointerDrag>,
 ) {
-    if mouse.just_pressed(MouseButton::Right) {
-        *drag = PointerDrag::default();
+    // A new press starts afresh; so does a frame with the button up (the frame of its release
+    // keeps the drag, for the release to be read as the end of a drag rather than a click).
+    if mouse.just_pressed(MouseButton::Right)
+        || (!mouse.pressed(MouseButton::Right) && !mouse.just_released(MouseButton::Right))
+    {
+        if drag.right_moved != 0.0 || drag.right_dragged {
+            *drag = PointerDrag::default();
+        }
     }
     if mouse.pressed(MouseButton::Right)
         && let Some(m) = motion

@@ -73,10 +73,15 @@ pub(crate) fn setup_language(mut commands: Commands, options: Res<PlayOptions>) 
 /// Switch to `code` now and keep the choice in the settings file.
 pub fn switch_language(code: &str, tr: &mut Tr, languages: &mut Languages, saves_dir: &std::path::Path) {
     *tr = Tr::new(languages.catalogs.clone(), code);
-    // The other settings (the view) stay as they were.
-    let mut settings = Settings::load(saves_dir).unwrap_or_default();
-    settings.lang = Some(code.to_string());
-    languages.note = settings.save(saves_dir).err();
+    // The other settings (the view) stay as they were; a file that does not read is left alone
+    // (the start screen shows why).
+    languages.note = match Settings::load(saves_dir) {
+        Ok(mut settings) => {
+            settings.lang = Some(code.to_string());
+            settings.save(saves_dir).err()
+        }
+        Err(e) => Some(e),
+    };
 }
 
 /// Once: Nanum Gothic as egui's last fallback in both families.

@@ -15,7 +15,8 @@ pub struct ShotsPlugin;
 
 impl Plugin for ShotsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<ShotState>().add_systems(Update, take_shots);
+        // Before the 3D camera: a held picture's camera is the one drawn that frame.
+        app.init_resource::<ShotState>().add_systems(Update, take_shots.before(super::view3d::View3dCamera));
     }
 }
 

@@ -44,7 +44,8 @@ impl Plugin for ViewPlugin {
                         .run_if(view_is(ViewMode::TwoD)),
                     relabel_tokens.after(spawn_board),
                 )
-                    .run_if(in_state(Screen::Battle)),
+                    // The end screen keeps the board live: V, the camera and the last events.
+                    .run_if(in_state(Screen::Battle).or_else(in_state(Screen::End))),
             )
             .add_systems(Update, (board_area, switch_cameras.after(board_area)))
             .add_systems(Update, move_floats);
@@ -52,7 +53,7 @@ impl Plugin for ViewPlugin {
 }
 
 /// The centre of a square in world coordinates (row 0 at the top).
-pub(crate) fn to_world(p: Vec2) -> Vec2 {
+pub fn to_world(p: Vec2) -> Vec2 {
     Vec2::new(p.x * CELL, -p.y * CELL)
 }
 
@@ -653,11 +654,41 @@ fn move_floats(
     }
 }
 
+/// The point of the 2D board's world under the window point `cursor`, for a camera at `cam`
+/// with zoom `scale` drawing into `area` (logical pixels): the camera shows [`VIEW_ROWS`]
+/// squares' height times `scale` over the area's height, centred on `cam`.
+pub fn cursor_to_world(cursor: Vec2, area: Rect, cam: Vec2, scale: f32) -> Vec2 {
+    let k = VIEW_ROWS * CELL * scale / area.height().max(1.0);
+    let d = cursor - area.center();
+    cam + Vec2::new(d.x * k, -d.y * k)
+}
+
+/// Whether the window point `pos` is over one of the HUD's panels (they are on egui's background
+/// layer: egui does not count the pointer as over them, so the board checks their rectangles).
+pub(crate) fn over_panel(banner: Option<&BannerRect>, pos: Vec2) -> bool {
+    banner.is_some_and(|b| b.0.iter().any(|(l, t, r, bt)| pos.x >= *l && pos.x <= *r && pos.y >= *t && pos.y <= *bt))
+}
+
+/// The wheel turned this frame over something other than the board (a panel, the log): its zoom
+/// actions are the panel's scrolling, not the camera's.
+pub(crate) fn wheel_off_board(
+    scroll: Option<&bevy::input::mouse::AccumulatedMouseScroll>,
+    window: Option<&Window>,
+    area: &BoardArea,
+    banner: Option<&BannerRect>,
+    egui: Option<&bevy_egui::input::EguiWantsInput>,
+) -> bool {
+    scroll.is_some_and(|s| s.delta != Vec2::ZERO)
+        && (egui.is_some_and(|e| e.wants_any_pointer_input())
+            || window.and_then(|w| w.cursor_position()).is_none_or(|p| !area.rect.contains(p) || over_panel(banner, p)))
+}
+
 fn cursor_cell(
     window: Option<Single<&Window, With<PrimaryWindow>>>,
-    camera: Option<Single<(&Camera, &GlobalTransform), With<MainCamera>>>,
+    camera: Option<Single<(&Transform, &Projection), With<MainCamera>>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     banner: Option<Res<BannerRect>>,
+    area: Res<BoardArea>,
     mut cell: ResMut<CursorCell>,
 ) {
     let over_ui = egui.is_some_and(|e| e.wants_any_pointer_input());
@@ -665,23 +696,26 @@ fn cursor_cell(
         if over_ui {
             return None;
         }
-        let (cam, gt) = *camera?;
+        let (t, proj) = *camera?;
         let pos = window?.cursor_position()?;
-        // The HUD's panels are on the background layer: egui does not count the pointer as over
-        // it, so the board checks its rectangle itself.
-        if banner
-            .is_some_and(|b| b.0.iter().any(|(l, t, r, bt)| pos.x >= *l && pos.x <= *r && pos.y >= *t && pos.y <= *bt))
-        {
+        if over_panel(banner.as_deref(), pos) || !area.rect.contains(pos) {
             return None;
         }
-        // The camera draws into the free area: its coordinates start at that area's corner.
-        let corner = cam.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
-        cam.viewport_to_world_2d(gt, pos - corner).ok().map(to_cell)
+        let scale = match proj {
+            Projection::Orthographic(o) => o.scale,
+            _ => 1.0,
+        };
+        // The camera draws into the free area, centred on its position.
+        Some(to_cell(cursor_to_world(pos, area.rect, t.translation.truncate(), scale)))
     })();
     if cell.0 != found {
         cell.0 = found;
     }
 }
+
+/// The smallest square (in pixels) the whole board is framed at; a board that would be smaller
+/// is followed instead (the camera centres on the creature whose turn it is).
+pub const MIN_SQUARE_PX: f32 = 20.0;
 
 fn camera_control(
     actions: Single<&ActionState<GameAction>, With<PlayerInput>>,
@@ -692,6 +726,12 @@ fn camera_control(
     area: Res<BoardArea>,
     time: Res<Time>,
     typing: Res<super::input::TypingInUi>,
+    (scroll, window, banner, egui): (
+        Option<Res<bevy::input::mouse::AccumulatedMouseScroll>>,
+        Option<Single<&Window, With<PrimaryWindow>>>,
+        Option<Res<BannerRect>>,
+        Option<Res<bevy_egui::input::EguiWantsInput>>,
+    ),
 ) {
     if typing.0 {
         // WASD and = - go to the text field being typed in.
@@ -714,22 +754,27 @@ fn camera_control(
         *state = CameraState { focus_seen: state.focus_seen, ..default() };
     }
     let size = area.rect.size();
-    // The whole board in the free area: recomputed every frame, so opening or closing a panel
-    // frames it again.
-    let fit =
-        board.as_ref().map(|b| fit_scale(Vec2::new((b.1.x - b.0.x + 1) as f32, (b.1.y - b.0.y + 1) as f32), size));
+    // The whole board in the free area, if its squares stay readable there: recomputed every
+    // frame, so opening or closing a panel frames it again.
+    let fit = board
+        .as_ref()
+        .map(|b| fit_scale(Vec2::new((b.1.x - b.0.x + 1) as f32, (b.1.y - b.0.y + 1) as f32), size))
+        .filter(|f| *f <= size.y / (VIEW_ROWS * MIN_SQUARE_PX));
+    let wheel_off =
+        wheel_off_board(scroll.as_deref(), window.as_deref().copied(), &area, banner.as_deref(), egui.as_deref());
     if let Projection::Orthographic(o) = proj.as_mut() {
-        if state.framed
-            && let Some(f) = fit
-            && (o.scale - f).abs() > 1e-4
-        {
-            o.scale = f;
+        if state.framed {
+            // Too big to frame readably: squares at zoom 1, following the turns.
+            let want = fit.unwrap_or(1.0);
+            if (o.scale - want).abs() > 1e-4 {
+                o.scale = want;
+            }
         }
-        if actions.just_pressed(&GameAction::ZoomIn) {
+        if actions.just_pressed(&GameAction::ZoomIn) && !wheel_off {
             o.scale = (o.scale / 1.15).max(0.35);
             state.framed = false;
         }
-        if actions.just_pressed(&GameAction::ZoomOut) {
+        if actions.just_pressed(&GameAction::ZoomOut) && !wheel_off {
             o.scale = (o.scale * 1.15).min(4.0);
             state.framed = false;
         }
@@ -739,6 +784,7 @@ fn camera_control(
         t.translation += (pan * 9.0 * CELL * dt).extend(0.0);
         // The player steers: follow again at the next turn.
         state.manual = 1.0;
+        state.framed = false;
     }
     if playback.focus != state.focus_seen {
         state.focus_seen = playback.focus;
@@ -749,7 +795,7 @@ fn camera_control(
         Projection::Orthographic(o) => o.scale,
         _ => 1.0,
     };
-    let fits = state.framed || fit.is_some_and(|f| f <= scale + 1e-4);
+    let fits = fit.is_some_and(|f| f <= scale + 1e-4);
     let target = if fits {
         board.as_ref().map(|b| to_world(Vec2::new((b.0.x + b.1.x) as f32 / 2.0, (b.0.y + b.1.y) as f32 / 2.0)))
     } else {

@@ -44,9 +44,14 @@ const TOKEN_HALF: f32 = 0.34;
 /// The 3D view's plugin.
 pub struct View3dPlugin;
 
+/// The 3D camera's update (who sets the camera before it, such as the screenshots, runs before).
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct View3dCamera;
+
 impl Plugin for View3dPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Orbit>()
+            .init_resource::<LabelSpots>()
             .add_systems(Startup, (initial_view, spawn_cameras3d))
             .add_systems(OnEnter(Screen::Battle), |mut commands: Commands| commands.remove_resource::<Board3dSpawned>())
             .add_systems(
@@ -60,12 +65,14 @@ impl Plugin for View3dPlugin {
                 Update,
                 (
                     spawn_board3d.run_if(not(resource_exists::<Board3dSpawned>)),
-                    camera3d,
+                    camera3d.in_set(View3dCamera),
                     cursor_cell3d.before(super::input::handle_input),
                     (sync_tokens3d, paint_cells3d, labels3d, floats3d).after(super::battle::update_highlights),
                 )
                     .chain()
-                    .run_if(in_state(Screen::Battle).and_then(view_is(ViewMode::ThreeD))),
+                    // The end screen keeps the scene live: V, the camera and the last events.
+                    .run_if(in_state(Screen::Battle).or_else(in_state(Screen::End)))
+                    .run_if(view_is(ViewMode::ThreeD)),
             );
     }
 }
@@ -112,6 +119,10 @@ impl Orbit {
     pub const MAX_PITCH: f32 = 1.5;
     /// The angle a battle starts at and Home returns to.
     pub const START_PITCH: f32 = 0.95;
+    /// The farthest the camera frames a whole board from; a larger board is followed instead.
+    pub const MAX_FRAME: f32 = 45.0;
+    /// How far the camera follows from when the board is too large to frame.
+    pub const FOLLOW: f32 = 16.0;
 
     /// The camera's transform.
     pub fn transform(&self) -> Transform {
@@ -119,6 +130,13 @@ impl Orbit {
         let (sp, cp) = self.pitch.sin_cos();
         let eye = self.focus + self.distance * Vec3::new(sy * cp, sp, cy * cp);
         Transform::from_translation(eye).looking_at(self.focus, Vec3::Y)
+    }
+
+    /// The camera's projection onto a viewport of `size`, worked out once for many points.
+    pub fn projector(&self, size: Vec2) -> Projector {
+        let tr = self.transform();
+        let t = (FOV / 2.0).tan();
+        Projector { eye: tr.translation, inverse: tr.rotation.inverse(), size, tx: t * size.x / size.y.max(1.0), ty: t }
     }
 
     /// The ray from the camera through the point `at` of a viewport of `size` (logical pixels,
@@ -135,24 +153,16 @@ impl Orbit {
     /// Where a point of the scene is drawn in a viewport of `size` (logical pixels from its top
     /// left corner), and how far in front of the camera it is; none behind the camera.
     pub fn project(&self, p: Vec3, size: Vec2) -> Option<(Vec2, f32)> {
-        let aspect = size.x / size.y.max(1.0);
-        let tr = self.transform();
-        let local = tr.rotation.inverse() * (p - tr.translation);
-        let depth = -local.z;
-        if depth < 0.05 {
-            return None;
-        }
-        let t = (FOV / 2.0).tan();
-        let x = local.x / depth / (t * aspect);
-        let y = local.y / depth / t;
-        Some((Vec2::new((x + 1.0) / 2.0 * size.x, (1.0 - y) / 2.0 * size.y), depth))
+        self.projector(size).project(p)
     }
 
     /// The distance from which a board of squares `lo..=hi` (walls included) is seen whole in a
     /// viewport of `size`, whatever the camera's angle: its bounding sphere fits the narrower
     /// field of view.
     pub fn fit_distance(lo: GridPos, hi: GridPos, size: Vec2) -> f32 {
-        let aspect = size.x / size.y.max(1.0);
+        // A viewport squeezed to nothing (a minimised window) frames as a square one would.
+        let size = if size.x < 1.0 || size.y < 1.0 { Vec2::ONE } else { size };
+        let aspect = size.x / size.y;
         let half = Vec2::new((hi.x - lo.x + 1) as f32, (hi.y - lo.y + 1) as f32) / 2.0;
         let r = half.length().max(1.0) + 0.3;
         let vfov = FOV;
@@ -179,9 +189,9 @@ impl Orbit {
         ];
         let margin = size * 0.04;
         let fits = |d: f32| {
-            let o = Orbit { focus: Self::centre(lo, hi), distance: d, ..*self };
+            let o = Orbit { focus: Self::centre(lo, hi), distance: d, ..*self }.projector(size);
             corners.iter().all(|c| {
-                o.project(*c, size).is_some_and(|(p, _)| {
+                o.project(*c).is_some_and(|(p, _)| {
                     p.x >= margin.x && p.y >= margin.y && p.x <= size.x - margin.x && p.y <= size.y - margin.y
                 })
             })
@@ -206,6 +216,31 @@ impl Orbit {
     pub fn frame(&mut self, lo: GridPos, hi: GridPos, size: Vec2) {
         *self = Orbit { focus: Self::centre(lo, hi), focus_seen: self.focus_seen, ..Orbit::default() };
         self.distance = self.fit_distance_here(lo, hi, size);
+    }
+}
+
+/// An [`Orbit`]'s projection onto a viewport, for many points a frame.
+#[derive(Debug, Clone, Copy)]
+pub struct Projector {
+    eye: Vec3,
+    inverse: Quat,
+    size: Vec2,
+    tx: f32,
+    ty: f32,
+}
+
+impl Projector {
+    /// Where `p` is drawn (logical pixels from the viewport's top left corner) and how far in
+    /// front of the camera it is; none behind the camera.
+    pub fn project(&self, p: Vec3) -> Option<(Vec2, f32)> {
+        let local = self.inverse * (p - self.eye);
+        let depth = -local.z;
+        if depth < 0.05 {
+            return None;
+        }
+        let x = local.x / depth / self.tx;
+        let y = local.y / depth / self.ty;
+        Some((Vec2::new((x + 1.0) / 2.0 * self.size.x, (1.0 - y) / 2.0 * self.size.y), depth))
     }
 }
 
@@ -364,6 +399,15 @@ struct Name3d(Cid);
 
 #[derive(Component)]
 struct Hp3d(Cid);
+
+/// A token's HP bar, in window pixels just over its head.
+#[derive(Component)]
+struct HpTag3d(Cid);
+
+/// Where each creature's name label was put this frame (window pixels, from the area's corner):
+/// floating texts rise from above it.
+#[derive(Resource, Default)]
+struct LabelSpots(bevy::platform::collections::HashMap<Cid, Vec2>);
 
 #[derive(Component)]
 struct Badges3d(Cid);
@@ -563,11 +607,13 @@ fn spawn_board3d(
         ..default()
     });
     let dark = mat(&mut materials, Color::srgb(0.08, 0.08, 0.1), 0.6);
+    // One material per side, shared by its tokens.
+    let mut fills: std::collections::BTreeMap<usize, Handle<StandardMaterial>> = Default::default();
     for i in 0..battle.combat.len() as u32 {
         let who = Cid(i);
         let side = battle.combat.get::<Side>(who).map(|s| s.0.clone()).unwrap_or_default();
         let idx = crate::hud_model::side_index(&battle.combat, &side);
-        let fill = mat(&mut materials, side_color(idx), 0.5);
+        let fill = fills.entry(idx).or_insert_with(|| mat(&mut materials, side_color(idx), 0.5)).clone();
         commands.spawn((Token3d(who), Transform::default(), Visibility::default(), Part3d)).with_children(|t| {
             t.spawn((Mesh3d(base.clone()), MeshMaterial3d(fill.clone()), Transform::from_xyz(0.0, 0.03, 0.0)));
             t.spawn((
@@ -595,35 +641,40 @@ fn spawn_board3d(
                 Ring3d(who, false),
             ));
         });
-        // The labels, in window pixels over the token (worded by `labels3d`).
+        // The labels, in window pixels over the token (worded by `labels3d`): the HP bar stays
+        // over the head; the name and badges move apart from their neighbours' when crowded.
         let layer = RenderLayers::layer(LABEL_LAYER);
+        commands.spawn((HpTag3d(who), Transform::default(), Visibility::Hidden, layer.clone(), Part3d)).with_children(
+            |l| {
+                l.spawn((
+                    Sprite::from_color(Color::srgb(0.1, 0.1, 0.1), Vec2::new(44.0, 6.0)),
+                    Transform::from_xyz(0.0, 0.0, 0.1),
+                    layer.clone(),
+                ));
+                l.spawn((
+                    Sprite::from_color(Color::srgb(0.3, 0.85, 0.35), Vec2::new(44.0, 6.0)),
+                    Anchor::CENTER_LEFT,
+                    Transform::from_xyz(-22.0, 0.0, 0.15),
+                    layer.clone(),
+                    Hp3d(who),
+                ));
+            },
+        );
         commands.spawn((Label3d(who), Transform::default(), Visibility::Hidden, layer.clone(), Part3d)).with_children(
             |l| {
                 l.spawn((
                     Text2d::new(""),
                     TextFont { font_size: FontSize::Px(14.0), ..default() },
                     TextColor(Color::srgb(0.95, 0.95, 0.95)),
-                    Transform::from_xyz(0.0, 20.0, 0.2),
+                    Transform::from_xyz(0.0, 0.0, 0.2),
                     layer.clone(),
                     Name3d(who),
-                ));
-                l.spawn((
-                    Sprite::from_color(Color::srgb(0.1, 0.1, 0.1), Vec2::new(44.0, 6.0)),
-                    Transform::from_xyz(0.0, 6.0, 0.1),
-                    layer.clone(),
-                ));
-                l.spawn((
-                    Sprite::from_color(Color::srgb(0.3, 0.85, 0.35), Vec2::new(44.0, 6.0)),
-                    Anchor::CENTER_LEFT,
-                    Transform::from_xyz(-22.0, 6.0, 0.15),
-                    layer.clone(),
-                    Hp3d(who),
                 ));
                 l.spawn((
                     Text2d::new(""),
                     TextFont { font_size: FontSize::Px(13.0), ..default() },
                     TextColor(Color::srgb(1.0, 0.85, 0.4)),
-                    Transform::from_xyz(0.0, 36.0, 0.2),
+                    Transform::from_xyz(0.0, 16.0, 0.2),
                     layer.clone(),
                     Badges3d(who),
                 ));
@@ -649,10 +700,27 @@ fn camera3d(
         Res<PointerDrag>,
         Option<Res<bevy_egui::input::EguiWantsInput>>,
     ),
+    (scroll, window, banner): (
+        Option<Res<bevy::input::mouse::AccumulatedMouseScroll>>,
+        Option<Single<&Window, With<PrimaryWindow>>>,
+        Option<Res<BannerRect>>,
+    ),
     mut cam: Query<&mut Transform, With<SceneCamera>>,
 ) {
     let dt = time.delta_secs();
     let size = area.rect.size();
+    if size.x < 2.0 || size.y < 2.0 {
+        // A minimised window: nothing to frame.
+        return;
+    }
+    let window = window.as_deref().copied();
+    // The wheel and drags belong to the board only when the pointer is over it (not over a
+    // panel, the log, a window).
+    let wheel_off = super::view::wheel_off_board(scroll.as_deref(), window, &area, banner.as_deref(), egui.as_deref());
+    let on_board = !egui.as_deref().is_some_and(|e| e.wants_any_pointer_input())
+        && window
+            .and_then(|w| w.cursor_position())
+            .is_some_and(|p| area.rect.contains(p) && !super::view::over_panel(banner.as_deref(), p));
     let mut o = *orbit;
     if !typing.0 {
         if actions.just_pressed(&GameAction::FrameBoard)
@@ -663,11 +731,11 @@ fn camera3d(
         let turn = |a: GameAction| if actions.pressed(&a) { 1.0 } else { 0.0 };
         o.yaw += (turn(GameAction::OrbitRight) - turn(GameAction::OrbitLeft)) * 1.8 * dt;
         o.pitch += (turn(GameAction::TiltUp) - turn(GameAction::TiltDown)) * 1.0 * dt;
-        if actions.just_pressed(&GameAction::ZoomIn) {
+        if actions.just_pressed(&GameAction::ZoomIn) && !wheel_off {
             o.distance /= 1.15;
             o.framed = false;
         }
-        if actions.just_pressed(&GameAction::ZoomOut) {
+        if actions.just_pressed(&GameAction::ZoomOut) && !wheel_off {
             o.distance *= 1.15;
             o.framed = false;
         }
@@ -677,8 +745,7 @@ fn camera3d(
         let mut pan = Vec3::ZERO;
         pan += forward * (turn(GameAction::PanUp) - turn(GameAction::PanDown));
         pan += right * (turn(GameAction::PanRight) - turn(GameAction::PanLeft));
-        let over_ui = egui.is_some_and(|e| e.wants_any_pointer_input());
-        if let Some(m) = motion.filter(|_| !over_ui) {
+        if let Some(m) = motion.filter(|_| on_board) {
             if mouse.pressed(MouseButton::Right) && drag.right_dragged {
                 o.yaw -= m.delta.x * 0.008;
                 o.pitch += m.delta.y * 0.006;
@@ -697,16 +764,19 @@ fn camera3d(
         }
     }
     o.pitch = o.pitch.clamp(Orbit::MIN_PITCH, Orbit::MAX_PITCH);
-    o.distance = o.distance.clamp(2.5, 400.0);
     if playback.focus != o.focus_seen {
         o.focus_seen = playback.focus;
         o.manual = false;
     }
-    // Framed: the board's centre, from far enough (panels opening or closing change it). Else
-    // the creature whose turn it is, unless the player has taken the camera.
-    let (target, distance) = match &board {
-        Some(b) if o.framed => (Some(Orbit::centre(b.0, b.1)), Some(o.fit_distance_here(b.0, b.1, size))),
-        _ if !o.manual => (playback.focus.and_then(|c| playback.display.get(&c)).map(|p| square_point(*p)), None),
+    // Framed: the board's centre, from far enough (panels opening or closing change it), if the
+    // board is small enough to read whole. Else the creature whose turn it is, unless the player
+    // has taken the camera.
+    let fit = board.as_ref().map(|b| (b, o.fit_distance_here(b.0, b.1, size))).filter(|(_, d)| *d <= Orbit::MAX_FRAME);
+    let follow = || playback.focus.and_then(|c| playback.display.get(&c)).map(|p| square_point(*p));
+    let (target, distance) = match fit {
+        Some((b, d)) if o.framed => (Some(Orbit::centre(b.0, b.1)), Some(d)),
+        None if o.framed => (follow(), Some(Orbit::FOLLOW)),
+        _ if !o.manual => (follow(), None),
         _ => (None, None),
     };
     let k = (dt * 4.0).min(1.0);
@@ -716,6 +786,7 @@ fn camera3d(
     if let Some(d) = distance {
         o.distance += (d - o.distance) * k;
     }
+    o.distance = o.distance.clamp(2.5, 400.0);
     if o != *orbit {
         *orbit = o;
     }
@@ -751,7 +822,8 @@ fn cursor_cell3d(
         }
         let battle = battle?;
         let ray = orbit.ray(pos - area.rect.min, area.rect.size());
-        Some(pick(&ray, &battle.combat.map().blocked, &pick_tokens(&battle), wants_creature(&battle, &selection)))
+        let tokens = clickable_tokens(&battle, &selection);
+        Some(pick(&ray, &battle.combat.map().blocked, &tokens, !tokens.is_empty()))
     })()
     .flatten();
     if cell.0 != found {
@@ -772,12 +844,18 @@ fn pick_tokens(battle: &Battle) -> Vec<PickToken> {
         .collect()
 }
 
-/// Whether a click now wants a creature (an attack, a spell on someone, or nothing chosen yet:
-/// an enemy is attacked) rather than a square (a movement, an area).
-fn wants_creature(battle: &Battle, selection: &Selection) -> bool {
+/// The creatures a click now may mean: with an ability aimed at creatures, all of them; with
+/// nothing chosen, the enemies of the creature whose turn it is (a click on one attacks it, a
+/// click past a friend moves); with a movement or an area, none (the square is wanted).
+fn clickable_tokens(battle: &Battle, selection: &Selection) -> Vec<PickToken> {
+    let c = &battle.combat;
     match &selection.ability {
-        None => true,
-        Some(a) => !battle.combat.ruleset().ability(a).is_some_and(|d| d.effect.targets_square()),
+        Some(a) if c.ruleset().ability(a).is_some_and(|d| d.effect.targets_square()) => Vec::new(),
+        Some(_) => pick_tokens(battle),
+        None => {
+            let mine = c.turn().active.and_then(|w| c.get::<Side>(w)).cloned();
+            pick_tokens(battle).into_iter().filter(|k| c.get::<Side>(k.who).cloned() != mine).collect()
+        }
     }
 }
 
@@ -875,14 +953,15 @@ fn paint_cells3d(
     }
 }
 
-/// A label's box around its anchor (window pixels, y down): the name, the HP bar and a line of
-/// badges above them.
-const LABEL_BOX: Vec2 = Vec2::new(84.0, 46.0);
+/// A label's box around its anchor (window pixels, y down): the name and a line of badges above
+/// it.
+const LABEL_BOX: Vec2 = Vec2::new(84.0, 34.0);
 
 /// Where labels go, nearest first (`wanted`: each creature and the point over its head): each at
 /// its point, or moved up a step at a time until it covers none placed before it. A label still
-/// covering another after three steps is left out (a crowd seen from afar shows its nearest
-/// names, not a heap of them); the creature keeps its ring and colour.
+/// covering another after two steps is left out (a crowd seen from afar shows its nearest
+/// names, not a heap of them, and a name stays near its creature); the creature keeps its HP
+/// bar, ring and colour.
 pub fn place_labels(wanted: &[(Cid, Vec2)]) -> Vec<(Cid, Vec2)> {
     let step_size = Vec2::new(LABEL_BOX.x, LABEL_BOX.y * 0.62);
     // A hair's tolerance: a label moved exactly one step above another does not cover it.
@@ -894,7 +973,7 @@ pub fn place_labels(wanted: &[(Cid, Vec2)]) -> Vec<(Cid, Vec2)> {
     let mut out: Vec<(Cid, Vec2)> = Vec::with_capacity(wanted.len());
     'label: for (who, at) in wanted {
         let mut p = *at;
-        for step in 0..=3 {
+        for step in 0..=2 {
             let (cx, cy) = cell(p);
             let top = (cx - 1..=cx + 1)
                 .flat_map(|x| (cy - 1..=cy + 1).map(move |y| (x, y)))
@@ -904,7 +983,7 @@ pub fn place_labels(wanted: &[(Cid, Vec2)]) -> Vec<(Cid, Vec2)> {
                 .map(|q| q.y)
                 .reduce(f32::min);
             match top {
-                Some(_) if step == 3 => continue 'label,
+                Some(_) if step == 2 => continue 'label,
                 Some(top) => p.y = top - step_size.y,
                 None => break,
             }
@@ -928,57 +1007,61 @@ fn labels3d(
     orbit: Res<Orbit>,
     area: Res<BoardArea>,
     (tr, fonts): (Res<Tr>, Option<Res<crate::game::language::BoardFonts>>),
-    mut labels: Query<(&Label3d, &mut Transform, &mut Visibility)>,
+    mut labels: Query<(&Label3d, &mut Transform, &mut Visibility), Without<HpTag3d>>,
+    mut tags: Query<(&HpTag3d, &mut Transform, &mut Visibility), Without<Label3d>>,
     mut names: Query<(Ref<Name3d>, &mut Text2d, &mut TextFont), Without<Badges3d>>,
     mut badges: Query<(&Badges3d, &mut Text2d, &mut TextFont), Without<Name3d>>,
-    mut bars: Query<(&Hp3d, &mut Transform, &mut Sprite), Without<Label3d>>,
+    mut bars: Query<(&Hp3d, &mut Transform, &mut Sprite), (Without<Label3d>, Without<HpTag3d>)>,
+    mut spots: ResMut<LabelSpots>,
 ) {
     let Some(battle) = battle else { return };
     let c = &battle.combat;
     let down = c.ruleset().defeated_condition.clone();
     let size = area.rect.size();
-    // Where each label goes: over its token's head, nearest first; a label that would cover one
-    // already placed moves up a step at a time (creatures in melee stand close), so names stay
-    // readable.
-    let mut wanted: Vec<(Cid, Option<(Vec2, f32)>)> = labels
+    let view = orbit.projector(size);
+    // Each token's head as drawn (area pixels) and its depth; none off the area or behind.
+    let heads: bevy::platform::collections::HashMap<Cid, (Vec2, f32)> = playback
+        .display
         .iter()
-        .map(|(l, _, _)| {
-            let at = playback.display.get(&l.0).and_then(|p| {
-                let is_down = c.get::<Conditions>(l.0).is_some_and(|k| k.has(&down));
-                let lift = if is_down { 0.5 } else { TOKEN_HEIGHT + 0.1 };
-                let head = square_point(*p + playback.lunge(l.0)) + Vec3::Y * lift;
-                orbit.project(head, size).filter(|(px, _)| area.rect.contains(*px + area.rect.min))
-            });
-            (l.0, at)
+        .filter_map(|(who, p)| {
+            let is_down = c.get::<Conditions>(*who).is_some_and(|k| k.has(&down));
+            let lift = if is_down { 0.5 } else { TOKEN_HEIGHT + 0.1 };
+            let head = square_point(*p + playback.lunge(*who)) + Vec3::Y * lift;
+            view.project(head).filter(|(px, _)| area.rect.contains(*px + area.rect.min)).map(|h| (*who, h))
         })
         .collect();
-    wanted.sort_by(|a, b| {
-        let depth = |x: &Option<(Vec2, f32)>| x.map_or(f32::INFINITY, |(_, d)| d);
-        depth(&a.1).total_cmp(&depth(&b.1)).then(a.0.cmp(&b.0))
-    });
-    let placed: bevy::platform::collections::HashMap<Cid, Vec2> =
-        place_labels(&wanted.iter().filter_map(|(w, at)| at.map(|a| (*w, a.0))).collect::<Vec<_>>())
-            .into_iter()
-            .collect();
-    let depths: bevy::platform::collections::HashMap<Cid, f32> =
-        wanted.iter().filter_map(|(w, at)| at.map(|a| (*w, a.1))).collect();
-    for (l, mut t, mut vis) in &mut labels {
-        let want = match (placed.get(&l.0), depths.get(&l.0)) {
-            (Some(at), Some(depth)) => {
-                let w = to_label_space(*at + area.rect.min, area.window);
+    let place = |t: &mut Transform, vis: &mut Visibility, at: Option<(Vec2, f32)>, lift: f32| {
+        let want = match at {
+            Some((px, depth)) => {
+                let w = to_label_space(px + area.rect.min, area.window) + Vec2::Y * lift;
                 // Nearer labels over farther ones.
-                let z = 100.0 - depth.min(99.0);
-                if t.translation != w.extend(z) {
-                    t.translation = w.extend(z);
+                let at = w.extend(100.0 - depth.min(99.0));
+                if t.translation != at {
+                    t.translation = at;
                 }
                 Visibility::Inherited
             }
-            _ => Visibility::Hidden,
+            None => Visibility::Hidden,
         };
         if *vis != want {
             *vis = want;
         }
+    };
+    // The HP bar just over the head, always.
+    for (tag, mut t, mut vis) in &mut tags {
+        place(&mut t, &mut vis, heads.get(&tag.0).copied(), 6.0);
     }
+    // The names over the bars, nearest first; one that would cover a name already placed moves
+    // up (creatures in melee stand close), or is left out.
+    let mut wanted: Vec<(Cid, Vec2, f32)> = heads.iter().map(|(w, (p, d))| (*w, *p, *d)).collect();
+    wanted.sort_by(|a, b| a.2.total_cmp(&b.2).then(a.0.cmp(&b.0)));
+    let placed: bevy::platform::collections::HashMap<Cid, Vec2> =
+        place_labels(&wanted.iter().map(|(w, p, _)| (*w, *p)).collect::<Vec<_>>()).into_iter().collect();
+    for (l, mut t, mut vis) in &mut labels {
+        let at = placed.get(&l.0).zip(heads.get(&l.0)).map(|(p, (_, d))| (*p, *d));
+        place(&mut t, &mut vis, at, 20.0);
+    }
+    spots.0 = placed;
     for (n, mut text, mut font) in &mut names {
         if !(tr.is_changed() || n.is_added()) {
             continue;
@@ -1028,6 +1111,7 @@ fn floats3d(
     playback: Res<Playback>,
     orbit: Res<Orbit>,
     area: Res<BoardArea>,
+    spots: Res<LabelSpots>,
     existing: Query<(&Float, &Transform), With<Part3d>>,
     battle: Option<Res<Battle>>,
     tr: Res<Tr>,
@@ -1035,13 +1119,16 @@ fn floats3d(
 ) {
     let mut placed: Vec<(f32, f32)> = Vec::new();
     let rs = battle.as_ref().map(|b| b.combat.ruleset());
+    let view = orbit.projector(area.rect.size());
     for (who, text, rgb) in playback.floats.iter() {
         let Some(p) = playback.display.get(who) else { continue };
-        let Some((px, _)) = orbit.project(square_point(*p) + Vec3::Y * (TOKEN_HEIGHT + 0.1), area.rect.size()) else {
+        let Some((head, _)) = view.project(square_point(*p) + Vec3::Y * (TOKEN_HEIGHT + 0.1)) else {
             continue;
         };
-        let at = to_label_space(px + area.rect.min, area.window);
-        let base = at.y + 48.0;
+        // Above the creature's name label (wherever crowding moved it), else above its head.
+        let at = to_label_space(head + area.rect.min, area.window);
+        let top = spots.0.get(who).map_or(at.y + 30.0, |s| to_label_space(*s + area.rect.min, area.window).y + 48.0);
+        let base = top.max(at.y + 30.0);
         let near = |x: f32| (x - at.x).abs() < 90.0;
         let rising = existing
             .iter()

@@ -118,14 +118,21 @@ fn the_3d_view_plays_every_ruleset_to_the_end_while_v_switches_views() {
             format!("{:?}", b.combat.log().events),
             "{rs}: the views played different fights"
         );
-        // Restart from the end screen: a new battle, in the view last chosen.
-        let view = *both.world().resource::<ViewMode>();
+        // On the end screen V still switches, and the 3D scene is there (drawn live).
+        if *both.world().resource::<ViewMode>() == ViewMode::TwoD {
+            tap(&mut both, KeyCode::KeyV);
+        }
+        assert_eq!(*both.world().resource::<ViewMode>(), ViewMode::ThreeD, "{rs}: V on the end screen");
+        let meshes = |a: &mut App| a.world_mut().query::<&Mesh3d>().iter(a.world()).count();
+        let scene = meshes(&mut both);
+        assert!(scene > 0, "{rs}: no 3D scene on the end screen");
+        // Restart from the end screen: a new battle, its scene built afresh in 3D.
         both.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Battle);
         for _ in 0..5 {
             both.update();
         }
         assert_eq!(screen(&both), Screen::Battle, "{rs}: no restart");
-        assert_eq!(*both.world().resource::<ViewMode>(), view, "{rs}: the restart lost the view");
+        assert_eq!(meshes(&mut both), scene, "{rs}: the restarted battle's scene is not the same board");
     }
 }
 
@@ -226,6 +233,7 @@ fn default_panels(file: &str) -> (Vec<(f32, f32, f32, f32)>, Battle) {
             ruleset: Some("homebrew-d20".into()),
             start_now: true,
             seed: Some(1),
+            view: Some(ViewMode::TwoD),
             ..default()
         },
         false,
@@ -321,4 +329,125 @@ fn every_shipped_board_is_framed_between_the_default_panels() {
             assert!(panels.iter().all(|p| !overlaps(Rect::from_center_size(at, Vec2::ONE * 3.0), p)));
         }
     }
+}
+
+/// A person's turn, as [`a_click_in_3d_is_picked_by_a_ray_and_becomes_the_same_command`] sets it
+/// up (panels reported, a window with a cursor), in the given view.
+fn human_turn(view: ViewMode) -> (App, skirmish::rules::components::Cid) {
+    let mut a = app(
+        PlayOptions {
+            ruleset: Some("homebrew-d20".into()),
+            start_now: true,
+            seed: Some(5),
+            view: Some(view),
+            ..default()
+        },
+        true,
+    );
+    for v in a.world_mut().resource_mut::<Policies>().0.values_mut() {
+        *v = Policy::Always;
+    }
+    a.world_mut().insert_resource(BannerRect(vec![
+        (0.0, 0.0, 1280.0, 60.0),
+        (0.0, 60.0, 230.0, 800.0),
+        (950.0, 60.0, 1280.0, 800.0),
+    ]));
+    for _ in 0..400 {
+        if let Some(b) = a.world().get_resource::<Battle>()
+            && let EngineStatus::AwaitingCommand(c) = b.combat.status()
+            && b.control(c) == SideControl::Human
+        {
+            a.update();
+            return (a, c);
+        }
+        a.update();
+    }
+    panic!("no human turn came");
+}
+
+/// Fault 1, through the cameras themselves: both board cameras draw into the free area (their
+/// viewport is the space the panels leave), and in 2D the cursor over a reachable square picks
+/// that square (the camera centred on the framed board, at the framing zoom), and the click
+/// moves there.
+#[test]
+fn the_board_cameras_draw_between_the_panels_and_a_2d_click_picks_its_square() {
+    let (mut a, hero) = human_turn(ViewMode::TwoD);
+    let area = *a.world().resource::<BoardArea>();
+    assert_eq!(area.rect, Rect::new(230.0, 60.0, 950.0, 800.0));
+    let mut q = a.world_mut().query::<(&Camera, Has<Camera2d>, Has<Camera3d>, &Transform, &Projection)>();
+    let cams: Vec<_> = q.iter(a.world()).map(|(c, d2, d3, t, p)| (c.clone(), d2, d3, *t, p.clone())).collect();
+    let boards: Vec<_> = cams.iter().filter(|(c, ..)| c.order == 0).collect();
+    assert_eq!(boards.len(), 2, "a 2D and a 3D board camera");
+    for (c, ..) in &boards {
+        let vp = c.viewport.as_ref().expect("a board camera drawing over the whole window");
+        assert_eq!((vp.physical_position, vp.physical_size), (UVec2::new(230, 60), UVec2::new(720, 740)));
+    }
+    let (_, _, _, t, p) = boards.iter().find(|(_, d2, ..)| *d2).unwrap();
+    let scale = match p {
+        Projection::Orthographic(o) => o.scale,
+        _ => unreachable!(),
+    };
+    tap(&mut a, KeyCode::KeyM);
+    let reach = a.world().resource::<Highlights>().reachable.clone();
+    let from = *a.world().resource::<Battle>().combat.get::<GridPos>(hero).unwrap();
+    let to = *reach.keys().max_by_key(|p| (p.distance(from), std::cmp::Reverse(**p))).unwrap();
+    // Where the square is drawn: the camera shows VIEW_ROWS × scale squares over the area's height.
+    let px_per_world = area.rect.height() / (VIEW_ROWS * CELL * scale);
+    let world = skirmish::game::view::to_world(Vec2::new(to.x as f32, to.y as f32));
+    let d = (world - t.translation.truncate()) * px_per_world;
+    let at = area.rect.center() + Vec2::new(d.x, -d.y);
+    let mut w = a.world_mut().query_filtered::<&mut Window, With<PrimaryWindow>>();
+    w.single_mut(a.world_mut()).unwrap().set_cursor_position(Some(at));
+    a.update();
+    assert_eq!(
+        a.world().resource::<skirmish::game::input::CursorCell>().0,
+        Some(to),
+        "the cursor picked another square"
+    );
+    tap(&mut a, MouseButton::Left);
+    let b = a.world().resource::<Battle>();
+    assert!(
+        b.combat
+            .log()
+            .events
+            .iter()
+            .any(|e| matches!(e, CombatEvent::Moved { who, to: t, .. } if *who == hero && *t == to)),
+        "the 2D click did not move the hero: {:?}",
+        b.last_rejection
+    );
+}
+
+/// The right button turns the 3D camera: a right-drag keeps the chosen ability, a right click
+/// (no drag) drops it, and Escape drops it after a drag too.
+#[test]
+fn a_right_drag_turns_the_camera_and_keeps_the_choice_a_right_click_or_escape_cancels() {
+    let (mut a, _) = human_turn(ViewMode::ThreeD);
+    let chosen = |a: &App| a.world().resource::<Selection>().ability.clone();
+    let orbit = |a: &App| *a.world().resource::<Orbit>();
+    // The pointer over the board.
+    let centre = a.world().resource::<BoardArea>().rect.center();
+    let mut w = a.world_mut().query_filtered::<&mut Window, With<PrimaryWindow>>();
+    w.single_mut(a.world_mut()).unwrap().set_cursor_position(Some(centre));
+    tap(&mut a, KeyCode::KeyM);
+    assert!(chosen(&a).is_some());
+    let before = orbit(&a);
+    MouseButton::Right.press(a.world_mut());
+    a.update();
+    for _ in 0..3 {
+        a.world_mut().write_message(bevy::input::mouse::MouseMotion { delta: Vec2::new(15.0, 4.0) });
+        a.update();
+    }
+    MouseButton::Right.release(a.world_mut());
+    a.update();
+    a.update();
+    assert!(chosen(&a).is_some(), "the drag dropped the chosen ability");
+    assert_ne!(orbit(&a).yaw, before.yaw, "the drag did not turn the camera");
+    // Escape after the drag.
+    tap(&mut a, KeyCode::Escape);
+    assert!(chosen(&a).is_none(), "Escape after a right-drag did not cancel");
+    // A right click, no drag.
+    tap(&mut a, KeyCode::KeyM);
+    assert!(chosen(&a).is_some());
+    tap(&mut a, MouseButton::Right);
+    assert!(chosen(&a).is_none(), "a right click did not cancel");
 }
