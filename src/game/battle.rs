@@ -216,7 +216,7 @@ impl Battle {
     }
 
     /// The creature standing on a square, if any (down creatures don't stand).
-    pub(crate) fn creature_at(&self, p: GridPos) -> Option<Cid> {
+    pub fn creature_at(&self, p: GridPos) -> Option<Cid> {
         self.combat.world.resource::<crate::rules::state::Roster>().occupied.get(&p).copied()
     }
 

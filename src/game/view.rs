@@ -815,6 +815,41 @@ fn camera_control(
 mod tests {
     use super::*;
 
+    /// The 2D cursor's square is Bevy's: `cursor_to_world` gives the point Bevy's own
+    /// orthographic camera (the game's scaling, at some zoom) puts under the pointer, in a
+    /// viewport between panels.
+    #[test]
+    fn the_2d_cursor_agrees_with_bevys_orthographic_camera() {
+        use bevy::camera::CameraProjection;
+        let area = Rect::new(230.0, 60.0, 950.0, 800.0);
+        for scale in [1.0f32, 0.7, 1.9] {
+            let mut proj = OrthographicProjection {
+                scaling_mode: ScalingMode::FixedVertical { viewport_height: VIEW_ROWS * CELL },
+                scale,
+                ..OrthographicProjection::default_2d()
+            };
+            proj.update(area.width(), area.height());
+            let mut cam = Camera {
+                viewport: Some(Viewport {
+                    physical_position: UVec2::new(230, 60),
+                    physical_size: UVec2::new(720, 740),
+                    ..default()
+                }),
+                ..default()
+            };
+            cam.computed.clip_from_view = proj.get_clip_from_view();
+            cam.computed.target_info =
+                Some(bevy::camera::RenderTargetInfo { physical_size: UVec2::new(1280, 800), scale_factor: 1.0 });
+            let at = Vec2::new(300.0, -200.0);
+            let gt = GlobalTransform::from(Transform::from_translation(at.extend(0.0)));
+            for cursor in [Vec2::new(240.0, 70.0), Vec2::new(590.0, 430.0), Vec2::new(940.0, 790.0)] {
+                let bevy = cam.viewport_to_world_2d(&gt, cursor).unwrap();
+                let mine = cursor_to_world(cursor, area, at, scale);
+                assert!((mine - bevy).length() < 0.05, "zoom {scale}: {cursor} -> {mine} vs {bevy}");
+            }
+        }
+    }
+
     /// Floating texts over one creature never overlap (issue 23): each new one goes a line above
     /// the highest still rising, whether it started frames ago and drifted, or this frame.
     #[test]

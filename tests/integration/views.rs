@@ -451,3 +451,46 @@ fn a_right_drag_turns_the_camera_and_keeps_the_choice_a_right_click_or_escape_ca
     tap(&mut a, MouseButton::Right);
     assert!(chosen(&a).is_none(), "a right click did not cancel");
 }
+
+/// With nothing chosen, a click means "attack that enemy" or "move there": the pointer over a
+/// friend's token (here the hero's own) passes it and picks the square behind, where the ray meets
+/// the ground; an enemy's token is picked as the creature.
+#[test]
+fn with_nothing_chosen_friends_tokens_do_not_take_the_click() {
+    let (mut a, hero) = human_turn(ViewMode::ThreeD);
+    let area = *a.world().resource::<BoardArea>();
+    let b = a.world().resource::<Battle>();
+    let at = *b.combat.get::<GridPos>(hero).unwrap();
+    let side = b.combat.get::<skirmish::rules::components::Side>(hero).cloned();
+    let enemy = (0..b.combat.len() as u32)
+        .map(skirmish::rules::components::Cid)
+        .find(|c| b.combat.get::<skirmish::rules::components::Side>(*c).cloned() != side)
+        .unwrap();
+    let enemy_at = *b.combat.get::<GridPos>(enemy).unwrap();
+    {
+        let mut o = a.world_mut().resource_mut::<Orbit>();
+        o.pitch = 0.5;
+        o.manual = true;
+        o.framed = false;
+    }
+    a.update();
+    let orbit = *a.world().resource::<Orbit>();
+    let put = |a: &mut App, p: Vec3| {
+        let (px, _) = orbit.project(p, area.rect.size()).unwrap();
+        let mut w = a.world_mut().query_filtered::<&mut Window, With<PrimaryWindow>>();
+        w.single_mut(a.world_mut()).unwrap().set_cursor_position(Some(px + area.rect.min));
+        a.update();
+        a.world().resource::<skirmish::game::input::CursorCell>().0
+    };
+    // The hero's chest: high enough that the ground behind is another square.
+    let got = put(&mut a, Vec3::new(at.x as f32, 0.9, at.y as f32));
+    assert!(got.is_some() && got != Some(at), "the hero's own token took the click: {got:?}");
+    let got = put(&mut a, Vec3::new(enemy_at.x as f32, 0.9, enemy_at.y as f32));
+    // That enemy, or one standing in front of it.
+    let b = a.world().resource::<Battle>();
+    let on = got.and_then(|g| b.creature_at(g));
+    assert!(
+        on.is_some_and(|c| b.combat.get::<skirmish::rules::components::Side>(c).cloned() != side),
+        "an enemy's token was not picked: {got:?}"
+    );
+}
