@@ -429,6 +429,34 @@ pub(crate) fn short(name: &str, n: usize) -> String {
     }
 }
 
+/// A creature's condition badges, its defeat left out, in the language of `tr` (`DP F2`).
+pub(crate) fn badges_of(c: &crate::rules::driver::Combat, who: Cid, tr: &Tr) -> String {
+    let down = &c.ruleset().defeated_condition;
+    c.get::<Conditions>(who)
+        .map(|k| {
+            k.0.iter()
+                .filter(|(id, _)| *id != down)
+                // The initials of the condition's name in the player's language.
+                .map(|(id, st)| badge(&crate::hud_model::log::condition_name(c.ruleset(), tr, id), st.value))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}
+
+/// How full an HP bar is (0..1) and its colour: green, then amber under 60%, red under 30%.
+pub(crate) fn hp_fill(h: &Health) -> (f32, Color) {
+    let f = (h.hp.max(0) as f32 / h.max.max(1) as f32).clamp(0.0, 1.0);
+    let colour = if f > 0.6 {
+        Color::srgb(0.3, 0.85, 0.35)
+    } else if f > 0.3 {
+        Color::srgb(0.95, 0.75, 0.2)
+    } else {
+        Color::srgb(0.95, 0.3, 0.25)
+    };
+    (f, colour)
+}
+
 /// A condition as a badge: the initials of its name, and its value when it has one
 /// (`frightened` 2 → `F2`, `posición defensiva` → `PD`, `무방비` → `무`).
 pub fn badge(name: &str, value: i32) -> String {
@@ -505,28 +533,12 @@ fn sync_tokens(
     }
     for (bar, mut t, mut s) in &mut bars {
         let Some(h) = c.get::<Health>(bar.0) else { continue };
-        let f = (h.hp.max(0) as f32 / h.max.max(1) as f32).clamp(0.0, 1.0);
+        let (f, colour) = hp_fill(h);
         t.scale.x = f.max(0.001);
-        s.color = if f > 0.6 {
-            Color::srgb(0.3, 0.85, 0.35)
-        } else if f > 0.3 {
-            Color::srgb(0.95, 0.75, 0.2)
-        } else {
-            Color::srgb(0.95, 0.3, 0.25)
-        };
+        s.color = colour;
     }
     for (b, mut text, mut font) in &mut badges {
-        let s = c
-            .get::<Conditions>(b.0)
-            .map(|k| {
-                k.0.iter()
-                    .filter(|(id, _)| **id != down)
-                    // The initials of the condition's name in the player's language.
-                    .map(|(id, st)| badge(&crate::hud_model::log::condition_name(c.ruleset(), &tr, id), st.value))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .unwrap_or_default();
+        let s = badges_of(c, b.0, &tr);
         if text.0 != s {
             font.font = fonts.as_ref().map(|f| f.for_text(&s)).unwrap_or_default().into();
             text.0 = s;

@@ -24,7 +24,7 @@ use leafwing_input_manager::prelude::ActionState;
 use super::app_state::{PlayOptions, Screen, Selection, ViewMode};
 use super::battle::{Battle, Highlights, Playback};
 use super::input::{CursorCell, GameAction, PlayerInput, PointerDrag, TypingInUi};
-use super::view::{BannerRect, BoardArea, Float, badge, bounds, float_height, short, side_color, view_is};
+use super::view::{BannerRect, BoardArea, Float, badges_of, bounds, float_height, hp_fill, short, side_color, view_is};
 use crate::i18n::Tr;
 use crate::rules::components::{Cid, Conditions, GridPos, Health, Side};
 
@@ -1071,16 +1071,7 @@ fn labels3d(
         text.0 = words;
     }
     for (b, mut text, mut font) in &mut badges {
-        let s = c
-            .get::<Conditions>(b.0)
-            .map(|k| {
-                k.0.iter()
-                    .filter(|(id, _)| **id != down)
-                    .map(|(id, st)| badge(&crate::hud_model::log::condition_name(c.ruleset(), &tr, id), st.value))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .unwrap_or_default();
+        let s = badges_of(c, b.0, &tr);
         if text.0 != s {
             font.font = fonts.as_ref().map(|f| f.for_text(&s)).unwrap_or_default().into();
             text.0 = s;
@@ -1088,17 +1079,10 @@ fn labels3d(
     }
     for (bar, mut t, mut s) in &mut bars {
         let Some(h) = c.get::<Health>(bar.0) else { continue };
-        let f = (h.hp.max(0) as f32 / h.max.max(1) as f32).clamp(0.0, 1.0);
+        let (f, want) = hp_fill(h);
         if t.scale.x != f.max(0.001) {
             t.scale.x = f.max(0.001);
         }
-        let want = if f > 0.6 {
-            Color::srgb(0.3, 0.85, 0.35)
-        } else if f > 0.3 {
-            Color::srgb(0.95, 0.75, 0.2)
-        } else {
-            Color::srgb(0.95, 0.3, 0.25)
-        };
         if s.color != want {
             s.color = want;
         }

@@ -141,39 +141,9 @@ fn the_3d_view_plays_every_ruleset_to_the_end_while_v_switches_views() {
 /// square by a ray, at an angle the camera was turned to, and the click moves there.
 #[test]
 fn a_click_in_3d_is_picked_by_a_ray_and_becomes_the_same_command() {
-    let mut a = app(
-        PlayOptions {
-            ruleset: Some("homebrew-d20".into()),
-            start_now: true,
-            seed: Some(5),
-            view: Some(ViewMode::ThreeD),
-            ..default()
-        },
-        true,
-    );
-    for v in a.world_mut().resource_mut::<Policies>().0.values_mut() {
-        *v = Policy::Always;
-    }
-    let mut hero = None;
-    for _ in 0..400 {
-        if let Some(b) = a.world().get_resource::<Battle>()
-            && let EngineStatus::AwaitingCommand(c) = b.combat.status()
-            && b.control(c) == SideControl::Human
-        {
-            hero = Some(c);
-            break;
-        }
-        a.update();
-    }
-    let hero = hero.expect("a person's turn");
-    // The HUD's panels, as egui would report them: a banner and a tracker on the left, a log on
-    // the right. The camera draws in the space between, and the cursor is read relative to it.
-    a.world_mut().insert_resource(BannerRect(vec![
-        (0.0, 0.0, 1280.0, 60.0),
-        (0.0, 60.0, 230.0, 800.0),
-        (950.0, 60.0, 1280.0, 800.0),
-    ]));
-    a.update();
+    // The HUD's panels are reported as egui would (a banner, a tracker on the left, a log on the
+    // right): the camera draws in the space between, and the cursor is read relative to it.
+    let (mut a, hero) = human_turn(ViewMode::ThreeD);
     assert_eq!(a.world().resource::<BoardArea>().rect, Rect::new(230.0, 60.0, 950.0, 800.0));
     tap(&mut a, KeyCode::KeyM);
     let reach = a.world().resource::<Highlights>().reachable.clone();

@@ -115,17 +115,7 @@ pub(super) fn battle_hud(
             ui.toggle_value(&mut hud_ui.card, tr.t("banner-card")).on_hover_text(tr.t("banner-card-hover"));
             ui.toggle_value(&mut hud_ui.log, tr.t("banner-log")).on_hover_text(tr.t("banner-log-hover"));
             // The board's view (issue 23), also V.
-            // Changed only when clicked: a change is remembered in the settings file.
-            let mut chosen = *view;
-            for (mode, key) in [
-                (crate::game::app_state::ViewMode::TwoD, "view-2d"),
-                (crate::game::app_state::ViewMode::ThreeD, "view-3d"),
-            ] {
-                ui.selectable_value(&mut chosen, mode, tr.t(key)).on_hover_text(tr.t("view-hover"));
-            }
-            if chosen != *view {
-                *view = chosen;
-            }
+            super::view_buttons(ui, &mut view, &tr);
             ui.toggle_value(&mut hud_ui.inspector, "F12").on_hover_text(tr.t("banner-inspector-hover"));
             ui.add(egui::DragValue::new(&mut hud_ui.zoom).range(0.6..=2.0).speed(0.01).prefix(tr.t("banner-zoom")))
                 .on_hover_text(tr.t("banner-zoom-hover"));

@@ -24,6 +24,23 @@ use super::input::{GameAction, PlayerInput};
 use super::setup::BattleSetup;
 use super::view::BannerRect;
 
+/// The 2D/3D buttons (start screen, banner). The view changes only when one is clicked, so that
+/// a change, and only a change, is remembered in the settings file ([`remember_view`]).
+fn view_buttons(
+    ui: &mut bevy_egui::egui::Ui,
+    view: &mut ResMut<crate::game::app_state::ViewMode>,
+    tr: &crate::i18n::Tr,
+) {
+    use crate::game::app_state::ViewMode;
+    let mut chosen = **view;
+    for (mode, key) in [(ViewMode::TwoD, "view-2d"), (ViewMode::ThreeD, "view-3d")] {
+        ui.selectable_value(&mut chosen, mode, tr.t(key)).on_hover_text(tr.t("view-hover"));
+    }
+    if chosen != **view {
+        **view = chosen;
+    }
+}
+
 /// The board's view, whenever the player chooses another (start screen, banner, `V`), kept in the
 /// settings file beside the saves (not in screenshot runs).
 fn remember_view(

@@ -162,17 +162,7 @@ pub(super) fn start_screen(
                 // The board's view (issue 23): V switches in the battle too.
                 ui.label(tr.t("start-view"));
                 ui.horizontal(|ui| {
-                    // Changed only when clicked: a change is remembered in the settings file.
-                    let mut chosen = *view;
-                    for (mode, key) in [
-                        (crate::game::app_state::ViewMode::TwoD, "view-2d"),
-                        (crate::game::app_state::ViewMode::ThreeD, "view-3d"),
-                    ] {
-                        ui.selectable_value(&mut chosen, mode, tr.t(key)).on_hover_text(tr.t("view-hover"));
-                    }
-                    if chosen != *view {
-                        *view = chosen;
-                    }
+                    super::view_buttons(ui, &mut view, &tr);
                 });
                 ui.end_row();
                 ui.label(tr.t("start-encounter"));
