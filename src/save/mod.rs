@@ -754,30 +754,16 @@ pub fn restore(save: SaveFile, file: &str) -> Result<Loaded, SaveError> {
     Ok(Loaded { save, combat })
 }
 
-/// Where [`write_atomic_with`] stops, to simulate a crash (tests).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriteStop {
-    /// Write the whole way: temp file, fsync, rename, fsync the folder.
-    Complete,
-    /// Stop after the temp file is written and synced, before the rename (a crash there).
-    BeforeRename,
-}
-
 /// Write a save atomically: a temp file in the same folder, fsync, rename over `path`, fsync the
 /// folder. A crash at any point leaves either the old file or the new one, never a mix. Only a new
 /// path or an existing regular file is written: a device, FIFO, socket, folder or link at `path`
 /// is refused ([`crate::outfile::check_target`]).
 pub fn write_atomic(path: &Path, save: &SaveFile) -> Result<(), SaveError> {
-    write_atomic_with(path, save.to_ron().as_bytes(), WriteStop::Complete)
+    write_checked(path, save.to_ron().as_bytes(), &[])
 }
 
-/// As [`write_atomic`], for any bytes, stopping where `stop` says (a test hook).
-pub fn write_atomic_with(path: &Path, bytes: &[u8], stop: WriteStop) -> Result<(), SaveError> {
-    write_checked(path, bytes, stop, &[])
-}
-
-/// As [`write_atomic_with`], also refusing a `path` that is one of `inputs`.
-fn write_checked(path: &Path, bytes: &[u8], stop: WriteStop, inputs: &[&Path]) -> Result<(), SaveError> {
+/// As [`write_atomic`], for any bytes, also refusing a `path` that is one of `inputs`.
+fn write_checked(path: &Path, bytes: &[u8], inputs: &[&Path]) -> Result<(), SaveError> {
     use crate::outfile;
     let io = |message: String| SaveError::Io { file: path.display().to_string(), message };
     // The outfile messages start with the path; a SaveError names the file itself.
@@ -787,9 +773,6 @@ fn write_checked(path: &Path, bytes: &[u8], stop: WriteStop, inputs: &[&Path]) -
     };
     outfile::check_target(path, inputs).map_err(strip)?;
     let tmp = outfile::write_temp(path, bytes).map_err(strip)?;
-    if stop == WriteStop::BeforeRename {
-        return Ok(());
-    }
     outfile::commit(&tmp, path, inputs).map_err(strip)
 }
 
@@ -838,7 +821,7 @@ pub fn list(dir: &Path) -> Vec<Listed> {
 pub fn export_replay_beside(combat: &Combat, name: &str, path: &Path, inputs: &[&Path]) -> Result<(), SaveError> {
     let mut save = SaveFile::capture(combat, name)?;
     save.meta.label = "replay".into();
-    write_checked(path, save.to_ron().as_bytes(), WriteStop::Complete, inputs)
+    write_checked(path, save.to_ron().as_bytes(), inputs)
 }
 
 /// A combat rebuilt from `combat`'s own set-up with only the first `entries` of its journal

@@ -426,20 +426,31 @@ fn rejection_messages_name_creatures_not_ids() {
 
 #[test]
 fn a_closed_stdout_pipe_ends_the_cli_quietly() {
-    use std::io::Read;
-    let mut child = Process::new(env!("CARGO_BIN_EXE_skirmish"))
-        .arg("scenarios")
-        .current_dir(root())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = [0u8; 16];
-    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
-    assert_ne!(out.status.code(), Some(101), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    // The reading end is closed before the program starts, so its first write to stdout meets a
+    // closed pipe every time (no race with a pipe buffer that could take the whole output). A
+    // closed pipe is the reader saying "enough" (`| head`): the program stops at once, exit code
+    // 0, and says nothing. Each command prints through a different writer: `scenarios` through
+    // the CLI's line writer, `sim --replay-run` and the statistics table through the simulator's.
+    let bench = root().join("assets/encounters/bench-4v4.ron");
+    let bench = bench.to_str().unwrap();
+    for args in [
+        vec!["scenarios"],
+        vec!["sim", bench, "--ruleset", "pf2e", "--runs", "1", "--replay-run", "0"],
+        vec!["sim", bench, "--ruleset", "pf2e", "--runs", "2"],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Process::new(env!("CARGO_BIN_EXE_skirmish"))
+            .args(&args)
+            .current_dir(root())
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+    }
 }
 
 #[test]
@@ -496,6 +507,23 @@ fn a_hold_waiting_on_an_ally_or_a_downed_creature_is_rejected() {
         trigger: HeldTrigger { by: Some(ally), on: TriggerOn::default() },
     });
     assert!(matches!(&r, Err(Rejection::InvalidTarget(m)) if m.contains("F is not a standing enemy")), "{r:?}");
+    // The second branch of the check: an enemy, but a downed one, can never trigger the hold.
+    let mut f = Fight::new(vec![
+        who("A", "a", 20, (0, 0)).with(&["sword"]),
+        who("B", "b", 10, (1, 0)),
+        who("D", "b", 10, (0, 1)),
+    ]);
+    let (a, downed) = (f.id("A"), f.id("D"));
+    f.gm(GmInput::ApplyCondition { who: downed, condition: "down".into(), rounds: None, value: None }).unwrap();
+    let hash = f.0.state_hash();
+    let r = f.0.submit(Command::Hold {
+        actor: a,
+        ability: "sword".into(),
+        targets: vec![f.id("B")],
+        trigger: HeldTrigger { by: Some(downed), on: TriggerOn::default() },
+    });
+    assert!(matches!(&r, Err(Rejection::InvalidTarget(m)) if m.contains("D is not a standing enemy")), "{r:?}");
+    assert_eq!(f.0.state_hash(), hash, "a refused hold changes nothing");
 }
 
 #[test]

@@ -211,6 +211,12 @@ fn a_wrong_checkpoint_hash_is_a_divergence_named_by_its_index() {
     s.checkpoints[1].hash = Hash64(s.checkpoints[1].hash.0 ^ 1);
     let e = verify_save(&dir, &s).unwrap_err();
     assert!(e.contains("checkpoints[1] says"), "{e}");
+    // Where: the state still agreed at checkpoints[0], so the divergence is somewhere in the
+    // commands after it, up to checkpoints[1]'s.
+    let (agreed, at) = (s.checkpoints[0].after, s.checkpoints[1].after);
+    assert!(at > agreed + 1, "a range of commands, not one: {agreed} {at}");
+    let range = format!("diverges at one of commands {}..={at} (the state agreed after command {agreed})", agreed + 1);
+    assert!(e.contains(&range), "{range} in {e}");
 }
 
 // ---------------------------------------------------------------- the recorded state and meta

@@ -361,6 +361,25 @@ fn log_view_is_incremental_and_restarts_on_a_shorter_log() {
     let mut again = LogView::default();
     again.update(&other);
     assert_eq!(again.entries(), v.entries(), "a different (shorter) log is read from the start");
+    // Only the new events are read: rename the Wizard between two updates, and the entries read
+    // before keep the old name while the new ones use the new one. A view that read the whole
+    // log again at every update (same entries, many times the work) would rename them all.
+    let mut c = at_end_of("hud-p2-end-of-turn.ron");
+    let mut v = LogView::default();
+    v.update(&c);
+    let before = v.entries().to_vec();
+    let w = id(&c, "Wizard");
+    assert!(before.iter().any(|e| e.text.contains("Wizard")), "{before:?}");
+    let e = c.world.resource::<skirmish::rules::state::Roster>().entities[w.0 as usize];
+    c.world.entity_mut(e).insert(skirmish::rules::components::LocalNames([("en".into(), "Zed".into())].into()));
+    c.submit(Command::EndTurn { actor: w }).expect("end");
+    v.update(&c);
+    assert_eq!(&v.entries()[..before.len()], &before[..], "entries read before are not read again");
+    let new = &v.entries()[before.len()..];
+    assert!(new.iter().any(|e| e.text.contains("Zed")), "{new:?}");
+    let mut fresh = LogView::default();
+    fresh.update(&c);
+    assert!(!fresh.entries().iter().any(|e| e.text.contains("Wizard")), "read at once, every entry has the new name");
 }
 
 #[test]

@@ -20,7 +20,7 @@ use skirmish::rules::ruleset::Ruleset;
 use skirmish::rules::setup::CombatantSpec;
 use skirmish::rules::state::{DecisionKind, EngineStatus, Pending, TurnState};
 use skirmish::save::undo::{History, UndoError};
-use skirmish::save::{self, SaveError, SaveFile, WriteStop};
+use skirmish::save::{self, SaveError, SaveFile};
 use skirmish::scenario;
 
 const RULESETS: [&str; 4] = ["homebrew-d20", "pf2e", "pf1e", "segments"];
@@ -574,6 +574,16 @@ fn corrupt_mismatched_too_new_and_foreign_files_are_named_errors() {
     // A newer file with fields this version does not know is still "too new", not corrupt.
     let newer = newer.replacen("seed:", "weather: Rain,\n    seed:", 1);
     assert!(matches!(save::parse("n.ron", &newer), Err(SaveError::TooNew { .. })));
+    // Version 0 was never written: corrupt, with the line of its `version` field; and a file
+    // with no version at all is not a save.
+    let zero = text.replacen("version: 2,", "version: 0,", 1);
+    let e = save::parse("z.ron", &zero).unwrap_err();
+    let SaveError::Corrupt(d) = &e else { panic!("{e}") };
+    assert_eq!(d.message, "version: 0 is not a save format version", "{e}");
+    assert_eq!(d.line, text.lines().position(|l| l.contains("version: 2,")).unwrap() + 1, "{e}");
+    let none = text.replacen("version: 2,", "", 1);
+    let e = save::parse("v.ron", &none).unwrap_err();
+    assert!(e.to_string().contains("version: missing (not a save file?)"), "{e}");
     // Mismatched: the saved hash disagrees with the replay.
     let wrong = text.replacen(&format!("hash: \"{}\"", s.state.hash), "hash: \"0000000000000001\"", 1);
     let e = save::restore(save::parse("m.ron", &wrong).unwrap(), "m.ron").err().unwrap();
@@ -614,29 +624,102 @@ fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
+/// `skirmish scenario FILE --replay-out OUT`, the real program writing a save file, under
+/// `wrapper` (a program and its arguments, the binary's path after them) if one is given.
+fn write_replay_with(wrapper: &[&str], scenario_file: &Path, out: &Path) -> std::process::Output {
+    let bin = env!("CARGO_BIN_EXE_skirmish");
+    let mut cmd = match wrapper.split_first() {
+        Some((program, args)) => {
+            let mut c = std::process::Command::new(program);
+            c.args(args).arg(bin);
+            c
+        }
+        None => std::process::Command::new(bin),
+    };
+    cmd.arg("scenario").arg(scenario_file).arg("--replay-out").arg(out).current_dir(root());
+    cmd.output().unwrap_or_else(|e| panic!("cannot run {wrapper:?} {bin}: {e}"))
+}
+
 #[test]
-fn an_interrupted_write_leaves_the_old_save_intact() {
-    let dir = temp_dir("atomic");
+fn a_write_killed_halfway_leaves_the_old_save_intact() {
+    // The real program, killed by the kernel in the middle of writing a save: a file-size limit
+    // (RLIMIT_FSIZE) of half the new file sends SIGXFSZ when the write reaches it, a crash at
+    // that byte. A program writing the save in place (`fs::write(path, ..)`) has truncated the
+    // old save by then and dies having written half of the new one.
+    use std::os::unix::process::ExitStatusExt;
+    let dir = temp_dir("killed");
     let path = dir.join("slot1.ron");
-    let (old, old_text) = small_save();
-    save::write_atomic(&path, &old).unwrap();
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), old_text);
-    // A newer state of the fight, written until just before the rename: a crash there.
-    let (_, full) = scenario::run_keeping(&scenario::load(&golden_source("pf2e")).unwrap(), None);
-    let newer = SaveFile::capture(&full.unwrap(), "newer").unwrap();
-    save::write_atomic_with(&path, newer.to_ron().as_bytes(), WriteStop::BeforeRename).unwrap();
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), old_text, "the old save is untouched");
-    let loaded = save::load(&path).unwrap();
-    assert_eq!(loaded.combat.state_hash(), old.state.hash.0);
-    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(files.len(), 2, "the temp file is beside it: {files:?}");
-    // The save list ignores the unfinished temp file.
+    let (small, big) = (golden_source("segments"), golden_source("pf2e"));
+    let out = write_replay_with(&[], &small, &path);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let old = std::fs::read(&path).unwrap();
+    let old_hash = save::load(&path).unwrap().combat.state_hash();
+    let full = dir.join("full.ron");
+    assert!(write_replay_with(&[], &big, &full).status.success());
+    let new_len = std::fs::metadata(&full).unwrap().len();
+    std::fs::remove_file(&full).unwrap();
+    assert!(new_len > 4096, "{new_len}");
+    let limit = format!("--fsize={}", new_len / 2);
+    let out = write_replay_with(&["prlimit", &limit, "--"], &big, &path);
+    assert_eq!(out.status.signal(), Some(25), "killed by SIGXFSZ mid-write: {out:?}");
+    assert_eq!(std::fs::read(&path).unwrap(), old, "the old save is untouched, byte for byte");
+    assert_eq!(save::load(&path).unwrap().combat.state_hash(), old_hash);
+    // What the killed write left: one hidden temp file, half written, beside the save.
+    let files: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let tmp = files.iter().find(|f| f.starts_with(".slot1.ron.tmp-")).expect("the temp file");
+    assert_eq!(std::fs::metadata(dir.join(tmp)).unwrap().len(), new_len / 2);
+    // The save list ignores it.
     let listed = save::list(&dir);
     assert_eq!(listed.len(), 1);
-    assert_eq!(listed[0].meta.as_ref().unwrap().encounter, "small");
-    // The full write replaces it.
-    save::write_atomic(&path, &newer).unwrap();
-    assert_eq!(save::load(&path).unwrap().combat.state_hash(), newer.state.hash.0);
+    assert_eq!(listed[0].path, path);
+    // A write that is not killed replaces the old save.
+    assert!(write_replay_with(&[], &big, &path).status.success());
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), new_len);
+    assert_ne!(save::load(&path).unwrap().combat.state_hash(), old_hash);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_save_is_synced_before_its_rename_and_its_folder_after() {
+    // What only a power cut would show, read off the system calls of the real program (strace):
+    // the new file's data reaches the disk before it takes the save's name, and the rename
+    // reaches it before the program says it saved. Without the first fsync, a power cut right
+    // after the rename can leave an empty or half-written save under the old name.
+    let dir = temp_dir("fsync");
+    let path = dir.join("slot1.ron");
+    let trace = dir.join("trace.txt");
+    let trace_arg = trace.to_str().unwrap();
+    let wrapper = ["strace", "-f", "-e", "trace=openat,fsync,fdatasync,rename,renameat,renameat2", "-o", trace_arg];
+    let out = match std::process::Command::new("strace").arg("-V").output() {
+        Ok(_) => write_replay_with(&wrapper, &golden_source("pf2e"), &path),
+        Err(e) => panic!("this test reads system calls with strace, which is not here ({e}): apt-get install strace"),
+    };
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&trace).unwrap();
+    // Each line: "PID  call(args) = result".
+    let calls: Vec<&str> =
+        text.lines().filter_map(|l| l.split_once(char::is_whitespace)).map(|(_, c)| c.trim_start()).collect();
+    let fd = |l: &str| l.rsplit_once("= ").and_then(|(_, r)| r.trim().parse::<i32>().ok());
+    let find = |from: usize, what: &dyn Fn(&str) -> bool| -> usize {
+        from + calls[from..]
+            .iter()
+            .position(|c| what(c))
+            .unwrap_or_else(|| panic!("not found after call {from}: {calls:#?}"))
+    };
+    let path_str = path.to_str().unwrap();
+    let dir_str = dir.to_str().unwrap();
+    let open_tmp = find(0, &|c| c.starts_with("openat(") && c.contains("/.slot1.ron.tmp-") && c.contains("O_CREAT"));
+    let tmp_fd = fd(calls[open_tmp]).unwrap();
+    let sync_tmp = find(open_tmp, &|c| c.starts_with(&format!("fsync({tmp_fd})")));
+    let rename = find(open_tmp, &|c| {
+        c.starts_with("rename") && c.contains(".slot1.ron.tmp-") && c.contains(&format!("\"{path_str}\""))
+    });
+    assert!(sync_tmp < rename, "the temp file is synced before the rename: {calls:#?}");
+    let open_dir = find(rename, &|c| c.starts_with("openat(") && c.contains(&format!("\"{dir_str}\"")));
+    let dir_fd = fd(calls[open_dir]).unwrap();
+    find(open_dir, &|c| c.starts_with(&format!("fsync({dir_fd})")));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,6 +2,7 @@
 //! the answer is known, the same output for any `--jobs`, shards merged byte for byte, replays,
 //! and a clean error for each bad input.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -93,6 +94,150 @@ fn sim_statistics_are_right_on_a_duel_with_forced_dice() {
     assert!(b.records[0].iter().all(|r| r.outcome == Outcome::Win(0) && r.rounds == 1));
     let csv = String::from_utf8(output::runs_csv(&b.summary, &b.records)).unwrap();
     assert_eq!(csv.lines().nth(1), Some("pf1e,0,0,a,1,1,5,0,0,0,0,5,1,1"));
+}
+
+#[test]
+fn sim_counters_agree_with_each_runs_log_and_none_stays_zero() {
+    // AI-played fights of the bench encounter under every ruleset (seeds 0..40). The forced-dice
+    // duel above never reacts, provokes, forfeits or dies twice; these fights do. Each run's
+    // counters are checked against a plain count of its own log's events (the run replayed), and
+    // every counter must be non-zero in some ruleset, so deleting any increment fails here.
+    use skirmish::rules::command::Decider;
+    use skirmish::rules::components::Via;
+    use skirmish::rules::log::CombatEvent as E;
+    let cfg = SimConfig { jobs: 2, ..SimConfig::new(bench_4v4(), None, 40) };
+    let prep = sim::prepare(&cfg).unwrap();
+    let b = sim::run_prepared(&cfg, &prep, &|_| {}).unwrap();
+    let mut totals: BTreeMap<String, [u64; 14]> = BTreeMap::new();
+    for (ri, rs) in b.summary.rulesets.iter().enumerate() {
+        let name = prep.rulesets[ri].name.clone();
+        let dying = prep.rulesets[ri].at_zero_hp.is_some();
+        let total = totals.entry(name.clone()).or_default();
+        let records = &b.records[ri];
+        assert_eq!(records.len(), 40);
+        // Runs differ: the seeds make different fights, not one fight 40 times.
+        let shapes: std::collections::BTreeSet<_> =
+            records.iter().map(|r| (format!("{:?}", r.outcome), r.rounds, r.commands)).collect();
+        assert!(shapes.len() >= 10, "{name}: only {} different runs of 40", shapes.len());
+        for r in records {
+            let (log, again) = sim::run::replay(&prep, ri, r.run, r.run).unwrap();
+            assert_eq!(&again, r, "{name} run {}: the replay's record", r.run);
+            let n = r.combatants.len();
+            let mut expect = vec![[0u64; 8]; n];
+            let mut downed = vec![0u64; n];
+            for e in &log.events {
+                match e {
+                    E::Damaged { who, amount, .. } => expect[who.0 as usize][0] += *amount as u64,
+                    E::OpportunityProvoked { mover, .. } => expect[mover.0 as usize][1] += 1,
+                    E::DecisionRequested { by: Decider::Creature(w), about } if about == "Opening" => {
+                        expect[w.0 as usize][2] += 1
+                    }
+                    E::OpeningPassed { who, .. } => expect[who.0 as usize][3] += 1,
+                    E::AbilityUsed { who, via: Via::Opening(_), .. } => expect[who.0 as usize][4] += 1,
+                    E::AbilityUsed { who, via: Via::Reaction | Via::Held, targets, .. } => {
+                        expect[who.0 as usize][5] += 1;
+                        for t in targets {
+                            expect[t.0 as usize][6] += 1;
+                        }
+                    }
+                    E::ActionsForfeited { who, count } => expect[who.0 as usize][7] += u64::from(*count),
+                    E::Downed { who } => downed[who.0 as usize] += 1,
+                    _ => {}
+                }
+            }
+            for (i, c) in r.combatants.iter().enumerate() {
+                let got = [
+                    c.damage_taken,
+                    c.aoo_provoked,
+                    c.openings_offered,
+                    c.openings_passed,
+                    c.openings_taken,
+                    c.reactions_taken,
+                    c.reactions_provoked,
+                    c.actions_forfeited,
+                ];
+                assert_eq!(got, expect[i], "{name} run {} combatant {i}: counters against the log", r.run);
+                // Without a dying state every Downed is a death; with one, a death is a Downed
+                // while already down (no heal between), so downs + deaths = Downed events here.
+                if dying {
+                    assert_eq!(c.downs + c.deaths, downed[i], "{name} run {} combatant {i}", r.run);
+                } else {
+                    assert_eq!((c.downs, c.deaths), (downed[i], downed[i]), "{name} run {} combatant {i}", r.run);
+                }
+                assert!(c.aoo_taken <= c.reactions_taken);
+                for (t, v) in total.iter_mut().zip([
+                    c.damage_dealt,
+                    c.damage_taken,
+                    c.downs,
+                    c.deaths,
+                    c.actions_spent,
+                    c.actions_forfeited,
+                    c.reactions_taken,
+                    c.reactions_provoked,
+                    c.openings_taken,
+                    c.openings_provoked,
+                    c.openings_offered,
+                    c.openings_passed,
+                    c.aoo_taken,
+                    c.aoo_provoked,
+                ]) {
+                    *t += v;
+                }
+            }
+            // Every point of damage here comes from somebody's ability: dealt = taken.
+            let dealt: u64 = r.combatants.iter().map(|c| c.damage_dealt).sum();
+            let taken: u64 = r.combatants.iter().map(|c| c.damage_taken).sum();
+            assert_eq!(dealt, taken, "{name} run {}", r.run);
+        }
+        // The tally adds the records up.
+        assert_eq!(rs.tally.runs, 40);
+        let summed: u64 = rs.tally.combatants.iter().map(|c| c.aoo_taken + c.openings_taken + c.deaths).sum();
+        let from_records: u64 =
+            records.iter().flat_map(|r| &r.combatants).map(|c| c.aoo_taken + c.openings_taken + c.deaths).sum();
+        assert_eq!(summed, from_records, "{name}");
+    }
+    // Each counter is non-zero where its ruleset makes it happen.
+    const NAMES: [&str; 14] = [
+        "damage_dealt",
+        "damage_taken",
+        "downs",
+        "deaths",
+        "actions_spent",
+        "actions_forfeited",
+        "reactions_taken",
+        "reactions_provoked",
+        "openings_taken",
+        "openings_provoked",
+        "openings_offered",
+        "openings_passed",
+        "aoo_taken",
+        "aoo_provoked",
+    ];
+    let nonzero = |rs: &str, which: &[&str]| {
+        for w in which {
+            let k = NAMES.iter().position(|n| n == w).unwrap();
+            assert!(totals[rs][k] > 0, "{rs}: {w} is 0 over 40 AI-played fights: {:?}", totals[rs]);
+        }
+    };
+    let every = [
+        "damage_dealt",
+        "damage_taken",
+        "downs",
+        "deaths",
+        "actions_spent",
+        "reactions_taken",
+        "reactions_provoked",
+        "aoo_taken",
+        "aoo_provoked",
+    ];
+    for rs in ["homebrew-d20", "pf1e", "pf2e", "segments"] {
+        nonzero(rs, &every);
+    }
+    nonzero("homebrew-d20", &["openings_taken", "openings_provoked", "openings_offered", "openings_passed"]);
+    nonzero("pf2e", &["actions_forfeited"]);
+    // pf2e's dying state: most downed creatures are not dead, and some die (a second Downed).
+    let p2 = totals["pf2e"];
+    assert!(p2[3] > 0 && p2[3] < p2[2], "pf2e deaths {} of {} downs", p2[3], p2[2]);
 }
 
 #[test]
