@@ -88,4 +88,5 @@ mod saves;
 mod scenarios;
 mod sg_rules;
 mod sim;
+#[cfg(feature = "game")]
 mod views;
