@@ -415,7 +415,7 @@ pub(crate) fn same_batch(a: &Summary, b: &Summary) -> Option<String> {
             })*
         };
     }
-    same!(format, encounter, file, seed, runs, max_rounds, ai, sides, combatants, mods);
+    same!(format, encounter, file, seed, runs, max_rounds, ai, side_ai, sides, combatants, mods);
     let names = |s: &Summary| s.rulesets.iter().map(|r| r.ruleset.clone()).collect::<Vec<_>>();
     if names(a) != names(b) {
         return differs("rulesets", &names(a), &names(b));

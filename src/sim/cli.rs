@@ -53,9 +53,10 @@ pub struct SimArgs {
     /// folder under mods/ (see docs/modding.md)
     #[arg(long = "mod", value_name = "NAME")]
     pub mods: Vec<String>,
-    /// The AI on every side: tactical (the reference) or basic; summary.json records it
+    /// The AI on every side: tactical (the reference) or basic; or one per side in the
+    /// encounter's order, e.g. tactical,basic (a match between the two); summary.json records it
     /// [default: tactical]
-    #[arg(long, value_name = "tactical|basic")]
+    #[arg(long, value_name = "tactical|basic|A,B,..")]
     pub ai: Option<String>,
     /// The AI GM's policy for openings (a RON file, e.g. assets/gm-policies/never.ron), replacing
     /// the encounter's and each ruleset's own; summary.json keys on it
@@ -119,6 +120,7 @@ struct Options {
     bench: bool,
     mods: Vec<String>,
     ai: Brain,
+    side_ai: Vec<Brain>,
     gm_policy: Option<PathBuf>,
     compare: Option<(Brain, Brain)>,
     /// Encounters past the first (`--compare-ai` only).
@@ -156,13 +158,15 @@ fn parse_pair(v: &str) -> Result<(Brain, Brain), String> {
 
 /// The checks across options that clap does not make; `Err` is a usage error.
 fn check(a: SimArgs) -> Result<Options, String> {
-    let ai = match &a.ai {
-        None => Brain::default(),
-        Some(v) => match parse_brain("--ai ", v)? {
+    let mut side_ai = Vec::new();
+    for v in a.ai.iter().flat_map(|v| v.split(',')) {
+        match parse_brain("--ai ", v.trim())? {
             Brain::Fast => return Err(FAST_REFUSED.into()),
-            b => b,
-        },
-    };
+            b => side_ai.push(b),
+        }
+    }
+    // One AI: on every side. Several: one per side.
+    let ai = if side_ai.len() == 1 { side_ai.remove(0) } else { Brain::default() };
     let mut encounters = a.encounters.into_iter();
     let o = Options {
         encounter: encounters.next(),
@@ -179,6 +183,7 @@ fn check(a: SimArgs) -> Result<Options, String> {
         bench: a.bench,
         mods: a.mods,
         ai,
+        side_ai,
         gm_policy: a.gm_policy,
         compare: a.compare_ai,
     };
@@ -187,6 +192,9 @@ fn check(a: SimArgs) -> Result<Options, String> {
     }
     if o.compare.is_some() && (o.bench || o.replay.is_some() || o.out.is_some() || o.shard.is_some()) {
         return Err("--compare-ai goes without --bench, --replay-run, --out and --shard".into());
+    }
+    if o.compare.is_some() && !o.side_ai.is_empty() {
+        return Err("--compare-ai names its own two AIs: it goes without --ai A,B".into());
     }
     if o.runs == Some(0) {
         return Err("--runs must be at least 1".into());
@@ -244,6 +252,7 @@ fn run(o: &Options, encounter: PathBuf) -> ExitCode {
         cancel: None,
         mods: o.mods.clone(),
         ai: o.ai,
+        side_ai: o.side_ai.clone(),
         gm_policy: o.gm_policy.clone(),
     };
     if let Some(k) = o.replay {
@@ -325,12 +334,16 @@ fn replay(cfg: &SimConfig, k: u64) -> ExitCode {
     };
     for (ri, rs) in prep.rulesets.iter().enumerate() {
         let seed = cfg.seed + k;
-        let (log, rec) = match super::run::replay_with(&prep, ri, k, seed, cfg.ai) {
+        let (log, rec) = match super::run::replay_with(&prep, ri, k, seed, cfg.ai, &cfg.side_ai) {
             Ok(x) => x,
             Err(e) => return fail(e),
         };
         // (The tactical AI, the default, is not named: its logs read as they always have.)
-        let by = if cfg.ai == Brain::Tactical { String::new() } else { format!(", AI {}", cfg.ai) };
+        let by = match (cfg.side_ai.is_empty(), cfg.ai) {
+            (true, Brain::Tactical) => String::new(),
+            (true, ai) => format!(", AI {ai}"),
+            (false, _) => format!(", AI by side {}", super::side_ai_words(&prep.sides, &cfg.side_ai)),
+        };
         let mut text = format!("== {} under {}: run {k}, seed {seed}{by}\n", prep.encounter.name, rs.name);
         for e in &log.events {
             text.push_str(&log.describe(e));
@@ -422,6 +435,7 @@ fn compare(o: &Options, tiers: (Brain, Brain)) -> ExitCode {
         cancel: None,
         mods: o.mods.clone(),
         ai: Brain::Tactical,
+        side_ai: Vec::new(),
         gm_policy: o.gm_policy.clone(),
     };
     let cfg = super::compare::CompareConfig { encounters, base, tiers, margins: super::compare::MARGINS };
@@ -453,6 +467,7 @@ fn bench(o: &Options) -> ExitCode {
         cancel: None,
         mods: o.mods.clone(),
         ai: o.ai,
+        side_ai: o.side_ai.clone(),
         gm_policy: o.gm_policy.clone(),
     };
     let prep = match super::prepare(&cfg) {

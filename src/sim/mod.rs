@@ -104,6 +104,9 @@ pub struct SimConfig {
     pub mods: Vec<String>,
     /// The AI that plays every side (`--ai`): the tactical AI unless a faster tier is asked for.
     pub ai: Brain,
+    /// One AI per side, in the encounter's side order (`--ai tactical,basic`), for a match between
+    /// two AIs; empty: [`SimConfig::ai`] on every side.
+    pub side_ai: Vec<Brain>,
     /// A GM policy file (`--gm-policy`) replacing the encounter's and the rulesets' own under
     /// every ruleset with openings.
     pub gm_policy: Option<PathBuf>,
@@ -124,6 +127,7 @@ impl SimConfig {
             cancel: None,
             mods: Vec::new(),
             ai: Brain::Tactical,
+            side_ai: Vec::new(),
             gm_policy: None,
         }
     }
@@ -217,6 +221,11 @@ pub struct CombatantInfo {
     pub name: String,
     /// Its side.
     pub side: String,
+}
+
+/// "a tactical, b basic": each side's AI.
+pub(crate) fn side_ai_words(sides: &[String], side_ai: &[Brain]) -> String {
+    sides.iter().zip(side_ai).map(|(s, b)| format!("{s} {b}")).collect::<Vec<_>>().join(", ")
 }
 
 /// Check the configuration's values (runs, shard, rounds), load the encounter and the rulesets,
@@ -322,6 +331,16 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
         }
         encounter.gm_policy = Some(policy);
     }
+    if !cfg.side_ai.is_empty() && cfg.side_ai.len() != encounter.sides.len() {
+        let names: Vec<&str> = encounter.sides.iter().map(|s| s.name.as_str()).collect();
+        let ais: Vec<&str> = cfg.side_ai.iter().map(|b| b.name()).collect();
+        return Err(SimError::Config(format!(
+            "--ai {}: one AI per side is {} AIs here, for the sides {} in that order",
+            ais.join(","),
+            names.len(),
+            names.join(", ")
+        )));
+    }
     let file_name = path.file_name().map_or(file.clone(), |f| f.to_string_lossy().into_owned());
     let sides = encounter.sides.iter().map(|s| s.name.clone()).collect();
     let combatants =
@@ -376,6 +395,10 @@ pub struct Summary {
     /// (as in every summary written before the fast tier existed).
     #[serde(default, skip_serializing_if = "is_tactical")]
     pub ai: Brain,
+    /// The AI of each side, in the sides' order, when two AIs met (`--ai tactical,basic`); absent
+    /// when one AI played every side.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub side_ai: Vec<Brain>,
     /// The runs counted here, as half-open ranges [from, to), merged and sorted.
     pub covered: Vec<[u64; 2]>,
     /// The sides, in the encounter's order.
@@ -560,7 +583,7 @@ pub fn run_prepared(cfg: &SimConfig, prep: &Prepared, progress: &(dyn Fn(u64) + 
                 .clone()
                 .into_par_iter()
                 .map_init(
-                    || run::Runner::new(prep, ri).map(|r| r.with_ai(cfg.ai)),
+                    || run::Runner::new(prep, ri).map(|r| r.with_ai(cfg.ai).with_side_ai(&cfg.side_ai)),
                     |runner, k| {
                         if cancelled() {
                             return Err(SimError::Cancelled);
@@ -594,6 +617,7 @@ pub fn run_prepared(cfg: &SimConfig, prep: &Prepared, progress: &(dyn Fn(u64) + 
         runs: cfg.runs,
         max_rounds: cfg.max_rounds,
         ai: cfg.ai,
+        side_ai: cfg.side_ai.clone(),
         covered,
         sides: prep.sides.clone(),
         combatants: prep.combatants.clone(),

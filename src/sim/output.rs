@@ -178,7 +178,9 @@ pub fn table(s: &Summary) -> String {
         s.seed,
         s.seed
     );
-    if s.ai != crate::ai::Brain::Tactical {
+    if !s.side_ai.is_empty() {
+        let _ = writeln!(out, "a match between AIs, by side: {}", super::side_ai_words(&s.sides, &s.side_ai));
+    } else if s.ai != crate::ai::Brain::Tactical {
         let _ = writeln!(out, "played by the {} AI on every side (not the tactical AI, the reference)", s.ai);
     }
     for (label, cells) in &rows {

@@ -28,6 +28,8 @@ pub struct Runner<'a> {
     spare: Option<Combat>,
     /// The AI on every side.
     ai: Brain,
+    /// One AI per side instead, in the encounter's order (empty: `ai` on every side).
+    side_ai: Vec<Brain>,
 }
 
 impl<'a> Runner<'a> {
@@ -37,7 +39,17 @@ impl<'a> Runner<'a> {
         let (ruleset, specs, map) =
             prep.encounter.prepare(ruleset).map_err(|m| format!("{}: map: {m}", prep.file_name))?;
         let dying = ruleset.at_zero_hp.is_some();
-        Ok(Runner { prep, ruleset, specs, map, dice: &prep.dice, dying, spare: None, ai: Brain::Tactical })
+        Ok(Runner {
+            prep,
+            ruleset,
+            specs,
+            map,
+            dice: &prep.dice,
+            dying,
+            spare: None,
+            ai: Brain::Tactical,
+            side_ai: Vec::new(),
+        })
     }
 
     /// The same runner with `ai` playing every side.
@@ -45,10 +57,20 @@ impl<'a> Runner<'a> {
         Runner { ai, ..self }
     }
 
+    /// The same runner with side `i` played by `side_ai[i]` (none given: one AI on every side).
+    pub(crate) fn with_side_ai(self, side_ai: &[Brain]) -> Runner<'a> {
+        Runner { side_ai: side_ai.to_vec(), ..self }
+    }
+
+    /// The AI of each side: one for all, or one per side.
+    fn brains(&self) -> Vec<Brain> {
+        if self.side_ai.is_empty() { vec![self.ai] } else { self.side_ai.clone() }
+    }
+
     /// Play run `k` with `seed` to its end and read its statistics.
     pub fn run(&mut self, k: u64, seed: u64) -> Result<RunRecord, String> {
-        let ai = self.ai;
-        self.run_sides(k, seed, &[ai])
+        let brains = self.brains();
+        self.run_sides(k, seed, &brains)
     }
 
     /// As [`Runner::run`], side `i` (in the encounter's order) played by `brains[i]` (the last
@@ -65,17 +87,7 @@ impl<'a> Runner<'a> {
             }
             None => self.fresh(seed)?,
         };
-        let stats = match brains {
-            [one] => ai::play_by(&mut combat, SCOPE, MAX_COMMANDS, |_| *one),
-            _ => {
-                let sides = &self.prep.sides;
-                let last = brains.last().copied().unwrap_or_default();
-                ai::play_sides(&mut combat, SCOPE, MAX_COMMANDS, |side| {
-                    let i = sides.iter().position(|s| s == side).unwrap_or(usize::MAX);
-                    brains.get(i).copied().unwrap_or(last)
-                })
-            }
-        };
+        let stats = play_brains(&self.prep.sides, &mut combat, brains);
         let rec = self.record(k, &combat, stats.sent as u64);
         self.spare = Some(combat);
         Ok(rec)
@@ -98,8 +110,7 @@ impl<'a> Runner<'a> {
     /// Play one run with `seed` and return the combat, with its full log, and the commands sent.
     pub fn play(&mut self, seed: u64) -> Result<(Combat, u64), String> {
         let mut combat = self.fresh(seed)?;
-        let ai = self.ai;
-        let stats = ai::play_by(&mut combat, SCOPE, MAX_COMMANDS, |_| ai);
+        let stats = play_brains(&self.prep.sides, &mut combat, &self.brains());
         Ok((combat, stats.sent as u64))
     }
 
@@ -120,21 +131,37 @@ impl<'a> Runner<'a> {
     }
 }
 
+/// Play `combat` to its end, side `i` of `sides` by `brains[i]` (the last brain for sides past the
+/// end; one brain: every side).
+fn play_brains(sides: &[String], combat: &mut Combat, brains: &[Brain]) -> ai::PlayStats {
+    match brains {
+        [one] => ai::play_by(combat, SCOPE, MAX_COMMANDS, |_| *one),
+        _ => {
+            let last = brains.last().copied().unwrap_or_default();
+            ai::play_sides(combat, SCOPE, MAX_COMMANDS, |side| {
+                let i = sides.iter().position(|s| s == side).unwrap_or(usize::MAX);
+                brains.get(i).copied().unwrap_or(last)
+            })
+        }
+    }
+}
+
 /// Play run `k` with `seed` (a batch's seed + k) of `prep` under the ruleset at index `ri` and
 /// return its full combat log and record (for `--replay-run`).
 pub fn replay(prep: &Prepared, ri: usize, k: u64, seed: u64) -> Result<(CombatLog, RunRecord), String> {
-    replay_with(prep, ri, k, seed, Brain::Tactical)
+    replay_with(prep, ri, k, seed, Brain::Tactical, &[])
 }
 
-/// As [`replay`], with `ai` on every side.
+/// As [`replay`], with `ai` on every side, or side `i` played by `side_ai[i]`.
 pub(crate) fn replay_with(
     prep: &Prepared,
     ri: usize,
     k: u64,
     seed: u64,
     ai: Brain,
+    side_ai: &[Brain],
 ) -> Result<(CombatLog, RunRecord), String> {
-    let mut r = Runner::new(prep, ri)?.with_ai(ai);
+    let mut r = Runner::new(prep, ri)?.with_ai(ai).with_side_ai(side_ai);
     let (combat, commands) = r.play(seed)?;
     let rec = r.record(k, &combat, commands);
     Ok((combat.log().clone(), rec))

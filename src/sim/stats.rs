@@ -444,7 +444,7 @@ pub struct Rate {
 }
 
 /// The 95% Wilson score interval of `k` successes in `n` trials (`None` when n = 0).
-pub(crate) fn wilson(k: u64, n: u64) -> Option<Rate> {
+pub fn wilson(k: u64, n: u64) -> Option<Rate> {
     if n == 0 {
         return None;
     }

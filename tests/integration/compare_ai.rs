@@ -92,3 +92,50 @@ fn summary_json_records_a_tier_other_than_tactical_and_merge_keeps_tiers_apart()
     let other_half = sim::run_batch(&SimConfig { shard: Some((1, 2)), ..base }, &|_| {}).unwrap();
     sim::merge(&[tactical, other_half]).unwrap();
 }
+
+#[test]
+fn ai_by_side_plays_a_match_records_it_and_refuses_a_wrong_count() {
+    // `--ai tactical,basic`: the blue side by the tactical AI, red by the basic one.
+    let enc = bench_4v4();
+    let enc = enc.to_str().unwrap();
+    let dir = std::env::temp_dir().join(format!("skirmish-side-ai-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = sim(&[enc, "--ruleset", "pf2e", "--runs", "40", "--ai", "tactical,basic", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("a match between AIs, by side: blue tactical, red basic"), "{}", stdout(&o));
+    let summary =
+        sim::parse_summary("summary.json", &std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary.side_ai, [Brain::Tactical, Brain::Basic]);
+    // The match is not the tactical AI on both sides: the tactical side wins most fights, where
+    // the two sides of this mirrored encounter win about equally under one AI.
+    let wins = &summary.rulesets[0].tally.wins;
+    assert!(wins[0] >= 3 * wins[1], "{wins:?}");
+    let same =
+        sim::run_batch(&SimConfig { jobs: 2, ..SimConfig::new(bench_4v4(), Some("pf2e"), 40) }, &|_| {}).unwrap();
+    assert_ne!(same.rulesets[0].tally, summary.rulesets[0].tally);
+    assert!(same.side_ai.is_empty());
+    // Shards of a match merge only with shards of the same match.
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let shard = |ai: &str, i: &str, out: &std::path::Path| {
+        let o =
+            sim(&[enc, "--ruleset", "pf2e", "--runs", "4", "--ai", ai, "--shard", i, "--out", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    };
+    shard("tactical,basic", "0/2", &a);
+    shard("basic,tactical", "1/2", &b);
+    let o = sim(&["merge", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stderr(&o).contains("side_ai"), "{}", stderr(&o));
+    // One AI per side, no more and no fewer; and --compare-ai names its own two.
+    let o = sim(&[enc, "--ruleset", "pf2e", "--runs", "2", "--ai", "tactical,basic,basic"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("one AI per side is 2 AIs here, for the sides blue, red in that order"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sim(&["--compare-ai", "tactical,basic", "--ai", "tactical,basic", enc]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("goes without --ai A,B"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
