@@ -45,7 +45,7 @@ fn one() -> u32 {
 fn per_round<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     let v = u32::deserialize(d)?;
     if !(1..=100).contains(&v) {
-        return Err(serde::de::Error::custom(format!("per_creature_per_round: {v} is out of range 1..=100")));
+        return Err(serde::de::Error::custom(format!("{v} is out of range 1..=100")));
     }
     Ok(v)
 }

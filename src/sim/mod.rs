@@ -322,12 +322,16 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
             )));
         }
         let known: Vec<&str> = encounter.sides.iter().map(|s| s.name.as_str()).collect();
-        if let Some(s) = policy.sides.iter().find(|s| !known.contains(&s.as_str())) {
-            return Err(SimError::Config(format!(
-                "--gm-policy {}: sides: `{s}` is not one of the encounter's sides: {}",
-                f.display(),
-                known.join(", ")
-            )));
+        if let Some((i, s)) = policy.sides.iter().enumerate().find(|(_, s)| !known.contains(&s.as_str())) {
+            // Where the file names it (the file just parsed, so it reads again).
+            let text = crate::rules::data::read_data_file(f)?;
+            let (line, col) = crate::rules::data::locate(&text, &format!("\"{s}\"")).unwrap_or((1, 1));
+            return Err(SimError::Data(crate::rules::data::DataError {
+                file: f.display().to_string(),
+                line,
+                col,
+                message: format!("sides[{i}]: `{s}` is not one of the encounter's sides: {}", known.join(", ")),
+            }));
         }
         encounter.gm_policy = Some(policy);
     }

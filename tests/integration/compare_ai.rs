@@ -61,6 +61,11 @@ fn compare_ai_prints_every_cell_and_exits_by_the_verdict() {
     // 24 runs cannot show equivalence within three points: the check says so and fails.
     assert!(out.contains("FAIL") && out.contains("fast does not reproduce"), "{out}");
     assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    // A tier against itself over 1,000 runs passes every cell, and the exit code says so.
+    let o = sim(&["--compare-ai", "tactical,tactical", enc.to_str().unwrap(), "--ruleset", "pf2e", "--runs", "1000"]);
+    let out = stdout(&o);
+    assert!(!out.contains("FAIL") && out.contains("tactical reproduces tactical's statistics"), "{out}");
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
     // Bad tiers and options are refused before anything is played.
     for (args, says) in [
         (vec!["--compare-ai", "tactical"], "needs two AIs"),

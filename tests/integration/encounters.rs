@@ -156,9 +156,32 @@ fn ambush_gives_the_bandits_a_surprise_round_in_pf1e() {
         .into_iter()
         .find(|r| r.name == "pf1e")
         .unwrap();
-    let c = e.start(rs, 4).unwrap();
+    let mut c = e.start(rs, 4).unwrap();
     assert!(c.turn().surprise_round || c.turn().round == 0, "round {}", c.turn().round);
-    assert!(c.log().events.iter().any(|ev| c.log().describe(ev).starts_with("SurpriseRound")));
+    // Who is aware: the three bandits, the travellers none.
+    let aware: Vec<String> = c
+        .log()
+        .events
+        .iter()
+        .find_map(|ev| match ev {
+            skirmish::rules::log::CombatEvent::SurpriseRound { aware } => Some(aware.clone()),
+            _ => None,
+        })
+        .expect("a surprise round")
+        .into_iter()
+        .map(|w| c.log().names[w.0 as usize].clone())
+        .collect();
+    let mut sorted = aware.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["Bandit", "Crossbowman", "Cutthroat"], "{aware:?}");
+    // Only they act in it: every turn of round 0 is a bandit's.
+    let mut turns = Vec::new();
+    while c.turn().round == 0 {
+        let Some(a) = c.turn().active else { break };
+        turns.push(c.log().names[a.0 as usize].clone());
+        c.submit(skirmish::rules::command::Command::EndTurn { actor: a }).unwrap();
+    }
+    assert_eq!(turns, aware, "the surprise round's turns, in initiative order");
 }
 
 // ------------------------------------------------------------------ bad data

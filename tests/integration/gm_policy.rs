@@ -314,13 +314,19 @@ fn a_bad_gm_policy_file_is_refused_with_file_line_column_and_field() {
     let out = run("(\n    openings: [(when: Mised)],\n)\n");
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("policy.ron:2:") && err.contains("Mised"), "{err}");
+    let file = d.join("policy.ron").display().to_string();
+    let said = |err: &str, want: &str| {
+        assert!(err.starts_with(&format!("skirmish sim: {file}:{want}")), "{want}:\n{err}");
+    };
+    said(&err, "2:23: openings[0].when: Unexpected variant named `Mised`");
     let out = run("(\n    per_creature_per_round: 0,\n)\n");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("policy.ron:2:") && err.contains("per_creature_per_round"), "{err}");
-    let out = run("(openings: [(when: Missed)], sides: [\"pirates\"])\n");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    said(&err, "2:29: per_creature_per_round: 0 is out of range 1..=100\n");
+    let out = run("(openings: [(when: Missed)],\n sides: [\"monsters\", \"pirates\"])\n");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("sides: `pirates` is not one of the encounter's sides"), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    said(&err, "2:22: sides[1]: `pirates` is not one of the encounter's sides: heroes, monsters\n");
     // Under a ruleset without openings a policy that opens some is a mistake worth saying.
     let f = d.join("policy.ron");
     std::fs::write(&f, "(openings: [(when: Missed)])\n").unwrap();
@@ -347,6 +353,10 @@ fn an_encounters_policy_is_the_games_and_a_save_keeps_it_under_an_installed_rule
     let file = sim_root().join("saves/gm-policy-test.ron");
     let loaded = save.start(file.to_str().unwrap()).unwrap();
     assert!(loaded.ruleset().gm_policy.is_never(), "the installed homebrew-d20 would open openings");
+    // And through the file's text, as a save on disk comes back.
+    let text = save.to_ron();
+    let restored = skirmish::save::restore(skirmish::save::parse("p.ron", &text).unwrap(), "p.ron").unwrap();
+    assert!(restored.combat.ruleset().gm_policy.is_never(), "the policy is written in the file:\n{text}");
     // Under pf2e (no openings) the encounter's policy has nothing to replace.
     let pf2e = Ruleset::load(&sim_root().join("assets/rulesets/pf2e.ron")).unwrap();
     enc.gm_policy = Some(GmPolicy {

@@ -329,9 +329,20 @@ fn only_regular_files_of_bounded_size_are_read() {
 
 #[test]
 fn the_check_command_reports_a_fifo_and_dev_zero_without_blocking() {
-    let out = Process::new(env!("CARGO_BIN_EXE_skirmish")).args(["check", "/dev/zero"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
+    use crate::hardening_sim::{cli_within, mkfifo};
+    let dir = std::env::temp_dir().join(format!("skirmish-check-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A FIFO nobody writes to: opening it to read would wait forever.
+    let fifo = dir.join("scenario.ron");
+    mkfifo(&fifo);
+    for file in [fifo.to_str().unwrap(), "/dev/zero"] {
+        let out = cli_within(&["check", file], std::time::Duration::from_secs(20));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{file}: {stderr}");
+        assert!(stderr.contains(file) && stderr.contains("not a regular file"), "{file}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -334,7 +334,7 @@ fn sim_merge_refuses_summaries_of_another_format() {
 
 /// Run `skirmish ARGS` with a time limit; a process still running then is killed and fails the
 /// test.
-fn cli_within(args: &[&str], limit: Duration) -> Output {
+pub(crate) fn cli_within(args: &[&str], limit: Duration) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_skirmish"))
         .args(args)
         .stdin(Stdio::null())
@@ -354,7 +354,7 @@ fn cli_within(args: &[&str], limit: Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
-fn mkfifo(p: &Path) {
+pub(crate) fn mkfifo(p: &Path) {
     assert!(Command::new("mkfifo").arg(p).status().unwrap().success(), "mkfifo {}", p.display());
 }
 

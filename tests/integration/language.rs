@@ -76,9 +76,16 @@ fn count_and_step_count_are_exact() {
         Expect(Count((kind: "AttackRolled"), 1)),"#,
     );
     assert!(r.passed(), "{:?}", failures(&r));
-    let r = duel(r#"Expect(Count((kind: "InitiativeRolled"), 3)),"#);
-    let f = failures(&r);
-    assert!(f.len() == 1 && f[0].contains("matches 2 events of the log, expected 3"), "{f:?}");
+    // Exact both ways: more, and fewer, than happened fail.
+    for (expect, says) in [
+        (r#"Expect(Count((kind: "InitiativeRolled"), 3)),"#, "matches 2 events of the log, expected 3"),
+        (r#"Expect(Count((kind: "InitiativeRolled"), 1)),"#, "matches 2 events of the log, expected 1"),
+        (r#"Expect(StepCount((kind: "AttackHit"), 0)),"#, "matches 1 events of this step, expected 0"),
+        (r#"Expect(StepCount((kind: "AttackHit"), 2)),"#, "matches 1 events of this step, expected 2"),
+    ] {
+        let f = failures(&duel(expect));
+        assert!(f.len() == 1 && f[0].contains(says), "{expect}: {f:?}");
+    }
 }
 
 #[test]

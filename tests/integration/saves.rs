@@ -741,6 +741,14 @@ fn the_save_list_shows_encounter_ruleset_round_and_date_newest_first() {
     assert_eq!((m.encounter.as_str(), m.ruleset.as_str(), m.saved_at), ("brawl", "pf1e", 200));
     assert_eq!(m.round, b.state.clock.0);
     assert!(matches!(listed[2].meta, Err(SaveError::TooNew { version: 9, .. })));
+    // Newest first, not by name or round: a.ron saved again later comes first, though its name
+    // sorts first and its fight has fewer rounds.
+    a.meta.saved_at = 300;
+    save::write_atomic(&dir.join("a.ron"), &a).unwrap();
+    assert!(a.state.clock.0 < b.state.clock.0);
+    let listed = save::list(&dir);
+    let names: Vec<_> = listed.iter().map(|l| l.path.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["a.ron", "b.ron", "c.ron"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -377,6 +377,21 @@ fn sim_mod_runs_a_rust_mod_in_every_run_and_refuses_an_unknown_one() {
         ),
         "no regeneration in the run"
     );
+    // Every run of a batch has it, a reused world's as well as the first: one worker plays runs
+    // 0..6 in turn, and each run's record is that of the run replayed on its own, which
+    // regenerates.
+    let batch = sim::run_batch_records(&SimConfig { jobs: 1, runs: 6, ..cfg.clone() }, &|_| {}).unwrap();
+    for r in &batch.records[0] {
+        let (log, alone) = sim::run::replay(&prep, 0, r.run, cfg.seed + r.run).unwrap();
+        assert_eq!(&alone, r, "run {}", r.run);
+        assert!(
+            log.events.iter().any(
+                |e| matches!(e, skirmish::rules::log::CombatEvent::ModEffect { source, .. } if source == "regeneration")
+            ),
+            "no regeneration in run {}",
+            r.run
+        );
+    }
     // The summary says which mods the runs had; shards with other mods do not merge.
     let with = sim::run_batch(&cfg, &|_| {}).unwrap();
     assert_eq!(with.mods, vec!["regeneration".to_string()]);
