@@ -137,6 +137,32 @@ fn keys_and_clicks_move_and_attack_through_the_game_plugins() {
         b.combat.log().events[before..].iter().any(|e| matches!(e, CombatEvent::TurnEnded { who, .. } if *who == hero)),
         "E did not end the turn"
     );
+    // Attacking by keys: a number picks that ability of the bar, Tab a target, Enter sends it.
+    let (mut a, knight) = knight_and_orc(r#"["....", "...."]"#, (1, 0), (2, 0));
+    let orc = a.world().resource::<Battle>().combat.cid("Orc").unwrap();
+    let keys: Vec<String> = (1..=9).map(|i| i.to_string()).collect();
+    let bar: Vec<String> =
+        skirmish::hud_model::ability_buttons(&mut a.world_mut().resource_mut::<Battle>().combat, knight, &keys)
+            .into_iter()
+            .map(|b| b.id)
+            .collect();
+    for ability in ["sword", "bow"] {
+        let i = bar.iter().position(|x| x == ability).unwrap_or_else(|| panic!("{ability} in {bar:?}"));
+        let digit = [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3, KeyCode::Digit4, KeyCode::Digit5][i];
+        let before = a.world().resource::<Battle>().combat.log().events.len();
+        tap(&mut a, digit);
+        tap(&mut a, KeyCode::Tab);
+        tap(&mut a, KeyCode::Enter);
+        let b = a.world().resource::<Battle>();
+        let rolled = b.combat.log().events[before..].iter().find_map(|e| match e {
+            CombatEvent::AttackRolled { attacker, target, ability, .. } if *attacker == knight => {
+                Some((*target, ability.clone()))
+            }
+            _ => None,
+        });
+        assert_eq!(rolled, Some((orc, ability.to_string())), "key {} then Tab, Enter: {:?}", i + 1, b.last_rejection);
+        until_human_turn(&mut a);
+    }
 }
 
 #[test]
@@ -193,6 +219,32 @@ fn the_player_never_writes_rules_state_except_through_commands() {
     let b = a.world().resource::<Battle>();
     assert_eq!(b.combat.state_hash(), hash);
     assert!(b.last_rejection.as_deref().is_some_and(|r| r.contains("no combatant")), "{:?}", b.last_rejection);
+    // Looking is not acting: over many frames the pointer visits every creature and square while
+    // keys choose abilities, cycle targets and cancel; the HUD's dry runs (reach, targets, hovers)
+    // leave the rules state and the journal as they were.
+    let (hash, len) = (b.combat.state_hash(), b.combat.journal().len());
+    let keys =
+        [KeyCode::KeyM, KeyCode::Digit1, KeyCode::Tab, KeyCode::Digit2, KeyCode::Tab, KeyCode::Escape, KeyCode::Digit3];
+    let mut cells: Vec<GridPos> =
+        (0..b.combat.len() as u32).filter_map(|c| b.combat.get::<GridPos>(Cid(c)).copied()).collect();
+    cells.extend((0..12).flat_map(|x| (0..8).map(move |y| GridPos { x, y })));
+    for (i, cell) in cells.iter().enumerate() {
+        a.world_mut().resource_mut::<CursorCell>().0 = Some(*cell);
+        tap(&mut a, keys[i % keys.len()]);
+        let b = a.world().resource::<Battle>();
+        assert_eq!((b.combat.state_hash(), b.combat.journal().len()), (hash, len), "frame {i}, over {cell:?}");
+    }
+    // One command, E: the journal's next entry is the player's, the only one of the player's.
+    tap(&mut a, KeyCode::KeyE);
+    let b = a.world().resource::<Battle>();
+    let new = &b.combat.journal()[len..];
+    use skirmish::rules::journal::{Entry, Issuer};
+    assert!(
+        matches!(&new[0], Entry::Command { by: Issuer::Player, ok: true, cmd: Command::EndTurn { actor } } if *actor == hero),
+        "{:?}",
+        &new[..new.len().min(3)]
+    );
+    assert_eq!(new.iter().filter(|e| matches!(e, Entry::Command { by: Issuer::Player, .. })).count(), 1);
 }
 
 #[test]
@@ -330,6 +382,42 @@ fn a_game_started_with_a_mod_runs_it() {
     let b = a.world().resource::<Battle>();
     assert!(b.error.is_none(), "{:?}", b.error);
     assert_eq!(b.combat.mods().first().map(|m| m.0.as_str()), Some("regeneration"));
+    // And it runs: the default encounter with regenerating creatures, played by the AI, shows
+    // the mod healing a hurt creature in the log.
+    let dir = std::env::temp_dir().join(format!("skirmish-game-mod-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/encounters/skirmish-4v4.ron"),
+    )
+    .unwrap();
+    let file = dir.join("regenerating.ron");
+    std::fs::write(&file, text.replace("stats: {", "stats: {\"regeneration\": 2, ")).unwrap();
+    let mut a = app(PlayOptions {
+        encounter: Some(file),
+        ruleset: Some("homebrew-d20".into()),
+        all_ai: true,
+        start_now: true,
+        seed: Some(2),
+        mods: vec!["regeneration".into()],
+        ..default()
+    });
+    let healed = |a: &App| {
+        let events = &a.world().resource::<Battle>().combat.log().events;
+        events.windows(2).any(|w| {
+            matches!(&w[0], CombatEvent::ModEffect { source, .. } if source == "regeneration")
+                && matches!(&w[1], CombatEvent::Healed { .. })
+        })
+    };
+    for _ in 0..3000 {
+        if healed(&a) {
+            break;
+        }
+        a.update();
+    }
+    let b = a.world().resource::<Battle>();
+    assert!(a.world().resource::<BattleSetup>().file.ends_with("regenerating.ron"));
+    assert!(healed(&a), "no regeneration healed anybody in {} events", b.combat.log().events.len());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -455,6 +455,24 @@ fn with_nothing_chosen_friends_tokens_do_not_take_the_click() {
     // The hero's chest: high enough that the ground behind is another square.
     let got = put(&mut a, Vec3::new(at.x as f32, 0.9, at.y as f32));
     assert!(got.is_some() && got != Some(at), "the hero's own token took the click: {got:?}");
+    // Nor does any other friend's.
+    let friends: Vec<GridPos> = {
+        let b = a.world().resource::<Battle>();
+        (0..b.combat.len() as u32)
+            .map(skirmish::rules::components::Cid)
+            .filter(|c| *c != hero && b.combat.get::<skirmish::rules::components::Side>(*c).cloned() == side)
+            .map(|c| *b.combat.get::<GridPos>(c).unwrap())
+            .collect()
+    };
+    assert!(!friends.is_empty());
+    let mut behind = 0;
+    for f in friends {
+        // The square behind it, or none when behind it is off the board.
+        let got = put(&mut a, Vec3::new(f.x as f32, 0.9, f.y as f32));
+        assert_ne!(got, Some(f), "a friend's token at {f:?} took the click");
+        behind += usize::from(got.is_some());
+    }
+    assert!(behind > 0, "every friend's ray left the board: nothing was tried");
     let got = put(&mut a, Vec3::new(enemy_at.x as f32, 0.9, enemy_at.y as f32));
     // That enemy, or one standing in front of it.
     let b = a.world().resource::<Battle>();
