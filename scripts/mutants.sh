@@ -11,7 +11,8 @@
 #   SHARD=0/1 scripts/mutants.sh --re 'actions.rs:1115'   only the mutants whose names match
 #
 # Shards are round-robin, so a sample reaches every file of its area. Mutants are built with the
-# `mutants` profile (unoptimised: about 5 s a build) and --no-default-features. Each area runs the
+# `mutants` profile (unoptimised) and --no-default-features, and only the library, its unit tests and
+# the integration tests are built (not the examples or benches). Each area runs the
 # library's unit tests and the integration tests that exercise it (below), with 100 fuzz cases:
 # a mutant those miss may still be caught by another test, so an area's score is a lower bound.
 # The rules core runs every integration test but the long loops. The unmutated tree is tested
@@ -35,4 +36,4 @@ esac
 # shellcheck disable=SC2086
 exec cargo mutants --in-place --profile mutants --no-default-features -f "$files" \
   --shard "$shard" --sharding round-robin --timeout "${TIMEOUT:-60}" --build-timeout 400 "$@" \
-  -- --lib --test integration -- $tests $long
+  -C --lib -C --test -C integration -- -- $tests $long

@@ -138,6 +138,20 @@ pub fn summary(s: &Summary) -> Result<(), Problem> {
     if s.covered.is_empty() {
         return Err(Problem::top("covered", "no runs: a shard covers at least one run".into()));
     }
+    if !s.side_ai.is_empty() {
+        if s.side_ai.len() != s.sides.len() {
+            return Err(Problem::top(
+                "side_ai",
+                format!("{} AIs for {} sides: one AI per side", s.side_ai.len(), s.sides.len()),
+            ));
+        }
+        if s.ai != crate::ai::Brain::Tactical {
+            return Err(Problem::top("side_ai", format!("with `ai: {}` as well: one or the other", s.ai)));
+        }
+        if s.side_ai.windows(2).all(|w| w[0] == w[1]) {
+            return Err(Problem::top("side_ai", "the same AI on every side is written as `ai`".into()));
+        }
+    }
     let mut end = None;
     for (i, [a, b]) in s.covered.iter().enumerate() {
         if a >= b || *b > s.runs {

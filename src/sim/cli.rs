@@ -159,14 +159,26 @@ fn parse_pair(v: &str) -> Result<(Brain, Brain), String> {
 /// The checks across options that clap does not make; `Err` is a usage error.
 fn check(a: SimArgs) -> Result<Options, String> {
     let mut side_ai = Vec::new();
-    for v in a.ai.iter().flat_map(|v| v.split(',')) {
-        match parse_brain("--ai ", v.trim())? {
-            Brain::Fast => return Err(FAST_REFUSED.into()),
-            b => side_ai.push(b),
+    if let Some(v) = &a.ai {
+        if a.compare_ai.is_some() {
+            return Err("--compare-ai names its own two AIs: it goes without --ai".into());
+        }
+        for name in v.split(',').map(str::trim) {
+            if name.is_empty() {
+                return Err(format!("--ai {v}: an AI's name is missing (one per side, e.g. tactical,basic)"));
+            }
+            match parse_brain("--ai ", name)? {
+                Brain::Fast => return Err(FAST_REFUSED.into()),
+                b => side_ai.push(b),
+            }
         }
     }
-    // One AI: on every side. Several: one per side.
-    let ai = if side_ai.len() == 1 { side_ai.remove(0) } else { Brain::default() };
+    // One AI (or the same on every side): on every side, as `ai`. Different ones: one per side.
+    let ai = side_ai.first().copied().unwrap_or_default();
+    if side_ai.windows(2).all(|w| w[0] == w[1]) {
+        side_ai.clear();
+    }
+    let ai = if side_ai.is_empty() { ai } else { Brain::default() };
     let mut encounters = a.encounters.into_iter();
     let o = Options {
         encounter: encounters.next(),
@@ -192,9 +204,6 @@ fn check(a: SimArgs) -> Result<Options, String> {
     }
     if o.compare.is_some() && (o.bench || o.replay.is_some() || o.out.is_some() || o.shard.is_some()) {
         return Err("--compare-ai goes without --bench, --replay-run, --out and --shard".into());
-    }
-    if o.compare.is_some() && !o.side_ai.is_empty() {
-        return Err("--compare-ai names its own two AIs: it goes without --ai A,B".into());
     }
     if o.runs == Some(0) {
         return Err("--runs must be at least 1".into());

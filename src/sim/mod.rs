@@ -325,7 +325,9 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
         if let Some((i, s)) = policy.sides.iter().enumerate().find(|(_, s)| !known.contains(&s.as_str())) {
             // Where the file names it (the file just parsed, so it reads again).
             let text = crate::rules::data::read_data_file(f)?;
-            let (line, col) = crate::rules::data::locate(&text, &format!("\"{s}\"")).unwrap_or((1, 1));
+            let from = text.find("sides").unwrap_or(0);
+            let at = text[from..].find(&format!("\"{s}\"")).map_or(0, |k| from + k);
+            let (line, col) = crate::rules::data::position(&text, at);
             return Err(SimError::Data(crate::rules::data::DataError {
                 file: f.display().to_string(),
                 line,

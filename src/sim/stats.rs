@@ -474,6 +474,84 @@ mod tests {
         assert!(wilson(0, 0).is_none());
     }
 
+    /// The record of a two-creature log (0 and 1 on sides a and b), under a ruleset with a
+    /// dying state or not, every ability costing its logged cost.
+    fn record(events: &[CombatEvent], dying: bool) -> RunRecord {
+        let sides = ["a".to_string(), "b".to_string()];
+        RunRecord::from_log(0, 2, &sides, events, 1, 0, true, dying, &|_| 0)
+    }
+
+    fn used(who: u32, cost: u8) -> CombatEvent {
+        CombatEvent::AbilityUsed { who: Cid(who), ability: "x".into(), cost, targets: vec![], via: Via::Turn }
+    }
+
+    fn damaged(who: u32, amount: i32) -> CombatEvent {
+        CombatEvent::Damaged { who: Cid(who), amount, hp: 1, dice: vec![] }
+    }
+
+    // Found by cargo-mutants (issue 26): what the AI-played fights never show.
+    #[test]
+    fn damage_is_dealt_by_the_creature_whose_ability_resolves_and_by_nobody_between_turns() {
+        use crate::rules::ruleset::AttackKind;
+        let attack = |attacker: u32, target: u32| CombatEvent::AttackRolled {
+            attacker: Cid(attacker),
+            target: Cid(target),
+            ability: "x".into(),
+            kind: AttackKind::Melee,
+            roll: 10,
+            bonus: 0,
+            total: 10,
+            flanking: 0,
+            dice: vec![],
+        };
+        let r = record(
+            &[
+                used(0, 1),
+                damaged(1, 3),
+                // An attack by 1 inside 0's ability (a riposte, say): 1 deals what follows.
+                attack(1, 0),
+                damaged(0, 2),
+                // Persistent damage at a turn's step: taken, dealt by nobody.
+                CombatEvent::TurnEnded { who: Cid(0), actions_left: 0 },
+                damaged(1, 4),
+                CombatEvent::RoundStarted { round: 2, seconds: 6 },
+                damaged(0, 5),
+            ],
+            false,
+        );
+        let c = &r.combatants;
+        assert_eq!((c[0].damage_dealt, c[1].damage_dealt), (3, 2));
+        assert_eq!((c[0].damage_taken, c[1].damage_taken), (7, 7));
+    }
+
+    #[test]
+    fn an_activity_spends_what_it_pays_when_it_starts_and_each_round_after() {
+        let r = record(
+            &[
+                CombatEvent::ActivityStarted { who: Cid(1), ability: "ritual".into(), cost: 5, paid: 2 },
+                CombatEvent::ActivityProgressed { who: Cid(1), ability: "ritual".into(), paid_now: 3, remaining: 0 },
+                used(0, 1),
+            ],
+            false,
+        );
+        assert_eq!((r.combatants[0].actions_spent, r.combatants[1].actions_spent), (1, 5));
+    }
+
+    #[test]
+    fn a_creature_healed_and_downed_again_goes_down_twice_and_one_downed_while_down_dies() {
+        let healed = |hp| CombatEvent::Healed { who: Cid(1), amount: 3, hp, dice: vec![] };
+        let down = CombatEvent::Downed { who: Cid(1) };
+        // With a dying state: down, healed up, down again (two downs); down while down (a death).
+        let r = record(&[down.clone(), healed(3), down.clone(), down.clone()], true);
+        assert_eq!((r.combatants[1].downs, r.combatants[1].deaths), (2, 1));
+        // A heal that leaves it at 0 hp does not bring it back up.
+        let r = record(&[down.clone(), healed(0), down.clone()], true);
+        assert_eq!((r.combatants[1].downs, r.combatants[1].deaths), (1, 1));
+        // Without one, every down is a death.
+        let r = record(&[down.clone(), healed(3), down], false);
+        assert_eq!((r.combatants[1].downs, r.combatants[1].deaths), (2, 2));
+    }
+
     #[test]
     fn percentiles_use_nearest_rank() {
         let mut t = Tally::new(2, 0);

@@ -112,6 +112,8 @@ fn sim_counters_agree_with_each_runs_log_and_none_stays_zero() {
     for (ri, rs) in b.summary.rulesets.iter().enumerate() {
         let name = prep.rulesets[ri].name.clone();
         let dying = prep.rulesets[ri].at_zero_hp.is_some();
+        // Typed action slots (pf1e) count an ability by its action type, not its logged cost.
+        let typed = matches!(prep.rulesets[ri].budget, skirmish::rules::ruleset::ActionBudget::TypedSlots { .. });
         let total = totals.entry(name.clone()).or_default();
         let records = &b.records[ri];
         assert_eq!(records.len(), 40);
@@ -124,6 +126,7 @@ fn sim_counters_agree_with_each_runs_log_and_none_stays_zero() {
             assert_eq!(&again, r, "{name} run {}: the replay's record", r.run);
             let n = r.combatants.len();
             let mut expect = vec![[0u64; 8]; n];
+            let mut spent = vec![0u64; n];
             let mut downed = vec![0u64; n];
             for e in &log.events {
                 match e {
@@ -133,13 +136,21 @@ fn sim_counters_agree_with_each_runs_log_and_none_stays_zero() {
                         expect[w.0 as usize][2] += 1
                     }
                     E::OpeningPassed { who, .. } => expect[who.0 as usize][3] += 1,
-                    E::AbilityUsed { who, via: Via::Opening(_), .. } => expect[who.0 as usize][4] += 1,
-                    E::AbilityUsed { who, via: Via::Reaction | Via::Held, targets, .. } => {
-                        expect[who.0 as usize][5] += 1;
-                        for t in targets {
-                            expect[t.0 as usize][6] += 1;
+                    E::AbilityUsed { who, via, targets, cost, .. } => {
+                        spent[who.0 as usize] += u64::from(*cost);
+                        match via {
+                            Via::Opening(_) => expect[who.0 as usize][4] += 1,
+                            Via::Reaction | Via::Held => {
+                                expect[who.0 as usize][5] += 1;
+                                for t in targets {
+                                    expect[t.0 as usize][6] += 1;
+                                }
+                            }
+                            Via::Turn => {}
                         }
                     }
+                    E::ActivityStarted { who, paid, .. } => spent[who.0 as usize] += u64::from(*paid),
+                    E::ActivityProgressed { who, paid_now, .. } => spent[who.0 as usize] += u64::from(*paid_now),
                     E::ActionsForfeited { who, count } => expect[who.0 as usize][7] += u64::from(*count),
                     E::Downed { who } => downed[who.0 as usize] += 1,
                     _ => {}
@@ -157,6 +168,9 @@ fn sim_counters_agree_with_each_runs_log_and_none_stays_zero() {
                     c.actions_forfeited,
                 ];
                 assert_eq!(got, expect[i], "{name} run {} combatant {i}: counters against the log", r.run);
+                if !typed {
+                    assert_eq!(c.actions_spent, spent[i], "{name} run {} combatant {i}: actions spent", r.run);
+                }
                 // Without a dying state every Downed is a death; with one, a death is a Downed
                 // while already down (no heal between), so downs + deaths = Downed events here.
                 if dying {
