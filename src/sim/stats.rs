@@ -553,6 +553,61 @@ mod tests {
     }
 
     #[test]
+    fn an_attack_of_opportunity_is_taken_only_while_it_is_on_offer() {
+        let reaction = |who: u32| CombatEvent::AbilityUsed {
+            who: Cid(who),
+            ability: "sword".into(),
+            cost: 0,
+            targets: vec![Cid(1)],
+            via: Via::Reaction,
+        };
+        let offer = CombatEvent::OpportunityProvoked { mover: Cid(1), from: Cid(0) };
+        // Taken while offered.
+        let r = record(&[offer.clone(), reaction(0)], false);
+        assert_eq!((r.combatants[0].aoo_taken, r.combatants[1].aoo_provoked), (1, 1));
+        // Declined, or the mover moved on: a later reaction of the same creature is not it.
+        let declined = CombatEvent::OpportunityDeclined { who: Cid(0) };
+        let moved = CombatEvent::MoveStopped { who: Cid(1), at: crate::rules::components::GridPos { x: 1, y: 0 } };
+        for between in [declined, moved] {
+            let r = record(&[offer.clone(), between, reaction(0)], false);
+            assert_eq!((r.combatants[0].aoo_taken, r.combatants[0].reactions_taken), (0, 1));
+        }
+        // Another creature declining leaves this one's offer open.
+        let other = CombatEvent::OpportunityDeclined { who: Cid(1) };
+        let r = record(&[offer, other, reaction(0)], false);
+        assert_eq!(r.combatants[0].aoo_taken, 1);
+    }
+
+    #[test]
+    fn a_draw_at_the_round_cap_is_told_from_other_draws() {
+        let drawn = |reason| CombatEvent::CombatDrawn { reason, round: 5 };
+        assert_eq!(record(&[drawn(DrawReason::RoundCap(5))], false).outcome, Outcome::RoundCap);
+        assert_eq!(record(&[drawn(DrawReason::NobodyCanAct)], false).outcome, Outcome::OtherDraw);
+        let sides = ["a".to_string(), "b".to_string()];
+        let unfinished = RunRecord::from_log(0, 2, &sides, &[], 1, 0, false, false, &|_| 0);
+        assert_eq!(unfinished.outcome, Outcome::Unfinished);
+    }
+
+    #[test]
+    fn a_tally_merged_into_an_empty_one_keeps_every_count() {
+        let mut full = Tally::new(2, 2);
+        let mut r = record(&[used(0, 2), damaged(1, 3)], false);
+        r.outcome = Outcome::Win(1);
+        r.rounds = 3;
+        full.add(&r).unwrap();
+        let mut empty = Tally::default();
+        empty.merge(&full).unwrap();
+        assert_eq!(empty, full);
+        let before = full.clone();
+        full.merge(&Tally::default()).unwrap();
+        assert_eq!(full.wins, before.wins);
+        assert_eq!(full.combatants, before.combatants);
+        // No runs, no mean.
+        assert_eq!(Tally::new(2, 2).rounds_mean(), None);
+        assert_eq!(full.rounds_mean(), Some(3.0));
+    }
+
+    #[test]
     fn percentiles_use_nearest_rank() {
         let mut t = Tally::new(2, 0);
         for r in [1u32, 2, 2, 3, 10] {
