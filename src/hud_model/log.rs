@@ -1066,4 +1066,51 @@ mod tests {
         assert_eq!(of(EndReason::WoreOff), "Shaman's dying ends: it wore off.");
         assert_eq!(of(EndReason::RemovedByMod), "Shaman's dying ends: a mod removed it.");
     }
+
+    /// An attack's entry says the Assist that helped it and that no defensive roll was possible.
+    /// Found by cargo-mutants (issue 26).
+    #[test]
+    fn an_attack_sentence_says_the_assist_and_no_defence_possible() {
+        let rs = crate::rules::ruleset::Ruleset::load(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron"),
+        )
+        .unwrap();
+        let names = |c: Cid| ["Knight", "Orc", "Ranger"][c.0 as usize].to_string();
+        let stat = |_: Cid, _: &str| 2;
+        let (k, o, r) = (Cid(0), Cid(1), Cid(2));
+        let events = [
+            CombatEvent::AttackRolled {
+                attacker: k,
+                target: o,
+                ability: "sword".into(),
+                kind: crate::rules::ruleset::AttackKind::Melee,
+                roll: 12,
+                bonus: 4,
+                total: 16,
+                flanking: 0,
+                dice: vec![DieRoll { sides: 20, value: 12, kept: true, negative: false }],
+            },
+            CombatEvent::AssistUsed { who: k, from: vec![r], bonus: 2 },
+            CombatEvent::NoDefensePossible { who: o },
+            CombatEvent::AttackHit { attacker: k, target: o },
+            CombatEvent::Damaged { who: o, amount: 7, hp: 3, dice: vec![] },
+        ];
+        assert_eq!(
+            attack_sentence(&rs, &Tr::default(), &events, &names, &stat),
+            "Knight attacks Orc with Sword: 1d20 12 + STR 2 + 2 = 16 (Assist +2) (no defensive roll possible) — hit, 7 damage (Orc 3 hp left)"
+        );
+    }
+
+    /// An entry is about every creature its event names, for the log's creature filter.
+    /// Found by cargo-mutants (issue 26).
+    #[test]
+    fn an_entry_is_about_every_creature_its_event_names() {
+        use CombatEvent::*;
+        let (a, b, c) = (Cid(0), Cid(1), Cid(2));
+        assert_eq!(actors(&OpportunityProvoked { mover: a, from: b }), [a, b]);
+        assert_eq!(actors(&NoOpportunity { mover: a, from: b, reason: NoOpportunityReason::Busy }), [a, b]);
+        assert_eq!(actors(&ReturnedFromDelay { who: a, after: b }), [a, b]);
+        assert_eq!(actors(&SurpriseRound { aware: vec![b, c] }), [b, c]);
+        assert_eq!(actors(&Disengaged { who: a, from: vec![b, c] }), [a, b, c]);
+    }
 }

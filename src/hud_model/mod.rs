@@ -1024,3 +1024,46 @@ pub(crate) fn status_line_in(combat: &Combat, tr: &Tr) -> String {
         EngineStatus::Busy | EngineStatus::NotStarted => "…".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scenario of `tests/scenarios/`, run to its end.
+    pub(crate) fn at_end_of(file: &str) -> Combat {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios").join(file);
+        let ls = crate::scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let (report, combat) = crate::scenario::run_keeping(&ls, None);
+        assert!(report.passed(), "{file}: {:?}", report.checks.iter().find(|c| c.failure.is_some()));
+        combat.expect("the scenario sets up")
+    }
+
+    /// Side colours: blue, red, green, gold, then again from blue. Found by cargo-mutants (issue 26).
+    #[test]
+    fn side_colours_cycle_through_four() {
+        assert_eq!(side_rgb(0), [64, 140, 242]);
+        assert_eq!(side_rgb(1), [224, 77, 71]);
+        assert_eq!(side_rgb(2), [89, 199, 102]);
+        assert_eq!(side_rgb(3), [217, 179, 64]);
+        assert_eq!(side_rgb(4), [64, 140, 242]);
+        assert_eq!(side_rgb(9), [224, 77, 71]);
+    }
+
+    /// The status line names whose input the engine waits for. Found by cargo-mutants (issue 26).
+    #[test]
+    fn status_line_names_whose_input_the_engine_waits_for() {
+        let tr = Tr::default();
+        assert_eq!(status_line_in(&at_end_of("hud-p2-end-of-turn.ron"), &tr), "Wizard to act");
+        assert_eq!(status_line_in(&at_end_of("hud-hb-opening.ron"), &tr), "waiting for Knight");
+    }
+
+    /// Where a charge at the Orc (8, 1) could end, nearest to the Fighter (1, 3) first: the eight
+    /// squares around it. Found by cargo-mutants (issue 26).
+    #[test]
+    fn charge_squares_surround_the_target_nearest_first() {
+        let c = at_end_of("hud-p1-surprise.ron");
+        let (fighter, orc) = (c.cid("Fighter").unwrap(), c.cid("Orc").unwrap());
+        let squares: Vec<(i32, i32)> = charge_squares(&c, fighter, orc).iter().map(|q| (q.x, q.y)).collect();
+        assert_eq!(squares, [(7, 0), (7, 1), (7, 2), (8, 0), (8, 2), (9, 0), (9, 1), (9, 2)]);
+    }
+}

@@ -214,3 +214,56 @@ pub(crate) fn kind_words_in(kind: &str, tr: &Tr) -> String {
         _ => "kind-decision",
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A choice in words: an opening's ability with or without targets, and the rest.
+    /// Found by cargo-mutants (issue 26).
+    #[test]
+    fn a_choice_in_words() {
+        let c = crate::hud_model::tests::at_end_of("hud-hb-opening.ron");
+        let orc = c.cid("Orc").unwrap();
+        let tr = Tr::default();
+        let opening = |a: &str, targets: Vec<Cid>| {
+            Choice::Opening(Some(OpeningUse { ability: a.into(), targets, to: None, mode: None }))
+        };
+        assert_eq!(describe_choice_in(&c, &opening("shout", vec![]), &tr), "Use Battle Shout");
+        assert_eq!(describe_choice_in(&c, &opening("sword", vec![orc]), &tr), "Use Sword on Orc");
+        assert_eq!(describe_choice_in(&c, &Choice::Opening(None), &tr), "Pass");
+        assert_eq!(describe_choice_in(&c, &Choice::Defend(DefenseMethod::Parry), &tr), "Parry");
+    }
+
+    /// Every decision kind has its own words. Found by cargo-mutants (issue 26).
+    #[test]
+    fn every_decision_kind_has_its_own_words() {
+        let tr = Tr::default();
+        let kinds = [
+            "Defense",
+            "Opportunity",
+            "Opening",
+            "AssistApproval",
+            "Triggered",
+            "ActionLoss",
+            "InitiativeTie",
+            "CastComplete",
+            "Something else",
+        ];
+        let said: Vec<String> = kinds.iter().map(|k| kind_words_in(k, &tr)).collect();
+        assert_eq!(
+            said,
+            [
+                "defensive roll",
+                "attack of opportunity",
+                "an opening",
+                "approve an Assist",
+                "a triggered action",
+                "which action to lose",
+                "initiative tie",
+                "hold or release the cast",
+                "a decision",
+            ]
+        );
+    }
+}

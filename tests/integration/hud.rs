@@ -484,3 +484,536 @@ fn an_openings_choices_are_what_the_engine_would_accept() {
     assert!(offered.iter().any(|l| l.starts_with("Sword on B")), "{offered:?}");
     assert!(!offered.iter().any(|l| l.starts_with("Heavy Blow")), "{offered:?}");
 }
+
+// Tests found by cargo-mutants (issue 26): each pins down an effect of the view-models that no
+// test above looked at.
+
+/// A combat set up from scenario text (resolved as if it sat in `tests/scenarios/`), at the end
+/// of its steps.
+fn inline(text: &str) -> Combat {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/inline.ron");
+    let ls = skirmish::scenario::load_str(&path, text).unwrap_or_else(|e| panic!("{e}"));
+    let (report, combat) = skirmish::scenario::run_keeping(&ls, None);
+    assert!(report.passed(), "{:?}", report.checks.iter().find(|c| c.failure.is_some()));
+    combat.expect("the scenario sets up")
+}
+
+/// Two hits with forced dice: the first leaves the Goblin 4 hp, the second takes it down and the
+/// heroes win.
+const DUEL_TO_THE_END: &str = r#"Scenario(
+    name: "a duel to the end",
+    ruleset: "homebrew-d20",
+    combatants: [
+        (name: "Hero", side: "heroes", stats: {"STR": 2}, abilities: ["sword"], initiative: Total(20), at: (0, 0)),
+        (name: "Goblin", side: "monsters", stats: {"DEX": 1}, hp: 10, initiative: Total(5), at: (1, 0)),
+    ],
+    steps: [
+        Force([13]),
+        Act(actor: "Hero", ability: "sword", targets: ["Goblin"]),
+        Force([9, 4]),
+        Defend("Goblin", Dodge),
+        Force([13]),
+        Act(actor: "Hero", ability: "sword", targets: ["Goblin"]),
+        Force([9, 4]),
+        Defend("Goblin", Dodge),
+        Expect(Count((kind: "CombatEnded"), 1)),
+    ],
+)"#;
+
+/// A hit's entry holds the Dodge roll with its stat and the damage to the target: one entry per
+/// attack, no separate damage entry. Found by cargo-mutants (issue 26).
+#[test]
+fn an_attack_entry_holds_the_dodge_roll_and_the_damage_to_its_target() {
+    let c = inline(DUEL_TO_THE_END);
+    let mut v = LogView::default();
+    v.update(&c);
+    let attacks: Vec<&str> = v.entries().iter().filter(|e| e.kind == "AttackRolled").map(|e| e.text.as_str()).collect();
+    assert_eq!(attacks.len(), 2, "{attacks:?}");
+    assert_eq!(
+        attacks[0],
+        "Hero attacks Goblin with Sword: 1d20 13 + STR 2 = 15 vs Dodge 1d20 9 + DEX 1 = 10 — hit, 6 damage [1d8 4] (Goblin 4 hp left)"
+    );
+    assert!(!v.entries().iter().any(|e| e.kind == "Damaged"), "the damage belongs to the attack's entry");
+}
+
+/// The winner is named by the side names given to the view, and switching the language reads the
+/// whole log again in it, keeping those names. Found by cargo-mutants (issue 26).
+#[test]
+fn the_log_names_the_winning_side_and_rereads_itself_in_a_new_language() {
+    use skirmish::i18n::Tr;
+    let c = inline(DUEL_TO_THE_END);
+    let won = |v: &LogView| v.entries().iter().find(|e| e.kind == "CombatEnded").map(|e| e.text.clone());
+    let mut plain = LogView::default();
+    plain.update(&c);
+    assert_eq!(won(&plain).as_deref(), Some("The fight is over: heroes wins."));
+    let sides: std::collections::BTreeMap<String, String> = [("heroes".to_string(), "Team Hero".to_string())].into();
+    let mut v = LogView::default();
+    v.set_side_names(sides.clone());
+    v.update(&c);
+    assert_eq!(won(&v).as_deref(), Some("The fight is over: Team Hero wins."));
+    let es = Tr::shipped("es");
+    v.set_language(&es);
+    v.update(&c);
+    let mut fresh = LogView::in_language(&es);
+    fresh.set_side_names(sides);
+    fresh.update(&c);
+    assert_eq!(v.entries(), fresh.entries(), "the whole log is read again in Spanish");
+    assert_ne!(v.entries()[0].text, plain.entries()[0].text, "{}", v.entries()[0].text);
+    assert!(won(&v).is_some_and(|t| t.contains("Team Hero")), "{:?}", won(&v));
+}
+
+/// An update with no new events reads nothing again: a creature renamed since keeps its old name
+/// in the entries already read. Found by cargo-mutants (issue 26).
+#[test]
+fn an_update_without_new_events_reads_nothing_again() {
+    let mut c = inline(DUEL_TO_THE_END);
+    let mut v = LogView::default();
+    v.update(&c);
+    let before = v.entries().to_vec();
+    let hero = id(&c, "Hero");
+    let e = c.world.resource::<skirmish::rules::state::Roster>().entities[hero.0 as usize];
+    c.world.entity_mut(e).insert(skirmish::rules::components::LocalNames([("en".into(), "Zed".into())].into()));
+    v.update(&c);
+    assert_eq!(v.entries(), &before[..]);
+    let mut fresh = LogView::default();
+    fresh.update(&c);
+    assert!(fresh.entries().iter().any(|e| e.text.contains("Zed")), "read at once, the new name shows");
+}
+
+/// A pf2e turn's end steps are over when its `TurnEnded` is logged: a draw at the round cap right
+/// after it carries no step's rule (P2-26). Found by cargo-mutants (issue 26).
+#[test]
+fn a_draw_after_the_last_turn_carries_no_turn_steps_rule() {
+    use crate::common::{Fight, pc, pf2e};
+    let mut rs = pf2e();
+    rs.round_cap = 1;
+    let mut f = Fight::with_ruleset(rs, vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 10, (5, 0))]);
+    f.end("A");
+    f.end("B");
+    let mut v = LogView::default();
+    v.update(&f.0);
+    let n = v.entries().len();
+    let tail: Vec<(&str, &str, Option<&str>)> =
+        v.entries()[n - 2..].iter().map(|e| (e.kind.as_str(), e.text.as_str(), e.rule)).collect();
+    assert_eq!(
+        tail,
+        [
+            ("CombatDrawn", "The round cap (1) is reached — a draw.", None),
+            ("CombatEnded", "The fight is over: a draw.", None)
+        ]
+    );
+}
+
+/// The log filter's category names. Found by cargo-mutants (issue 26).
+#[test]
+fn log_categories_have_their_names() {
+    let tr = skirmish::i18n::Tr::default();
+    let labels: Vec<String> = Category::ALL.iter().map(|c| c.label_in(&tr)).collect();
+    assert_eq!(labels, ["turns", "attacks", "movement", "conditions", "decisions", "casting", "other"]);
+}
+
+fn category_of(v: &LogView, kind: &str) -> Option<Category> {
+    v.entries().iter().find(|e| e.kind == kind).map(|e| e.category)
+}
+
+/// Entries are filed under their kind's category: openings under decisions, damage and flat
+/// checks under attacks. Found by cargo-mutants (issue 26).
+#[test]
+fn log_entries_are_filed_under_their_category() {
+    let c = at_end_of("hud-hb-opening.ron");
+    let mut v = LogView::default();
+    v.update(&c);
+    assert_eq!(category_of(&v, "OpeningCreated"), Some(Category::Decision));
+    assert_eq!(category_of(&v, "AttackRolled"), Some(Category::Attack));
+    let c = at_end_of("hud-p2-end-of-turn.ron");
+    let mut v = LogView::default();
+    v.update(&c);
+    assert_eq!(category_of(&v, "Damaged"), Some(Category::Attack));
+    assert_eq!(category_of(&v, "FlatCheck"), Some(Category::Attack));
+    assert_eq!(category_of(&v, "ConditionValueChanged"), Some(Category::Condition));
+    assert_eq!(category_of(&v, "TurnEnded"), Some(Category::Turn));
+}
+
+/// Sentences whose wording depends on a number or a kind: a skipped turn's reason, an ability's
+/// cost (none for a free bonus action, the slot under typed slots), a mod's condition with or
+/// without a value, restricted actions regained, actions left unspent, a turn's segment.
+/// Found by cargo-mutants (issue 26).
+#[test]
+fn log_sentences_follow_the_numbers_and_kinds_in_their_event() {
+    use crate::common::{homebrew, pf1e, pf2e, segments};
+    use skirmish::hud_model::log::{action_kind_words, mode_name, sentence_in};
+    use skirmish::rules::components::Via;
+    use skirmish::rules::log::{CombatEvent as E, ModAction};
+    use skirmish::rules::ruleset::{ActionType, Ruleset};
+    let tr = skirmish::i18n::Tr::default();
+    let names = |c: Cid| ["Knight", "Orc"][c.0 as usize].to_string();
+    let say = |rs: &Ruleset, e: E| sentence_in(rs, &tr, &e, &names).expect("a sentence");
+    let (k, o) = (Cid(0), Cid(1));
+    let (hb, p2, p1, sg) = (homebrew(), pf2e(), pf1e(), segments());
+    assert_eq!(say(&hb, E::TurnSkipped { who: o, reason: "cannot act".into() }), "Orc's turn is skipped: cannot act.");
+    assert_eq!(
+        say(&hb, E::TurnSkipped { who: o, reason: "busy completing `fireball`".into() }),
+        "Orc's turn is skipped: busy completing Fireball."
+    );
+    let used = |ability: &str, cost: u8, targets: Vec<Cid>| E::AbilityUsed {
+        who: k,
+        ability: ability.into(),
+        cost,
+        targets,
+        via: Via::Turn,
+    };
+    assert_eq!(say(&hb, used("shout", 0, vec![])), "Knight uses Battle Shout.");
+    assert_eq!(say(&hb, used("sword", 1, vec![o])), "Knight uses Sword on Orc (1 action).");
+    assert_eq!(say(&p1, used("full_attack", 0, vec![o])), "Knight uses Full attack on Orc (full-round).");
+    let put = |v: i32| E::ModEffect {
+        source: "regen".into(),
+        who: k,
+        action: ModAction::ApplyCondition("frightened".into(), v),
+    };
+    assert_eq!(say(&p2, put(2)), "Mod regen puts frightened 2 on Knight.");
+    assert_eq!(say(&p2, put(0)), "Mod regen puts frightened on Knight.");
+    let regained = |restricted: u8| E::ActionsRegained { who: k, actions: 3, restricted, reactions: 1 };
+    assert_eq!(say(&p2, regained(1)), "Knight regains 3 actions + 1 restricted and 1 reaction.");
+    assert_eq!(say(&p2, regained(0)), "Knight regains 3 actions and 1 reaction.");
+    assert_eq!(say(&p2, E::TurnEnded { who: k, actions_left: 2 }), "Knight ends the turn with 2 actions unspent.");
+    assert_eq!(say(&p2, E::TurnEnded { who: k, actions_left: 0 }), "Knight ends the turn.");
+    // Segment 13 of the clock is round 2, segment 3.
+    assert_eq!(say(&sg, E::TurnStarted { who: k, round: 2, time: 13 }), "Knight's turn (round 2, segment 3).");
+    assert_eq!(say(&sg, E::TurnStarted { who: k, round: 1, time: 1 }), "Knight's turn.");
+    let kinds: Vec<String> = [
+        ActionType::Standard,
+        ActionType::Move,
+        ActionType::FullRound,
+        ActionType::Swift,
+        ActionType::Immediate,
+        ActionType::Free,
+        ActionType::FiveFootStep,
+    ]
+    .into_iter()
+    .map(|t| action_kind_words(&tr, t))
+    .collect();
+    assert_eq!(
+        kinds,
+        [
+            "a standard action",
+            "a move action",
+            "a full-round action",
+            "a swift action",
+            "an immediate action",
+            "a free action",
+            "a 5-foot step"
+        ]
+    );
+    assert_eq!(mode_name(&tr, "fly"), "fly");
+    assert_eq!(mode_name(&tr, "burrow"), "burrow", "a mode the catalog lacks keeps its id");
+}
+
+/// Each ruleset's rule references follow its strategies; a rule's title and text come from
+/// docs/rules.md, and an unknown ID has none. Found by cargo-mutants (issue 26).
+#[test]
+fn rule_families_and_rule_texts() {
+    use crate::common::{homebrew, pf1e, pf2e, segments};
+    use skirmish::hud_model::rules_ref::{Family, family, rule_text, rule_text_in};
+    assert_eq!(
+        [family(&homebrew()), family(&pf2e()), family(&pf1e()), family(&segments())],
+        [Family::PerRoundPool, Family::PerTurnPool, Family::TypedSlots, Family::Segments]
+    );
+    let (title, text) = rule_text("HB-29").expect("HB-29 is in docs/rules.md");
+    assert_eq!(title, "The GM opens an opening");
+    assert!(text.starts_with("An opening is a window to act outside your turn"), "{text}");
+    assert_eq!(rule_text("HB-999"), None);
+    assert_eq!(rule_text_in("en", "HB-29"), rule_text("HB-29"));
+    assert_eq!(rule_text_in("ko", "HB-999"), None);
+}
+
+/// Every GM call the form spells out, with its words and what it sends; a condition's rounds and
+/// value only where they are set. Found by cargo-mutants (issue 26).
+#[test]
+fn gm_calls_spell_out_the_form() {
+    use skirmish::hud_model::gm::{GmForm, gm_calls};
+    use skirmish::rules::ruleset::HitKind;
+    let mut c = at_end_of("hud-hb-opening.ron");
+    let (knight, ranger) = (id(&c, "Knight"), id(&c, "Ranger"));
+    let form = GmForm::new(&c);
+    assert_eq!((form.who, form.condition.as_str(), form.rounds, form.value), (id(&c, "Orc"), "prone", 1, 0));
+    let form = GmForm { who: knight, rounds: 0, eligible: vec![knight, ranger], ..form };
+    let calls = gm_calls(&mut c, &form);
+    let labels: Vec<&str> = calls.iter().map(|x| x.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "Open an opening for Knight, Ranger",
+            "Apply prone to Knight",
+            "Interrupt Knight",
+            "Permanent wound to Knight",
+            "Knight is hit by a ranged attack",
+            "Knight is aware",
+            "Make Knight's Assist an area assist",
+        ]
+    );
+    let inputs: Vec<GmInput> = calls.into_iter().map(|x| x.input).collect();
+    assert_eq!(
+        inputs,
+        [
+            GmInput::Opening { eligible: vec![knight, ranger] },
+            GmInput::ApplyCondition { who: knight, condition: "prone".into(), rounds: None, value: None },
+            GmInput::Interrupt { who: knight },
+            GmInput::PermanentWound { who: knight },
+            GmInput::HitBy { who: knight, kind: HitKind::Ranged },
+            GmInput::SetAware { who: knight, aware: true },
+            GmInput::AreaAssist { who: knight },
+        ]
+    );
+    for (rounds, value, label, r, v) in [
+        (2, 0, "Apply prone to Knight for 2 rounds", Some(2), None),
+        (0, 3, "Apply prone to Knight (value 3)", None, Some(3)),
+        (1, 3, "Apply prone to Knight (value 3) for 1 round", Some(1), Some(3)),
+    ] {
+        let f = GmForm { rounds, value, ..form.clone() };
+        let call = gm_calls(&mut c, &f).into_iter().nth(1).expect("the condition call");
+        assert_eq!(call.label, label);
+        assert_eq!(call.input, GmInput::ApplyCondition { who: knight, condition: "prone".into(), rounds: r, value: v });
+    }
+}
+
+/// The policy's suggestion in words, one reason per trigger. Found by cargo-mutants (issue 26).
+#[test]
+fn the_gm_suggestion_gives_every_reason() {
+    use skirmish::hud_model::gm::suggestion_words;
+    use skirmish::rules::gm_policy::{OpeningCall, OpeningTrigger, Trigger};
+    let c = at_end_of("hud-hb-opening.ron");
+    let (orc, knight, goblin, ranger) = (id(&c, "Orc"), id(&c, "Knight"), id(&c, "Goblin"), id(&c, "Ranger"));
+    let t = |when, subject, by, condition: Option<&str>| Trigger {
+        when,
+        subject,
+        by,
+        condition: condition.map(Into::into),
+    };
+    let call = OpeningCall {
+        eligible: vec![knight, ranger],
+        because: vec![
+            t(OpeningTrigger::Missed, knight, Some(orc), None),
+            t(OpeningTrigger::Missed, ranger, None, None),
+            t(OpeningTrigger::Debilitating, orc, None, Some("prone")),
+            t(OpeningTrigger::Debilitating, goblin, None, None),
+        ],
+    };
+    assert_eq!(
+        suggestion_words(&c, &call),
+        "The GM may open an opening for Knight, Ranger: Orc missed Knight; an attack missed Ranger; Orc is prone; Goblin is debilitated"
+    );
+}
+
+/// Each row's side index is its side's place in the encounter: the monsters first here.
+/// Found by cargo-mutants (issue 26).
+#[test]
+fn tracker_rows_and_cards_carry_their_sides_place() {
+    let mut c = at_end_of("hud-hb-opening.ron");
+    let t = hud_model::tracker(&mut c, 3, None);
+    let sides: Vec<(String, usize)> = t.order.iter().map(|r| (c.name(r.who), r.side_index)).collect();
+    assert_eq!(sides, [("Orc".into(), 0), ("Knight".into(), 1), ("Goblin".into(), 0), ("Ranger".into(), 1)]);
+    let k = id(&c, "Knight");
+    assert_eq!(hud_model::card(&mut c, k).side_index, 1);
+}
+
+/// A creature holding a cast off the schedule is shown with its held cast, not among the readied.
+/// Found by cargo-mutants (issue 26).
+#[test]
+fn a_held_cast_off_the_schedule_is_not_a_readied_action() {
+    let mut c = at_end_of("ex-sg-10-holding-forbids.ron");
+    let caster = id(&c, "Caster");
+    c.submit(Command::EndTurn { actor: caster }).expect("the holder ends its turn, still holding");
+    let t = hud_model::tracker(&mut c, 4, None);
+    assert_eq!(names(&c, &t.readied), Vec::<(String, u32)>::new());
+    let held: Vec<(String, String)> = t.held.iter().map(|h| (c.name(h.who), h.ability.clone())).collect();
+    assert_eq!(held, [("Caster".to_string(), "Shield".to_string())]);
+}
+
+/// pf1e: at the start of a regular turn a full-round action and a 5-foot step are both open.
+/// Found by cargo-mutants (issue 26).
+#[test]
+fn pf1e_a_regular_turn_opens_every_slot() {
+    let mut c = at_end_of("hud-p1-surprise.ron");
+    let orc = id(&c, "Orc");
+    for _ in 0..12 {
+        if c.turn().active == Some(orc) && c.turn().round >= 1 {
+            break;
+        }
+        let Some(a) = c.turn().active else { break };
+        let _ = c.submit(Command::EndTurn { actor: a });
+    }
+    assert_eq!((c.turn().active, c.turn().round), (Some(orc), 1), "the Orc's first regular turn");
+    assert_eq!(
+        hud_model::card(&mut c, orc).budget,
+        Budget::Slots { standard: 1, moves: 1, swift: 1, full_round_open: true, step_open: true }
+    );
+}
+
+/// Segments: the card counts the segments until the creature's next turn.
+/// Found by cargo-mutants (issue 26).
+#[test]
+fn segments_card_counts_segments_to_the_next_turn() {
+    use skirmish::rules::components::GridPos;
+    let mut c = at_end_of("hud-sg-cast.ron");
+    let k = id(&c, "Knight");
+    let mut shift = ActIntent::new(k, "shift", vec![]);
+    shift.to = Some(GridPos { x: 3, y: 1 });
+    c.submit(Command::Act(shift)).expect("shift: RT 1");
+    assert_eq!(c.clock(), (1, 1), "the Goblin's turn, still in segment 1");
+    assert_eq!(
+        hud_model::card(&mut c, k).budget,
+        Budget::Recovery { acting: false, owed: Some(1), next: Some((1, 2)) }
+    );
+}
+
+/// pf2e quickened: an economy modifier with the abilities its extra action is for, and its rule
+/// (P2-12) on the badge. Found by cargo-mutants (issue 26).
+#[test]
+fn pf2e_quickened_shows_its_extra_action_and_rule() {
+    let mut c = at_end_of("hud-p2-end-of-turn.ron");
+    let w = id(&c, "Wizard");
+    c.submit(Command::Gm(GmInput::ApplyCondition { who: w, condition: "quickened".into(), rounds: None, value: None }))
+        .expect("quickened");
+    let card = hud_model::card(&mut c, w);
+    let mods: Vec<(&str, &str)> = card.modifiers.iter().map(|m| (m.condition.as_str(), m.effect.as_str())).collect();
+    assert_eq!(mods, [("quickened", "+1 action at the start of each turn, only for Strike, Stride")]);
+    let b = card.badges.iter().find(|b| b.id == "quickened").expect("badge");
+    assert_eq!(b.rules, ["P2-12"]);
+}
+
+/// Segments slowed: its badge lists what it does (G-SG-05, SG-30) and then how it ends (G-SG-10).
+/// Found by cargo-mutants (issue 26).
+#[test]
+fn a_badge_lists_what_the_condition_does_then_how_it_ends() {
+    let mut c = at_end_of("hud-sg-cast.ron");
+    let k = id(&c, "Knight");
+    c.submit(Command::Gm(GmInput::ApplyCondition { who: k, condition: "slowed".into(), rounds: Some(1), value: None }))
+        .expect("slowed");
+    let b = hud_model::card(&mut c, k).badges.into_iter().find(|b| b.id == "slowed").expect("badge");
+    assert_eq!(b.rules, ["G-SG-05", "SG-30", "G-SG-10"]);
+}
+
+/// On a segment clock an ability without a recovery time shows none, unless it is a move (its
+/// mode sets it). Found by cargo-mutants (issue 26).
+#[test]
+fn segments_cost_without_a_recovery_time() {
+    let mut rs = crate::common::segments();
+    for a in rs.abilities.iter_mut().filter(|a| ["speak", "draw_weapon", "shift"].contains(&a.id.as_str())) {
+        a.recovery = None;
+    }
+    assert_eq!(hud_model::cost_text(&rs, "speak"), "free action");
+    assert_eq!(hud_model::cost_text(&rs, "draw_weapon"), "");
+    assert_eq!(hud_model::cost_text(&rs, "shift"), "RT by movement mode");
+    assert_eq!(hud_model::cost_text(&rs, "magic_missile"), "RT 4 · CT 2");
+}
+
+/// A and B each have one free square next to them, taken by an enemy: for A it is the one above,
+/// for B the one up and to the right (the last the bar's probe reaches). Walls and the map's
+/// edge close the rest.
+const BOXED_IN: &str = r####"Scenario(
+    name: "boxed in",
+    ruleset: "homebrew-d20",
+    map: [
+        "#.#...",
+        "#.##.#",
+        "#.#.##",
+    ],
+    combatants: [
+        (name: "A", side: "heroes", movement: {"walk": 5}, initiative: Total(20), at: (1, 2)),
+        (name: "B", side: "heroes", movement: {"walk": 5}, initiative: Total(15), at: (3, 2)),
+        (name: "E", side: "monsters", movement: {"walk": 5}, initiative: Total(10), at: (1, 1)),
+        (name: "F", side: "monsters", movement: {"walk": 5}, initiative: Total(5), at: (4, 1)),
+    ],
+    steps: [Expect(Turn("A"))],
+)"####;
+
+/// A creature with nowhere to move: the bar's reason is the engine's answer about its one free
+/// neighbouring square. Found by cargo-mutants (issue 26).
+#[test]
+fn a_boxed_in_creatures_move_says_why_for_its_free_neighbour() {
+    let mut c = inline(BOXED_IN);
+    let (a, b) = (id(&c, "A"), id(&c, "B"));
+    let mv = |c: &mut Combat, who: Cid| {
+        hud_model::ability_buttons(c, who, &[]).into_iter().find(|x| x.id == "move").map(|x| (x.enabled, x.reason))
+    };
+    assert_eq!(mv(&mut c, a), Some((false, Some("square (1, 1) is occupied".to_string()))));
+    c.submit(Command::EndTurn { actor: a }).expect("end");
+    assert_eq!(mv(&mut c, b), Some((false, Some("square (4, 1) is occupied".to_string()))));
+}
+
+/// An ability on oneself (Raise a Shield) is usable as it is, with no creature targets.
+/// Found by cargo-mutants (issue 26).
+#[test]
+fn a_self_ability_on_the_bar_has_no_targets() {
+    let mut c = at_end_of("hud-p2-end-of-turn.ron");
+    let w = id(&c, "Wizard");
+    let bar = hud_model::ability_buttons(&mut c, w, &[]);
+    let shield = bar.iter().find(|b| b.id == "raise_shield").expect("Raise a Shield");
+    assert_eq!(
+        (shield.enabled, shield.targets.clone(), shield.reason.clone(), shield.cost.as_str()),
+        (true, vec![], None, "1 action")
+    );
+}
+
+/// The Goblin stands in a pocket of walls: no square next to it to end a charge on.
+const WALLED_IN: &str = r####"Scenario(
+    name: "walled in",
+    ruleset: "pf1e",
+    map: [
+        "###.....",
+        "#.#.....",
+        "###.....",
+    ],
+    combatants: [
+        (name: "Fighter", side: "heroes", stats: {"AC": 17, "STR": 3}, hp: 20, abilities: ["charge"], initiative: Total(20), at: (5, 1)),
+        (name: "Goblin", side: "monsters", stats: {"AC": 14}, hp: 7, initiative: Total(10), at: (1, 1)),
+    ],
+    steps: [Expect(Turn("Fighter"))],
+)"####;
+
+/// A charge at a creature with no free square around it: the bar gives the engine's reason for
+/// a charge at it. Found by cargo-mutants (issue 26).
+#[test]
+fn a_charge_at_a_walled_in_creature_says_the_engines_reason() {
+    let mut c = inline(WALLED_IN);
+    let (f, g) = (id(&c, "Fighter"), id(&c, "Goblin"));
+    let bar = hud_model::ability_buttons(&mut c, f, &[]);
+    let charge = bar.iter().find(|b| b.id == "charge").expect("charge");
+    let engine = c.check_act(&ActIntent::new(f, "charge", vec![g])).expect_err("no square to end on");
+    let words = hud_model::rejection_words(&c, &engine, &skirmish::i18n::Tr::default());
+    assert_eq!((charge.enabled, charge.targets.clone(), charge.reason.clone()), (false, vec![], Some(words)));
+}
+
+/// A defence prompt names each method's stat; a triggered reaction says it uses the reaction.
+/// Found by cargo-mutants (issue 26).
+#[test]
+fn prompts_name_the_defence_stat_and_the_reaction_cost() {
+    use skirmish::hud_model::prompt::choices;
+    use skirmish::rules::command::{Decider, DefenseMethod};
+    use skirmish::rules::ruleset::TurnStep;
+    use skirmish::rules::state::DecisionKind;
+    let labels = |c: &mut Combat, kind: DecisionKind, by: Cid| {
+        choices(c, &kind, Decider::Creature(by)).into_iter().map(|(l, _)| l).collect::<Vec<_>>()
+    };
+    let mut c = at_end_of("hud-hb-opening.ron");
+    let (orc, knight) = (id(&c, "Orc"), id(&c, "Knight"));
+    let options = vec![DefenseMethod::Dodge, DefenseMethod::Parry, DefenseMethod::NoDefense];
+    assert_eq!(
+        labels(&mut c, DecisionKind::Defense { attacker: orc, attack_total: 11, options }, knight),
+        [
+            "Dodge: 1d20 + DEX against Orc's 11 — free, no action cost (G-HB-11)",
+            "Parry: 1d20 + STR against Orc's 11 — free, no action cost (G-HB-11)",
+            "No defence roll: the attack hits against Orc's 11",
+        ]
+    );
+    let mut c = at_end_of("hud-p2-end-of-turn.ron");
+    let fighter = id(&c, "Fighter");
+    let kind = DecisionKind::Triggered {
+        step: TurnStep::TurnEndsTrigger,
+        options: vec!["parting_shot".into(), "strike".into()],
+    };
+    assert_eq!(
+        labels(&mut c, kind, fighter),
+        ["Use Parting Shot now (uses your reaction)", "Use Strike now (a free action)", "Use nothing"]
+    );
+}

@@ -29,6 +29,7 @@
 //! - `ai_tactics`: what the tactical AI does in set situations, and that it finishes every fight.
 //! - `hud`: the HUD's view-models under every ruleset: tracker order, pips, expiry wording,
 //!   disabled abilities with the engine's reasons, log sentences with dice and rule IDs.
+//! - `hud_words`: the HUD's words for the engine's refusals, in the player's language.
 //! - `docs`: `docs/rulesets.md` lists every field of the ruleset types, its worked example plays,
 //!   the README links the references, nothing points outside the repository.
 //! - `rules_doc`: `docs/rules.md` against the code: a test named after every rule, real links, every
@@ -76,6 +77,7 @@ mod hardening_writers;
 mod hb_reactions;
 mod hb_rules;
 mod hud;
+mod hud_words;
 mod i18n;
 mod language;
 mod modding;
