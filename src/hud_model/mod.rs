@@ -1029,13 +1029,26 @@ pub(crate) fn status_line_in(combat: &Combat, tr: &Tr) -> String {
 mod tests {
     use super::*;
 
-    /// A scenario of `tests/scenarios/`, run to its end.
-    pub(crate) fn at_end_of(file: &str) -> Combat {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios").join(file);
-        let ls = crate::scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
-        let (report, combat) = crate::scenario::run_keeping(&ls, None);
-        assert!(report.passed(), "{file}: {:?}", report.checks.iter().find(|c| c.failure.is_some()));
-        combat.expect("the scenario sets up")
+    /// A fight under a shipped ruleset, set up in code (the HUD stands below the scenario
+    /// runner): `(name, side, at, initiative)`, each with 20 hp (and a sword where the ruleset has one).
+    pub(crate) fn fight(ruleset: &str, who: &[(&str, &str, (i32, i32), i32)]) -> Combat {
+        use crate::rules::components::InitiativeSetup;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/rulesets/{ruleset}.ron"));
+        let rs = crate::rules::ruleset::Ruleset::load(&path).unwrap();
+        let sword: Vec<String> = rs.ability("sword").map(|_| "sword".to_string()).into_iter().collect();
+        let specs: Vec<crate::rules::setup::CombatantSpec> = who
+            .iter()
+            .map(|(name, side, at, init)| crate::rules::setup::CombatantSpec {
+                name: name.to_string(),
+                side: side.to_string(),
+                at: *at,
+                hp: 20,
+                abilities: sword.clone(),
+                initiative: InitiativeSetup::Total(*init),
+                ..Default::default()
+            })
+            .collect();
+        Combat::new(rs, 1, &specs).unwrap()
     }
 
     /// Side colours: blue, red, green, gold, then again from blue. Found by cargo-mutants (issue 26).
@@ -1053,15 +1066,22 @@ mod tests {
     #[test]
     fn status_line_names_whose_input_the_engine_waits_for() {
         let tr = Tr::default();
-        assert_eq!(status_line_in(&at_end_of("hud-p2-end-of-turn.ron"), &tr), "Wizard to act");
-        assert_eq!(status_line_in(&at_end_of("hud-hb-opening.ron"), &tr), "waiting for Knight");
+        let mut c = fight("homebrew-d20", &[("Orc", "monsters", (1, 0), 20), ("Knight", "heroes", (0, 0), 5)]);
+        assert_eq!(status_line_in(&c, &tr), "Orc to act");
+        // An opening the GM gives the Knight waits for the Knight's choice.
+        let knight = c.cid("Knight").unwrap();
+        c.submit(crate::rules::command::Command::Gm(crate::rules::command::GmInput::Opening {
+            eligible: vec![knight],
+        }))
+        .unwrap();
+        assert_eq!(status_line_in(&c, &tr), "waiting for Knight");
     }
 
     /// Where a charge at the Orc (8, 1) could end, nearest to the Fighter (1, 3) first: the eight
     /// squares around it. Found by cargo-mutants (issue 26).
     #[test]
     fn charge_squares_surround_the_target_nearest_first() {
-        let c = at_end_of("hud-p1-surprise.ron");
+        let c = fight("pf1e", &[("Fighter", "heroes", (1, 3), 20), ("Orc", "monsters", (8, 1), 5)]);
         let (fighter, orc) = (c.cid("Fighter").unwrap(), c.cid("Orc").unwrap());
         let squares: Vec<(i32, i32)> = charge_squares(&c, fighter, orc).iter().map(|q| (q.x, q.y)).collect();
         assert_eq!(squares, [(7, 0), (7, 1), (7, 2), (8, 0), (8, 2), (9, 0), (9, 1), (9, 2)]);

@@ -223,7 +223,10 @@ mod tests {
     /// Found by cargo-mutants (issue 26).
     #[test]
     fn a_choice_in_words() {
-        let c = crate::hud_model::tests::at_end_of("hud-hb-opening.ron");
+        let c = crate::hud_model::tests::fight(
+            "homebrew-d20",
+            &[("Knight", "heroes", (0, 0), 20), ("Orc", "monsters", (1, 0), 5)],
+        );
         let orc = c.cid("Orc").unwrap();
         let tr = Tr::default();
         let opening = |a: &str, targets: Vec<Cid>| {
