@@ -843,3 +843,40 @@ pub fn rebuild(combat: &Combat, entries: usize) -> Result<Combat, SaveError> {
     }
     Ok(c)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Found by cargo-mutants (issue 26).
+    #[test]
+    fn a_divergence_says_where_in_four_ways() {
+        let d = |entry, agreed_after| Divergence { entry, agreed_after, what: "hp".into() }.to_string();
+        assert_eq!(d(0, 0), "at set-up: hp");
+        assert_eq!(d(7, 7), "after command 7: hp");
+        assert_eq!(d(7, 6), "diverges at command 7: hp");
+        assert_eq!(d(7, 0), "diverges at one of commands 1..=7 (the state agreed after command 0): hp");
+        assert_eq!(d(7, 3), "diverges at one of commands 4..=7 (the state agreed after command 3): hp");
+    }
+
+    #[test]
+    fn ruleset_sources_are_equal_by_name_and_hash_or_by_content() {
+        let installed = |name: &str, hash| RulesetSource::Installed { name: name.into(), hash: Hash64(hash) };
+        assert_eq!(installed("pf2e", 1), installed("pf2e", 1));
+        assert_ne!(installed("pf2e", 1), installed("pf2e", 2));
+        assert_ne!(installed("pf2e", 1), installed("pf1e", 1));
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/pf2e.ron");
+        let rs = Ruleset::load(&path).unwrap();
+        let mut capped = rs.clone();
+        capped.round_cap += 1;
+        assert_eq!(RulesetSource::Embedded(rs.clone()), RulesetSource::Embedded(rs.clone()));
+        assert_ne!(RulesetSource::Embedded(rs.clone()), RulesetSource::Embedded(capped));
+        assert_ne!(RulesetSource::Embedded(rs), installed("pf2e", 1));
+    }
+
+    #[test]
+    fn now_is_the_clock_in_seconds_since_1970() {
+        let clock = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+        assert!(now_unix().abs_diff(clock) <= 5, "{} against {clock}", now_unix());
+    }
+}

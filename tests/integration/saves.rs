@@ -584,6 +584,9 @@ fn corrupt_mismatched_too_new_and_foreign_files_are_named_errors() {
     let none = text.replacen("version: 2,", "", 1);
     let e = save::parse("v.ron", &none).unwrap_err();
     assert!(e.to_string().contains("version: missing (not a save file?)"), "{e}");
+    // Unchanged, it restores under the installed ruleset of its name (found by cargo-mutants).
+    let ok = save::restore(save::parse("ok.ron", &text).unwrap(), "ok.ron").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ok.combat.ruleset().name, "homebrew-d20");
     // Mismatched: the saved hash disagrees with the replay.
     let wrong = text.replacen(&format!("hash: \"{}\"", s.state.hash), "hash: \"0000000000000001\"", 1);
     let e = save::restore(save::parse("m.ron", &wrong).unwrap(), "m.ron").err().unwrap();
