@@ -1017,3 +1017,37 @@ fn prompts_name_the_defence_stat_and_the_reaction_cost() {
         ["Use Parting Shot now (uses your reaction)", "Use Strike now (a free action)", "Use nothing"]
     );
 }
+
+/// A log view that starts over on a shorter log (a new combat, an undo) keeps its language and
+/// its side names. Found by cargo-mutants (issue 26).
+#[test]
+fn a_log_read_again_from_the_start_keeps_its_language_and_side_names() {
+    let tr = skirmish::i18n::Tr::shipped("es");
+    let long = inline(DUEL_TO_THE_END);
+    // The same duel won by the first hit: a shorter log, which also names a winner.
+    let quick = inline(&DUEL_TO_THE_END.replace("hp: 10", "hp: 1").replacen(
+        "Force([13]),\n        Act(actor: \"Hero\", ability: \"sword\", targets: [\"Goblin\"]),\n        Force([9, 4]),\n        Defend(\"Goblin\", Dodge),\n        Expect",
+        "Expect",
+        1,
+    ));
+    assert!(quick.log().events.len() < long.log().events.len());
+    let names: std::collections::BTreeMap<String, String> = [("heroes".to_string(), "Los héroes".to_string())].into();
+    let read = |first: Option<&Combat>, last: &Combat| {
+        let mut v = LogView::in_language(&tr);
+        v.set_side_names(names.clone());
+        if let Some(f) = first {
+            v.update(f);
+        }
+        v.update(last);
+        v.entries().iter().map(|e| e.text.clone()).collect::<Vec<_>>()
+    };
+    // Read after the longer log, the shorter one reads as a fresh view reads it: in Spanish,
+    // naming the winners by their Spanish side name.
+    let fresh = read(None, &quick);
+    assert_eq!(read(Some(&long), &quick), fresh);
+    assert!(fresh.last().is_some_and(|t| t.contains("Los héroes")), "{fresh:?}");
+    let mut english = LogView::default();
+    english.update(&quick);
+    let english: Vec<String> = english.entries().iter().map(|e| e.text.clone()).collect();
+    assert_ne!(fresh[..fresh.len() - 1], english[..english.len() - 1], "the Spanish view reads in Spanish");
+}
