@@ -337,6 +337,13 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
         }
         encounter.gm_policy = Some(policy);
     }
+    if !cfg.side_ai.is_empty() && (cfg.ai != Brain::Tactical || cfg.side_ai.windows(2).all(|w| w[0] == w[1])) {
+        // As `check::summary` reads it: different AIs per side, or one AI as `ai`.
+        return Err(SimError::Config(
+            "side_ai: one AI per side when they differ, with `ai` left as tactical; one AI for every side is `ai`"
+                .into(),
+        ));
+    }
     if !cfg.side_ai.is_empty() && cfg.side_ai.len() != encounter.sides.len() {
         let names: Vec<&str> = encounter.sides.iter().map(|s| s.name.as_str()).collect();
         let ais: Vec<&str> = cfg.side_ai.iter().map(|b| b.name()).collect();

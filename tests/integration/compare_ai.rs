@@ -165,6 +165,14 @@ fn ai_by_side_plays_a_match_records_it_and_refuses_a_wrong_count() {
     }
     let read = |d: &std::path::Path| std::fs::read_to_string(d.join("summary.json")).unwrap();
     assert_eq!(read(&one), read(&both));
+    // The library refuses what the summary would not read back.
+    for (ai, side_ai) in
+        [(Brain::Tactical, vec![Brain::Basic, Brain::Basic]), (Brain::Basic, vec![Brain::Tactical, Brain::Basic])]
+    {
+        let cfg = SimConfig { ai, side_ai, ..SimConfig::new(bench_4v4(), Some("pf2e"), 2) };
+        let e = sim::prepare(&cfg).err().expect("refused").to_string();
+        assert!(e.contains("side_ai: one AI per side when they differ"), "{e}");
+    }
     let mut bad = summary.clone();
     bad.side_ai.pop();
     let e = sim::merge(&[bad.clone(), bad]).unwrap_err().to_string();
