@@ -242,18 +242,8 @@ mod tests {
     #[test]
     fn every_decision_kind_has_its_own_words() {
         let tr = Tr::default();
-        let kinds = [
-            "Defense",
-            "Opportunity",
-            "Opening",
-            "AssistApproval",
-            "Triggered",
-            "ActionLoss",
-            "InitiativeTie",
-            "CastComplete",
-            "Something else",
-        ];
-        let said: Vec<String> = kinds.iter().map(|k| kind_words_in(k, &tr)).collect();
+        let kinds = crate::rules::state::DecisionKind::NAMES.iter().chain(&["Something else"]);
+        let said: Vec<String> = kinds.map(|k| kind_words_in(k, &tr)).collect();
         assert_eq!(
             said,
             [
