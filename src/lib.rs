@@ -12,6 +12,7 @@
 // call into them; what nothing outside calls is `pub(crate)` (issue 25).
 #[doc(hidden)]
 pub mod ai;
+mod cli;
 pub mod encounter;
 #[cfg(feature = "game")]
 #[doc(hidden)]
@@ -32,3 +33,11 @@ pub mod save;
 pub mod scenario;
 #[doc(hidden)]
 pub mod sim;
+
+/// The Bevy this crate is built on, for mods: a mod crate writes `use skirmish::bevy::prelude::*;`
+/// and depends on no `bevy` of its own, so there is one Bevy version (issue 28).
+pub use bevy;
+pub use cli::run;
+/// The allocator the `skirmish` binary uses (the simulator is 11-16% faster with it): a mod
+/// crate's binary may use it too, `#[global_allocator] static A: skirmish::MiMalloc = skirmish::MiMalloc;`.
+pub use mimalloc::MiMalloc;

@@ -567,7 +567,7 @@ fn start_from_files(
     if !std::path::Path::new(&setup.file).is_file() {
         // An encounter made in memory (tests, benchmarks): nothing on disk to watch.
         let mods = crate::modding::load_mods(
-            &crate::modding::ModRegistry::builtin(),
+            &crate::modding::ModRegistry::current(),
             &crate::modding::mods_dir(),
             &setup.mods,
         )?;

@@ -126,8 +126,8 @@ pub fn run(options: PlayOptions) -> AppExit {
     // The built-in mods' component types, for the F12 inspector (their systems are installed
     // into each combat that loads them, not into the app).
     .add_plugins(crate::rules::modding::ModPlugin(
-        crate::modding::ModRegistry::builtin()
-            .list(&crate::modding::ModRegistry::builtin().names())
+        crate::modding::ModRegistry::current()
+            .list(&crate::modding::ModRegistry::current().names())
             .unwrap_or_default(),
     ));
     inspector::register_rules_types(&mut app);

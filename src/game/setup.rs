@@ -63,7 +63,7 @@ pub(crate) fn setup_from(library: &Library, options: &PlayOptions) -> Option<Bat
         Some(r) => r.clone(),
         // A data mod's own ruleset.
         None => crate::modding::load_mods(
-            &crate::modding::ModRegistry::builtin(),
+            &crate::modding::ModRegistry::current(),
             &crate::modding::mods_dir(),
             &options.mods,
         )

@@ -18,7 +18,7 @@ use crate::rules::components::{Cid, Stats};
 use crate::rules::dice::DieRoll;
 use crate::rules::driver::Combat;
 use crate::rules::log::{CombatEvent, DrawReason, EndReason, ModAction, NoOpportunityReason};
-use crate::rules::ruleset::{DefenseRule, Effect, Ruleset};
+use crate::rules::ruleset::{DefenseRule, Effect, RollOn, Ruleset};
 
 /// What an entry is about, for the log's filter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -296,7 +296,8 @@ fn answers_attack(e: &CombatEvent, target: Cid) -> bool {
         | DefenseRolled { .. }
         | AttackBlocked { .. }
         | AttackHit { .. }
-        | AttackMissed { .. } => true,
+        | AttackMissed { .. }
+        | RollModified { .. } => true,
         DecisionRequested { about, .. } => about.starts_with("Defense") || about.contains("defen"),
         DecisionMade { choice: Choice::Defend(_), .. } => true,
         Damaged { who, .. } => *who == target,
@@ -421,6 +422,19 @@ fn attack_sentence(
     use CombatEvent::*;
     let mut s = String::new();
     let mut target = None;
+    // Issue 28: the conditions' modifiers counted in the attack roll and the defensive roll,
+    // named in their roll's sum.
+    let counted = |on: RollOn| -> Vec<(String, i32)> {
+        events
+            .iter()
+            .find_map(|e| match e {
+                RollModified { on: o, modifiers, .. } if *o == on => {
+                    Some(modifiers.iter().map(|(c, a)| (condition_name(rs, tr, c), *a)).collect())
+                }
+                _ => None,
+            })
+            .unwrap_or_default()
+    };
     for e in events {
         match e {
             AttackRolled { attacker, target: t, ability, roll, bonus, total, dice, flanking, .. } => {
@@ -436,7 +450,8 @@ fn attack_sentence(
                     }
                 };
                 let sv = if stat.is_empty() { 0 } else { stat_of(*attacker, &stat) };
-                let named = [(tr.t("roll-flanking"), *flanking)];
+                let mut named = vec![(tr.t("roll-flanking"), *flanking)];
+                named.extend(counted(RollOn::Attack));
                 let roll = roll_words(
                     tr,
                     RollParts {
@@ -469,7 +484,7 @@ fn attack_sentence(
                         rolls,
                         dice,
                         stat: (&stat, sv),
-                        named: &[],
+                        named: &counted(RollOn::Ac),
                         bonus: *bonus,
                         total: *total,
                         rs,
@@ -490,10 +505,31 @@ fn attack_sentence(
                 });
             }
             AssistUsed { bonus, .. } => s.push_str(&tr!(tr, "log-attack-assist", bonus = bonus)),
+            // The target's AC (a static defence) or the damage, changed by conditions.
+            RollModified { on: RollOn::Damage, .. } | RollModified { on: RollOn::Ac, .. }
+                if !matches!(
+                    (e, &rs.defense),
+                    (RollModified { on: RollOn::Ac, .. }, DefenseRule::ActiveRoll { .. })
+                ) =>
+            {
+                if let Some(words) = sentence_in(rs, tr, e, names) {
+                    s.push(' ');
+                    s.push_str(&words);
+                }
+            }
             _ => {}
         }
     }
     s
+}
+
+/// The conditions' modifiers of a [`CombatEvent::RollModified`] in words: `frightened −2, rallied +1`.
+fn modifier_words(rs: &Ruleset, tr: &Tr, modifiers: &[(String, i32)]) -> String {
+    let parts: Vec<String> = modifiers
+        .iter()
+        .map(|(c, a)| format!("{} {}{}", condition_name(rs, tr, c), if *a < 0 { "−" } else { "+" }, a.abs()))
+        .collect();
+    parts.join(", ")
 }
 
 /// A defence method in words.
@@ -535,6 +571,7 @@ fn category(e: &CombatEvent) -> Category {
         | SaveRolled { .. }
         | RecoveryCheck { .. }
         | FlatCheck { .. }
+        | RollModified { .. }
         | PermanentWound { .. } => Category::Attack,
         Moved { .. }
         | MoveStopped { .. }
@@ -829,6 +866,19 @@ pub fn sentence_in(rs: &Ruleset, tr: &Tr, e: &CombatEvent, names: &dyn Fn(Cid) -
             });
             tr!(tr, "log-condition-ended", who = names(*who), condition = cond(condition), why = why)
         }
+        RollModified { who, on, modifiers } => tr!(
+            tr,
+            "log-roll-modified",
+            who = names(*who),
+            roll = tr.t(match on {
+                RollOn::Attack => "roll-on-attack",
+                RollOn::Save => "roll-on-save",
+                RollOn::Dc => "roll-on-dc",
+                RollOn::Damage => "roll-on-damage",
+                RollOn::Ac => "roll-on-ac",
+            }),
+            parts = modifier_words(rs, tr, modifiers)
+        ),
         ModEffect { source, who, action } => {
             let w = names(*who);
             match action {

@@ -110,6 +110,8 @@ pub(crate) fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> 
         },
         // A mod's own rule, not one of RULES.md's: the entry names the mod instead.
         ModEffect { .. } => None,
+        // A condition's modifier: the data of the condition, named in the entry.
+        RollModified { .. } => None,
         PermanentWound { .. } => Some("HB-23"),
         // pf2e: an affliction save in Step 3 (P2-23) comes from the step; a spell's save has none.
         SaveRolled { .. } => pick("HB-52", "", "", "SG-33"),

@@ -306,7 +306,7 @@ pub fn read_manifest(dir: &Path) -> Result<ModManifest, DataError> {
             format!("name: `{}` must be the mod folder's name (`{}`)", m.name, folder.unwrap_or_default()),
         ));
     }
-    if super::ModRegistry::builtin().make(&m.name).is_some() {
+    if super::ModRegistry::current().make(&m.name).is_some() {
         return Err(DataError::at_text(
             &file,
             &text,

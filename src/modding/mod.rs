@@ -25,19 +25,29 @@ pub use crate::rules::dice::DiceExpr;
 pub use crate::rules::driver::Combat;
 pub use crate::rules::log::{CombatEvent, CombatLog, EndReason, ModAction};
 pub use crate::rules::modding::{
-    InstalledMods, LogCursor, ModBuilder, ModEvents, ModInstallError, ModList, ModPlugin, ModRefusal, ModRules,
-    ModSlot, RulesMod, attach_components, install,
+    InstalledMods, LogCursor, ModBuilder, ModContent, ModEvents, ModInstallError, ModList, ModPlugin, ModRefusal,
+    ModRules, ModSlot, RulesMod, attach_components, install, ruleset_with_mods,
 };
-pub use crate::rules::ruleset::{AttackKind, Effect, Lasts, Ruleset};
+pub use crate::rules::query::{duration_ends, roll_modifier, roll_modifiers};
+pub use crate::rules::ruleset::{
+    AbilityDef, AttackKind, BonusKind, ConditionDef, Effect, Lasts, ModifierStacking, RollModifier, RollOn, Ruleset,
+};
 
 /// Makes a fresh instance of a Rust mod.
 pub type ModConstructor = fn() -> Arc<dyn RulesMod>;
 
 /// Rust mods known by name, for `--mod NAME`, the simulator and the game.
+///
+/// A program that embeds skirmish with its own mods passes its registry to [`crate::run`]
+/// (`skirmish::run(ModRegistry::builtin().with(RallyMod))`): the whole command line and the
+/// game then know them, as they know the built-in ones ([`ModRegistry::current`]).
 #[derive(Clone)]
 pub struct ModRegistry {
-    entries: BTreeMap<String, ModConstructor>,
+    entries: BTreeMap<String, Arc<dyn Fn() -> Arc<dyn RulesMod> + Send + Sync>>,
 }
+
+/// The registry [`crate::run`] was given, for the whole process.
+static CURRENT: std::sync::OnceLock<ModRegistry> = std::sync::OnceLock::new();
 
 impl Default for ModRegistry {
     /// The built-in mods.
@@ -62,8 +72,27 @@ impl ModRegistry {
 
     /// Add (or replace) a mod under a name.
     pub fn register(&mut self, name: &str, make: ModConstructor) -> &mut Self {
-        self.entries.insert(name.to_string(), make);
+        self.entries.insert(name.to_string(), Arc::new(make));
         self
+    }
+
+    /// This registry with one more mod, under its own [`RulesMod::name`]; each combat gets a
+    /// clone of `m`. A mod of that name already there is replaced.
+    pub fn with<M: RulesMod + Clone>(mut self, m: M) -> Self {
+        self.entries.insert(m.name().to_string(), Arc::new(move || Arc::new(m.clone()) as Arc<dyn RulesMod>));
+        self
+    }
+
+    /// The registry every command and the game use: the one given to [`crate::run`], else the
+    /// built-in mods.
+    pub fn current() -> Self {
+        CURRENT.get().cloned().unwrap_or_else(Self::builtin)
+    }
+
+    /// Make `self` the process's [`Self::current`] registry. Only the first call counts (a
+    /// second returns `false`): every part of one run sees the same mods.
+    pub fn make_current(self) -> bool {
+        CURRENT.set(self).is_ok()
     }
 
     /// The names, sorted.
@@ -102,14 +131,21 @@ impl LoadedMods {
     /// The ruleset `name` with these mods: a data mod's ruleset of that name, else the installed
     /// one (`assets/rulesets/<name>.ron`) with the data mods' abilities and conditions added.
     pub fn ruleset(&self, name: &str) -> Result<Ruleset, crate::rules::data::DataError> {
-        match self.data.ruleset(name, &data::installed_ruleset) {
-            Some(r) => r,
+        let rs = match self.data.ruleset(name, &data::installed_ruleset) {
+            Some(r) => r?,
             None => {
                 let mut rs = data::installed_ruleset(name)?;
                 self.data.apply(&mut rs)?;
-                Ok(rs)
+                rs
             }
-        }
+        };
+        // The Rust mods' own conditions and abilities (checked as data is).
+        crate::rules::modding::ruleset_with_mods(rs, &self.code).map_err(|e| crate::rules::data::DataError {
+            file: format!("mod `{}`", e.name),
+            line: 1,
+            col: 1,
+            message: e.message,
+        })
     }
 }
 
@@ -165,7 +201,7 @@ pub fn mods_dir_near(file: &Path) -> std::path::PathBuf {
 /// (each checked; a broken one shows its error).
 pub fn describe_installed(dir: &Path) -> Vec<String> {
     let mut out = vec!["Rust mods (load with --mod NAME):".to_string()];
-    for n in ModRegistry::builtin().names() {
+    for n in ModRegistry::current().names() {
         out.push(format!("  {n}"));
     }
     out.push(format!("Data mods in {}:", dir.display()));

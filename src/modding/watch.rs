@@ -167,7 +167,7 @@ pub fn load_combat_data(
     mods: &[String],
     mods_dir: &Path,
 ) -> Result<(CombatData, Vec<PathBuf>), DataError> {
-    let loaded = load_mods(&ModRegistry::builtin(), mods_dir, mods).map_err(|m| DataError {
+    let loaded = load_mods(&ModRegistry::current(), mods_dir, mods).map_err(|m| DataError {
         file: mods_dir.display().to_string(),
         line: 1,
         col: 1,

@@ -12,7 +12,7 @@ use super::gm_policy::OpeningTrigger;
 use super::log::{CombatEvent, EndReason, Via};
 use super::query::has_defense_advantage;
 use super::ruleset::{
-    AttackKind, DefenseRule, DisruptionPolicy, DurationClock, Effect, EndTrigger, HitKind, Lasts, ReorderPolicy,
+    AttackKind, DefenseRule, DisruptionPolicy, DurationClock, Effect, EndTrigger, HitKind, Lasts, ReorderPolicy, RollOn,
 };
 use super::state::{AttackCtx, DecisionKind, PendingDecision, Rules, Work};
 
@@ -180,7 +180,8 @@ impl<'w> Rules<'w, '_> {
                     if !self.is_down(t) {
                         let s = self.c(who).stats.clone();
                         let mut dice = Vec::new();
-                        let n = self.dice.roll_logged(&amount, |k| s.get(k), &mut dice).max(0);
+                        let n = self.dice.roll_logged(&amount, |k| s.get(k), &mut dice);
+                        let n = self.modified(who, RollOn::Damage, n).max(0);
                         self.take_damage_rolled(t, n, dice);
                     }
                 }
@@ -201,12 +202,13 @@ impl<'w> Rules<'w, '_> {
                     if self.is_down(t) {
                         continue;
                     }
-                    let ok = self.saving_throw(t, &stat, dc);
+                    let ok = self.saving_throw_against(t, &stat, dc, Some(who));
                     if !ok {
                         if let Some(d) = &damage {
                             let s = self.c(who).stats.clone();
                             let mut dice = Vec::new();
-                            let amount = self.dice.roll_logged(d, |k| s.get(k), &mut dice).max(0);
+                            let amount = self.dice.roll_logged(d, |k| s.get(k), &mut dice);
+                            let amount = self.modified(who, RollOn::Damage, amount).max(0);
                             self.take_damage_rolled(t, amount, dice);
                         }
                         for c in &on_fail {
@@ -219,6 +221,30 @@ impl<'w> Rules<'w, '_> {
                 }
             }
             Effect::Narrative => self.emit(CombatEvent::AbilityResolved { who, ability: ability.into() }),
+        }
+    }
+
+    /// `value` with `who`'s condition modifiers on `on` added ([`super::query::roll_modifiers`]);
+    /// the modifiers counted are logged as `RollModified` (nothing when there are none).
+    fn modified(&mut self, who: Cid, on: RollOn, value: i32) -> i32 {
+        let modifiers = super::query::roll_modifiers(&self.ruleset, self.c(who).conditions, on);
+        if modifiers.is_empty() {
+            return value;
+        }
+        let total = modifiers.iter().fold(value, |v, (_, a)| v.saturating_add(*a));
+        self.emit(CombatEvent::RollModified { who, on, modifiers });
+        total
+    }
+
+    /// [`Self::modified`]'s modifiers without logging them (for a roll logged first).
+    fn modifiers_on(&self, who: Cid, on: RollOn) -> Vec<(String, i32)> {
+        super::query::roll_modifiers(&self.ruleset, self.c(who).conditions, on)
+    }
+
+    /// Log modifiers already counted in a roll (nothing when there are none).
+    fn log_modifiers(&mut self, who: Cid, on: RollOn, modifiers: Vec<(String, i32)>) {
+        if !modifiers.is_empty() {
+            self.emit(CombatEvent::RollModified { who, on, modifiers });
         }
     }
 
@@ -261,6 +287,9 @@ impl<'w> Rules<'w, '_> {
         // HB-12: Assist stacks with flanking.
         let (assist, dmg, area) = self.consume_assists(ctx.attacker, Some(ctx.kind));
         bonus = bonus.saturating_add(assist);
+        // Issue 28: the attacker's conditions' attack modifiers (pf2e frightened).
+        let modifiers = self.modifiers_on(ctx.attacker, RollOn::Attack);
+        bonus = modifiers.iter().fold(bonus, |b, (_, a)| b.saturating_add(*a));
         ctx.damage_bonus = ctx.damage_bonus.saturating_add(dmg);
         ctx.area_assist |= area;
         ctx.total = roll.saturating_add(bonus);
@@ -275,10 +304,14 @@ impl<'w> Rules<'w, '_> {
             flanking,
             dice,
         });
+        self.log_modifiers(ctx.attacker, RollOn::Attack, modifiers);
         if let DefenseRule::StaticAc { ac_stat, .. } = &self.ruleset.defense {
-            // The stat, plus condition bonuses, less any stat a condition takes away (P1-19).
+            // The stat, plus condition bonuses, less any stat a condition takes away (P1-19),
+            // plus the AC modifiers (logged).
             let t = self.c(ctx.target);
             let ac = super::query::armor_class(&self.ruleset, t.stats.get(ac_stat), t.stats, t.conditions);
+            let ac_mods = self.modifiers_on(ctx.target, RollOn::Ac);
+            self.log_modifiers(ctx.target, RollOn::Ac, ac_mods);
             if ctx.total >= ac {
                 self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: ctx.target });
                 self.work.0.push_front(Work::Damage(ctx, false));
@@ -343,9 +376,12 @@ impl<'w> Rules<'w, '_> {
         // `rolls`: the faces of the first dice term (both with advantage), as before.
         let first = dice.dice.first().map_or(0, |d| d.count as usize);
         let rolls = rolled.iter().take(first).map(|r| r.value).collect();
-        let bonus = self.stat(t, &stat);
+        // Issue 28: under an active defence, AC modifiers change the defensive roll.
+        let modifiers = self.modifiers_on(t, RollOn::Ac);
+        let bonus = modifiers.iter().fold(self.stat(t, &stat), |b, (_, a)| b.saturating_add(*a));
         let total = best.saturating_add(bonus);
         self.emit(CombatEvent::DefenseRolled { who: t, method, rolls, bonus, total, dice: rolled });
+        self.log_modifiers(t, RollOn::Ac, modifiers);
         let blocked = if defender_wins_ties { total >= ctx.total } else { total > ctx.total };
         if blocked {
             self.emit(CombatEvent::AttackBlocked { attacker: ctx.attacker, target: t });
@@ -368,7 +404,8 @@ impl<'w> Rules<'w, '_> {
         // deals half of its plain damage.
         let bonus = if half { 0 } else { ctx.damage_bonus };
         let mut dice = Vec::new();
-        let mut amount = self.dice.roll_logged(&ctx.damage, |k| s.get(k), &mut dice).saturating_add(bonus).max(0);
+        let rolled = self.dice.roll_logged(&ctx.damage, |k| s.get(k), &mut dice).saturating_add(bonus);
+        let mut amount = self.modified(ctx.attacker, RollOn::Damage, rolled).max(0);
         if half {
             amount /= 2;
         }
@@ -523,8 +560,14 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// A saving throw: 1d20 + stat + assists ≥ DC succeeds (HB-52/53, G-HB-15); defensive
-    /// position does not help (HB-25).
+    /// position does not help (HB-25). The DC is the data's own (no creature's DC modifiers).
     pub(crate) fn saving_throw(&mut self, who: Cid, stat: &str, dc: i32) -> bool {
+        self.saving_throw_against(who, stat, dc, None)
+    }
+
+    /// [`Self::saving_throw`] against an effect of `by`, whose conditions' DC modifiers change
+    /// the DC (issue 28); the saver's save modifiers count either way.
+    pub(crate) fn saving_throw_against(&mut self, who: Cid, stat: &str, dc: i32, by: Option<Cid>) -> bool {
         let rule = self.ruleset.saves.clone();
         let dice_expr =
             if rule.defense_advantage_applies && has_defense_advantage(&self.ruleset, self.c(who).conditions) {
@@ -535,10 +578,18 @@ impl<'w> Rules<'w, '_> {
         let mut dice = Vec::new();
         let roll = self.dice.roll_logged(&dice_expr, |_| 0, &mut dice);
         let (assist, _, _) = self.consume_assists(who, None);
-        let bonus = self.stat(who, stat).saturating_add(assist);
+        let modifiers = self.modifiers_on(who, RollOn::Save);
+        let bonus =
+            modifiers.iter().fold(self.stat(who, stat).saturating_add(assist), |b, (_, a)| b.saturating_add(*a));
+        let dc_mods = by.filter(|b| self.exists(*b)).map(|b| (b, self.modifiers_on(b, RollOn::Dc)));
+        let dc = dc_mods.iter().flat_map(|(_, m)| m).fold(dc, |d, (_, a)| d.saturating_add(*a));
         let total = roll.saturating_add(bonus);
         let success = if rule.saver_wins_ties { total >= dc } else { total > dc };
         self.emit(CombatEvent::SaveRolled { who, stat: stat.into(), roll, bonus, total, dc, success, dice });
+        self.log_modifiers(who, RollOn::Save, modifiers);
+        if let Some((b, m)) = dc_mods {
+            self.log_modifiers(b, RollOn::Dc, m);
+        }
         success
     }
 

@@ -10,7 +10,7 @@ use super::command::{Choice, Command, Decider, DefenseMethod, Rejection};
 pub use super::components::Via;
 use super::components::{Cid, GridPos};
 use super::dice::DieRoll;
-use super::ruleset::{AttackKind, HitKind, Lasts, TurnStep};
+use super::ruleset::{AttackKind, HitKind, Lasts, RollOn, TurnStep};
 
 /// Why a combat ended as a draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -723,6 +723,18 @@ pub enum CombatEvent {
         /// What it does.
         action: ModAction,
     },
+    /// Conditions' modifiers counted in a roll, a DC or an AC (issue 28), logged after the roll
+    /// they change (after `AttackRolled` for the attack and the target's AC, after `SaveRolled`
+    /// for the save and the DC, after the damage roll's `Damaged`), and only when there is one.
+    /// The roll's logged bonus, total, DC or AC already includes them.
+    RollModified {
+        /// Whose roll, DC or AC it is.
+        who: Cid,
+        /// What was changed.
+        on: RollOn,
+        /// Each counted modifier: the condition that gives it, and its amount.
+        modifiers: Vec<(String, i32)>,
+    },
 }
 
 /// What a mod did, as logged in [`CombatEvent::ModEffect`].
@@ -822,6 +834,7 @@ impl CombatEvent {
         "ConcentrationBroken",
         "ComponentConsumed",
         "ModEffect",
+        "RollModified",
     ];
 
     /// Turn and round bookkeeping that happens even when nobody can act. Every other event
@@ -911,7 +924,8 @@ impl CombatEvent {
             | OpeningSkipped { who, .. }
             | TurnEnded { who, .. }
             | ActionsForfeited { who, .. }
-            | ModEffect { who, .. } => Some(*who),
+            | ModEffect { who, .. }
+            | RollModified { who, .. } => Some(*who),
             AttackRolled { attacker, .. }
             | AttackBlocked { attacker, .. }
             | AttackHit { attacker, .. }

@@ -36,7 +36,7 @@ use super::dice::DiceExpr;
 use super::driver::Combat;
 use super::log::{CombatEvent, CombatLog, EndReason, ModAction};
 use super::map::BattleMap;
-use super::ruleset::{Lasts, Ruleset};
+use super::ruleset::{AbilityDef, ConditionDef, Lasts, RollModifier, Ruleset};
 use super::setup::{CombatantSpec, SetupError};
 use super::state::Rules;
 use super::timeline::TurnKey;
@@ -131,6 +131,16 @@ pub struct ModHashed(pub Vec<std::any::TypeId>);
 #[derive(Resource, Default)]
 struct ModAttachers(Vec<Attach>);
 
+/// The conditions and abilities mods define ([`ModBuilder::condition`], [`ModBuilder::ability`]),
+/// each with the name of the mod that defines it, in load order.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct ModContent {
+    /// Conditions.
+    pub conditions: Vec<(String, ConditionDef)>,
+    /// Abilities.
+    pub abilities: Vec<(String, AbilityDef)>,
+}
+
 /// What a mod's `build` gets: where to register types, add systems and attach components.
 pub struct ModBuilder<'a> {
     world: &'a mut World,
@@ -192,6 +202,30 @@ impl ModBuilder<'_> {
         self
     }
 
+    /// Define a condition of the mod's own (a buff, a debuff, a roll modifier's source), added to
+    /// the ruleset of every combat the mod is installed in, and checked as a data file's would be
+    /// (the same ranges and cross-references; an id the ruleset already has is an error).
+    /// [`ModRules::apply_condition_for`] and abilities then name it by its id.
+    pub fn condition(&mut self, def: ConditionDef) -> &mut Self {
+        let name = self.name.clone();
+        self.world.get_resource_or_init::<ModContent>().conditions.push((name, def));
+        self
+    }
+
+    /// Define a condition `id` that only carries a roll modifier (`rallied`: +1 status to attack
+    /// rolls per value): [`Self::condition`] with nothing else set.
+    pub fn modifier(&mut self, id: &str, modifier: RollModifier) -> &mut Self {
+        self.condition(ConditionDef { modifiers: vec![modifier], ..ConditionDef::named(id) })
+    }
+
+    /// Define an ability of the mod's own, added to the ruleset as [`Self::condition`] adds a
+    /// condition; creatures list it by id in their sheets.
+    pub fn ability(&mut self, def: AbilityDef) -> &mut Self {
+        let name = self.name.clone();
+        self.world.get_resource_or_init::<ModContent>().abilities.push((name, def));
+        self
+    }
+
     /// Run `f` on every combatant, in id order, when a combat is set up (before initiative): read
     /// its sheet (`Traits`, `Stats`, ...) and insert the mod's components.
     pub fn on_combatant(&mut self, f: impl Fn(&mut EntityWorldMut) + Send + Sync + 'static) -> &mut Self {
@@ -229,6 +263,64 @@ pub fn install(world: &mut World, mut schedule: Option<&mut Schedule>, mods: &Mo
         world.get_resource_or_init::<InstalledMods>().names.push((m.name().to_string(), m.version().to_string()));
     }
     Ok(())
+}
+
+/// `ruleset` with the conditions and abilities the mods define ([`ModBuilder::condition`],
+/// [`ModBuilder::ability`]), in load order. Each definition is checked as data is: it goes
+/// through the data files' own reader (so the same ranges apply), and the whole ruleset is then
+/// checked again (unknown condition ids in an ability, and the like). A definition the ruleset
+/// already has word for word is left as it is (a ruleset the mods were applied to before); an id
+/// the ruleset has with another definition is an error naming the mod.
+pub fn ruleset_with_mods(mut ruleset: Ruleset, mods: &ModList) -> Result<Ruleset, ModInstallError> {
+    if mods.is_empty() {
+        return Ok(ruleset);
+    }
+    let mut scratch = World::new();
+    install(&mut scratch, None, mods)?;
+    let Some(content) = scratch.remove_resource::<ModContent>() else { return Ok(ruleset) };
+    let fail = |name: &str, message: String| ModInstallError { name: name.to_string(), message };
+    for (name, def) in content.conditions {
+        let text = ron::to_string(&def).map_err(|e| fail(&name, format!("condition `{}`: {e}", def.id)))?;
+        let def: ConditionDef = super::data::parse_ron(&format!("condition `{}`", def.id), &text)
+            .map_err(|e| fail(&name, e.to_string()))?;
+        match ruleset.condition(&def.id) {
+            Some(have) if ron::to_string(have).ok().as_deref() == Some(text.as_str()) => {}
+            Some(_) => {
+                return Err(fail(
+                    &name,
+                    format!(
+                        "defines the condition `{}`, which the ruleset `{}` already has: a Rust mod adds \
+                         conditions, it does not replace them (give it another id)",
+                        def.id, ruleset.name
+                    ),
+                ));
+            }
+            None => ruleset.conditions.push(def),
+        }
+    }
+    for (name, def) in content.abilities {
+        let text = ron::to_string(&def).map_err(|e| fail(&name, format!("ability `{}`: {e}", def.id)))?;
+        let def: AbilityDef =
+            super::data::parse_ron(&format!("ability `{}`", def.id), &text).map_err(|e| fail(&name, e.to_string()))?;
+        match ruleset.ability(&def.id) {
+            Some(have) if ron::to_string(have).ok().as_deref() == Some(text.as_str()) => {}
+            Some(_) => {
+                return Err(fail(
+                    &name,
+                    format!(
+                        "defines the ability `{}`, which the ruleset `{}` already has: a Rust mod adds \
+                         abilities, it does not replace them (give it another id)",
+                        def.id, ruleset.name
+                    ),
+                ));
+            }
+            None => ruleset.abilities.push(def),
+        }
+    }
+    let text = ron::ser::to_string_pretty(&ruleset, ron::ser::PrettyConfig::default()).unwrap_or_default();
+    let names = mods.names().join(", ");
+    ruleset.validate(&format!("{} with the mods {names}", ruleset.name), &text).map_err(|e| fail(&names, e.message))?;
+    Ok(ruleset)
 }
 
 /// Put the mods' components on every combatant, in id order, each mod in load order.
@@ -269,6 +361,8 @@ impl Combat {
         dice: &[i32],
         mods: &ModList,
     ) -> Result<Combat, SetupError> {
+        let ruleset =
+            ruleset_with_mods(ruleset, mods).map_err(|e| SetupError { combatant: None, message: e.to_string() })?;
         let mut failed = None;
         let c = Combat::with_map_prepared(ruleset, seed, specs, map, dice, |world, schedule| {
             match install(world, Some(schedule), mods) {
@@ -331,7 +425,37 @@ pub enum ModRefusal {
     NoSuchCondition(String),
     /// The creature has no turn on the timeline (active, delaying, off the schedule).
     NotScheduled(Cid),
+    /// The duration never runs out under this ruleset (it lacks the end-of-turn step that counts
+    /// it down: [`super::query::duration_ends`]).
+    DurationNeverEnds(Lasts),
+    /// [`ModRules::add_modifier`]: the condition carries no roll modifier.
+    NotAModifier(String),
 }
+
+impl std::fmt::Display for ModRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModRefusal::UnknownCreature(c) => write!(f, "no combatant has the id {}", c.0),
+            ModRefusal::CombatOver => write!(f, "the combat is over"),
+            ModRefusal::Down(c) => write!(f, "combatant {} is out of the fight", c.0),
+            ModRefusal::UnknownCondition(id) => write!(
+                f,
+                "the ruleset has no condition `{id}`: define it with ModBuilder::condition (or \
+                 ModBuilder::modifier) in the mod's build, or in a data mod"
+            ),
+            ModRefusal::NoSuchCondition(id) => write!(f, "the creature does not have the condition `{id}`"),
+            ModRefusal::NotScheduled(c) => write!(f, "combatant {} has no turn on the timeline", c.0),
+            ModRefusal::DurationNeverEnds(l) => write!(
+                f,
+                "{l:?} would never run out under this ruleset (its turn_phases.end lacks the step that counts \
+                 it down); use Lasts::Rounds"
+            ),
+            ModRefusal::NotAModifier(id) => write!(f, "the condition `{id}` carries no roll modifier"),
+        }
+    }
+}
+
+impl std::error::Error for ModRefusal {}
 
 /// What a mod system reads and changes: the rules state, through checked, logged calls.
 ///
@@ -554,6 +678,66 @@ impl ModRules<'_, '_> {
         let lasts = rounds.map(|n| Lasts::Rounds(n.clamp(1, super::limits::MAX_ROUNDS)));
         self.rules.apply_condition(who, condition, NewCondition { lasts, value, creator: None });
         Ok(())
+    }
+
+    /// Put a condition of the ruleset (or one the mod defined with [`ModBuilder::condition`]) on a
+    /// creature, with a value (1 when none), a typed duration (none: until something ends it) and
+    /// the creature that made it. The duration is the data's own [`Lasts`]: `Rounds(n)`,
+    /// `OwnerTurns(n)` ("until the end of its n-th next turn", counted at the owner's end of
+    /// turn), `UntilEndOfTurn` or `Sustained` (by `creator`). A creator's rounds tick at its
+    /// start of turn under turn hooks (P2-05, G-P2-18). A duration the ruleset never counts down
+    /// is refused ([`ModRefusal::DurationNeverEnds`]).
+    pub fn apply_condition_for(
+        &mut self,
+        source: &str,
+        who: Cid,
+        condition: &str,
+        value: Option<i32>,
+        lasts: Option<Lasts>,
+        creator: Option<Cid>,
+    ) -> Result<(), ModRefusal> {
+        self.standing(who)?;
+        if self.rules.ruleset.condition(condition).is_none() {
+            return Err(ModRefusal::UnknownCondition(condition.to_string()));
+        }
+        if let Some(l) = lasts
+            && !super::query::duration_ends(&self.rules.ruleset, l)
+        {
+            return Err(ModRefusal::DurationNeverEnds(l));
+        }
+        if let Some(c) = creator {
+            self.check(c)?;
+        }
+        let value = value.map(|v| v.clamp(1, super::limits::MAX_VALUE));
+        let lasts = lasts.map(|l| match l {
+            Lasts::Rounds(n) => Lasts::Rounds(n.clamp(1, super::limits::MAX_ROUNDS)),
+            Lasts::OwnerTurns(n) => Lasts::OwnerTurns(n.clamp(1, super::limits::MAX_ROUNDS)),
+            other => other,
+        });
+        self.log(source, who, ModAction::ApplyCondition(condition.to_string(), value.unwrap_or(1)));
+        self.rules.apply_condition(who, condition, NewCondition { lasts, value, creator });
+        Ok(())
+    }
+
+    /// Give a creature a roll modifier: a condition that carries one (defined with
+    /// [`ModBuilder::modifier`] or in data), with a value (the modifier's amount is multiplied by
+    /// it when `per_value`), a typed duration and its creator, as [`Self::apply_condition_for`].
+    /// The rolls it changes log it (`RollModified`) and the game's log names it in their sums.
+    pub fn add_modifier(
+        &mut self,
+        source: &str,
+        who: Cid,
+        condition: &str,
+        value: Option<i32>,
+        lasts: Lasts,
+        creator: Option<Cid>,
+    ) -> Result<(), ModRefusal> {
+        match self.rules.ruleset.condition(condition) {
+            None => return Err(ModRefusal::UnknownCondition(condition.to_string())),
+            Some(d) if d.modifiers.is_empty() => return Err(ModRefusal::NotAModifier(condition.to_string())),
+            Some(_) => {}
+        }
+        self.apply_condition_for(source, who, condition, value, Some(lasts), creator)
     }
 
     /// Remove a condition (logged as `ConditionEnded { reason: RemovedByMod }`).

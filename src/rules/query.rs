@@ -11,7 +11,10 @@
 //! (by code, not data) cannot panic.
 
 use super::components::{Conditions, GridPos, Inventory, Stats, Traits};
-use super::ruleset::{AbilityDef, AbilityTrigger, AttackKind, CastComponent, Effect, OpportunityRule, Ruleset, Timing};
+use super::ruleset::{
+    AbilityDef, AbilityTrigger, AttackKind, BonusKind, CastComponent, Effect, Lasts, ModifierStacking, OpportunityRule,
+    RollOn, Ruleset, Timing, TurnStep,
+};
 
 impl Effect {
     /// Whether the effect moves its user: what a held or readied action triggered by moves
@@ -144,9 +147,10 @@ pub(crate) fn has_defense_advantage(ruleset: &Ruleset, conditions: &Conditions) 
 
 /// Armour class: `ac`, the value of the ruleset's AC stat (plus any change the caller weighs),
 /// plus condition bonuses (Raise a Shield, total defense), less any stat a condition takes away
-/// (flat-footed loses the Dex bonus, P1-19), in the conditions' order.
+/// (flat-footed loses the Dex bonus, P1-19), in the conditions' order, plus the conditions' AC
+/// modifiers ([`roll_modifier`]: pf2e frightened).
 pub(crate) fn armor_class(ruleset: &Ruleset, ac: i32, stats: &Stats, conditions: &Conditions) -> i32 {
-    let mut ac = ac;
+    let mut ac = ac.saturating_add(roll_modifier(ruleset, conditions, RollOn::Ac));
     for d in conditions.0.keys().filter_map(|id| ruleset.condition(id)) {
         ac = ac.saturating_add(d.ac_bonus);
         if let Some(s) = &d.ac_loses_stat {
@@ -154,6 +158,64 @@ pub(crate) fn armor_class(ruleset: &Ruleset, ac: i32, stats: &Stats, conditions:
         }
     }
     ac
+}
+
+/// The condition modifiers that count toward one kind of roll (issue 28): each as (the condition
+/// that gives it, its amount), in the conditions' order, after the ruleset's stacking rule has
+/// dropped the ones that do not stack. Their sum is what the roll gets.
+pub fn roll_modifiers(ruleset: &Ruleset, conditions: &Conditions, on: RollOn) -> Vec<(String, i32)> {
+    // Every modifier on this roll: (condition, kind, amount).
+    let mut all: Vec<(&str, BonusKind, i32)> = Vec::new();
+    for (id, st) in &conditions.0 {
+        let Some(d) = ruleset.condition(id) else { continue };
+        for m in d.modifiers.iter().filter(|m| m.to.contains(&on)) {
+            let amount = if m.per_value { m.amount.saturating_mul(st.value) } else { m.amount };
+            if amount != 0 {
+                all.push((id.as_str(), m.kind, amount));
+            }
+        }
+    }
+    let counts = |i: usize| -> bool {
+        let (_, kind, amount) = all[i];
+        let typed_bonus = kind != BonusKind::Untyped && amount > 0;
+        let typed_penalty = kind != BonusKind::Untyped && amount < 0;
+        let dropped = match ruleset.modifier_stacking {
+            ModifierStacking::All => false,
+            ModifierStacking::HighestPerType => typed_bonus || typed_penalty,
+            ModifierStacking::HighestBonusPerType => typed_bonus,
+        };
+        // A typed modifier that does not stack counts only if it is the best of its type and
+        // sign (the first of equals).
+        !dropped
+            || all.iter().enumerate().all(|(j, &(_, k, a))| {
+                k != kind
+                    || a.signum() != amount.signum()
+                    || j == i
+                    || (if amount > 0 {
+                        a < amount || (a == amount && j > i)
+                    } else {
+                        a > amount || (a == amount && j > i)
+                    })
+            })
+    };
+    (0..all.len()).filter(|&i| counts(i)).map(|i| (all[i].0.to_string(), all[i].2)).collect()
+}
+
+/// Whether an effect lasting `lasts` ever runs out under this ruleset: counts in rounds always
+/// do; counts in the owner's turns need the `TickOwnerTurns` end-of-turn step, and "until the end
+/// of the turn" and sustained effects the `EndUntilEndOfTurn` step (pf2e's Step 3).
+pub fn duration_ends(ruleset: &Ruleset, lasts: Lasts) -> bool {
+    let has = |s: TurnStep| ruleset.turn_phases.end.contains(&s);
+    match lasts {
+        Lasts::Rounds(_) => true,
+        Lasts::OwnerTurns(_) => has(TurnStep::TickOwnerTurns),
+        Lasts::UntilEndOfTurn | Lasts::Sustained => has(TurnStep::EndUntilEndOfTurn),
+    }
+}
+
+/// The sum of [`roll_modifiers`].
+pub fn roll_modifier(ruleset: &Ruleset, conditions: &Conditions, on: RollOn) -> i32 {
+    roll_modifiers(ruleset, conditions, on).iter().fold(0, |s, (_, a)| s.saturating_add(*a))
 }
 
 /// SG-15, G-SG-19: the first component of a cast that is missing, if any: a verbal or somatic

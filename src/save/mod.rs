@@ -449,7 +449,7 @@ impl SaveFile {
         let rows: Vec<&str> = self.encounter.map.iter().map(String::as_str).collect();
         let map = BattleMap::from_rows(&rows)
             .map_err(|m| SaveError::Invalid { file: file.to_string(), message: format!("encounter.map: {m}") })?;
-        let mods = crate::modding::ModRegistry::builtin()
+        let mods = crate::modding::ModRegistry::current()
             .list(&self.mods)
             .map_err(|m| SaveError::Invalid { file: file.to_string(), message: format!("mods: {m}") })?;
         Combat::with_mods(ruleset, self.seed, &self.encounter.combatants, map, &self.dice, &mods)

@@ -77,13 +77,13 @@ pub(crate) fn load_str_with_mods(path: &Path, text: &str, extra: &[String]) -> R
         }
     }
     let mods = crate::modding::load_mods(
-        &crate::modding::ModRegistry::builtin(),
+        &crate::modding::ModRegistry::current(),
         &crate::modding::mods_dir_near(path),
         &scenario.mods,
     )
     .map_err(|m| DataError::at_text(&file, text, "mods", format!("mods: {m}")))?;
     let at_ruleset = |m: String| DataError::at_text(&file, text, &format!("\"{}\"", scenario.ruleset), m);
-    let mut ruleset = match mods.data.ruleset(&scenario.ruleset, &|name| {
+    let ruleset = match mods.data.ruleset(&scenario.ruleset, &|name| {
         let rpath = resolve_ruleset(path, name).map_err(|m| at_ruleset(format!("ruleset: {m}")))?;
         Ruleset::load(&rpath)
     }) {
@@ -101,6 +101,10 @@ pub(crate) fn load_str_with_mods(path: &Path, text: &str, extra: &[String]) -> R
             rs
         }
     };
+    // The Rust mods' own conditions and abilities (issue 28), checked as data is.
+    let ruleset = crate::rules::modding::ruleset_with_mods(ruleset, &mods.code)
+        .map_err(|e| DataError::at_text(&file, text, "mods", format!("mods: {e}")))?;
+    let mut ruleset = ruleset;
     let rows: Vec<&str> = scenario.map.iter().map(String::as_str).collect();
     let mut map =
         BattleMap::from_rows(&rows).map_err(|m| crate::encounter::map_error(&file, text, &scenario.map, &m))?;

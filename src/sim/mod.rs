@@ -174,7 +174,12 @@ impl fmt::Display for SimError {
         match self {
             SimError::Data(e) => write!(f, "{e}"),
             SimError::UnknownRuleset { name, installed } => {
-                write!(f, "no ruleset `{name}` (installed: {}; or `all`)", installed.join(", "))
+                write!(
+                    f,
+                    "no ruleset `{name}` (installed: {}; or `all`). A data mod's ruleset needs its mod: add \
+                     `--mod MOD` (`skirmish mods` lists them)",
+                    installed.join(", ")
+                )
             }
             SimError::Config(m) | SimError::Setup(m) | SimError::Io(m) | SimError::Merge(m) => write!(f, "{m}"),
             SimError::Cancelled => write!(f, "cancelled"),
@@ -271,7 +276,7 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     // names in other languages (they change no fight).
     let encounter_hash = text_hash(&ron::to_string(&encounter.without_translations()).unwrap_or_default());
     let loaded = crate::modding::load_mods(
-        &crate::modding::ModRegistry::builtin(),
+        &crate::modding::ModRegistry::current(),
         &crate::modding::mods_dir_near(path),
         &cfg.mods,
     )
@@ -285,9 +290,21 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     let mut installed = installed_rulesets(path)?;
     for rs in &mut installed {
         loaded.data.apply(rs)?;
+        // The Rust mods' own conditions and abilities (issue 28).
+        *rs = crate::rules::modding::ruleset_with_mods(rs.clone(), &loaded.code)
+            .map_err(|e| SimError::Config(format!("--mod: {e}")))?;
     }
     let rulesets: Vec<Ruleset> = match &cfg.ruleset {
-        None => installed,
+        // Every ruleset: the installed ones, then those of the loaded data mods (issue 28).
+        None => {
+            let mut all = installed;
+            for name in loaded.data.rulesets.keys() {
+                if !all.iter().any(|r| &r.name == name) {
+                    all.push(loaded.ruleset(name)?);
+                }
+            }
+            all
+        }
         Some(name) => match installed.iter().find(|r| &r.name == name) {
             Some(r) => vec![r.clone()],
             // A data mod's own ruleset (`--mod example-pf2e-variant --ruleset pf2e-variant`).

@@ -323,7 +323,9 @@ fn imports() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
     for f in files {
         let module = module_of(&f);
         let Some(me) = unit(&module, &game_children) else { continue }; // lib.rs
-        let names: &[&str] = if module == ["main"] { &["crate", "skirmish"] } else { &["crate"] };
+        // The binary names the library `skirmish`; the command line (`cli.rs`) does too (`use crate
+        // as skirmish`).
+        let names: &[&str] = if module == ["main"] || module == ["cli"] { &["crate", "skirmish"] } else { &["crate"] };
         let text = std::fs::read_to_string(&f).unwrap();
         let entry = out.entry(me.clone()).or_default();
         for p in references(&text, &module, names) {

@@ -686,3 +686,35 @@ fn g_p1_flanking_is_logged_with_the_attack() {
     f.act("A", "melee_attack", &["T"]).unwrap();
     assert!(f.saw(0, "AttackRolled", "roll: 10, bonus: 3, total: 13, flanking: 2"), "{:?}", f.text());
 }
+
+#[test]
+fn g_p1_16_bless_is_a_morale_bonus_on_attack_rolls_that_does_not_stack_with_itself() {
+    // PF1 CRB p. 249, Bless: "+1 morale bonus on attack rolls"; p. 179: bonuses of one type do
+    // not stack, penalties do.
+    let mut rs = pf1e();
+    let mut heroism = rs.condition("blessed").unwrap().clone();
+    heroism.id = "heroism".into();
+    heroism.modifiers[0].amount = 2;
+    let mut bane = rs.condition("blessed").unwrap().clone();
+    bane.id = "bane".into();
+    bane.modifiers[0].amount = -1;
+    rs.conditions.extend([heroism, bane.clone()]);
+    let mut f =
+        Fight::with_ruleset(rs, vec![p1("A", "heroes", 20, (0, 0)).stat("MELEE", 4), p1("B", "monsters", 10, (1, 0))]);
+    f.put("A", "blessed", None, Some(3));
+    let m = f.mark();
+    f.force(&[10, 1]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 5, total: 15"), "{:?}", f.since(m));
+    assert!(f.saw(m, "RollModified", "who: A, on: Attack, modifiers: [(\"blessed\", 1)]"), "{:?}", f.since(m));
+    // Heroism's +2 morale replaces bless's +1; a morale penalty still counts.
+    f.end("A");
+    f.end("B");
+    f.put("A", "heroism", None, Some(3));
+    f.put("A", "bane", None, Some(3));
+    let m = f.mark();
+    f.force(&[10, 1]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 5, total: 15"), "{:?}", f.since(m));
+    assert!(f.saw(m, "RollModified", "modifiers: [(\"bane\", -1), (\"heroism\", 2)]"), "{:?}", f.since(m));
+}

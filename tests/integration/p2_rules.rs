@@ -997,3 +997,81 @@ fn g_p2_18_a_gm_applied_rounds_condition_ticks_at_its_bearers_turn_start() {
     assert!(!f.has("B", "flying"), "ended at B's next turn start");
     assert!(f.saw(0, "ConditionEnded", "who: B, condition: \"flying\", reason: Expired"));
 }
+
+#[test]
+fn g_p2_22_frightened_is_a_status_penalty_to_checks_and_dcs() {
+    // CRB p. 620: "You take a status penalty equal to this value to all your checks and DCs":
+    // A frightened 2 strikes at −2 and its Electric Arc's DC is 17 − 2; B frightened 1 has
+    // AC 15 − 1 and saves at −1. Each change is logged after the roll it changes.
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).stat("STR", 3).stat("REF", 0).with(&["electric_arc"]),
+        pc("B", "monsters", 10, (1, 0)).stat("REF", 2),
+    ]);
+    f.put("A", "frightened", Some(2), None);
+    f.put("B", "frightened", Some(1), None);
+    let m = f.mark();
+    // 12 + 3 − 2 = 13 misses AC 14; 13 + 3 − 2 = 14 would hit.
+    f.force(&[12]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackRolled", "roll: 12, bonus: 1, total: 13"), "{:?}", f.since(m));
+    assert!(f.saw(m, "RollModified", "who: A, on: Attack, modifiers: [(\"frightened\", -2)]"), "{:?}", f.since(m));
+    assert!(f.saw(m, "RollModified", "who: B, on: Ac, modifiers: [(\"frightened\", -1)]"), "{:?}", f.since(m));
+    assert!(f.saw(m, "AttackMissed", "ac: 14"), "{:?}", f.since(m));
+    let m = f.mark();
+    f.force(&[13]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackHit", ""), "a 14 hits AC 14: {:?}", f.since(m));
+    // The save: 12 + 2 − 1 = 13 against DC 15 fails; both changes are named. (Frightened went
+    // down at the ends of turns: put back.)
+    f.end("A");
+    f.end("B");
+    f.put("A", "frightened", Some(2), None);
+    f.put("B", "frightened", Some(1), None);
+    let m = f.mark();
+    f.force(&[12, 1, 1]);
+    f.act("A", "electric_arc", &["B"]).unwrap();
+    assert!(
+        f.saw(m, "SaveRolled", "who: B, stat: \"REF\", roll: 12, bonus: 1, total: 13, dc: 15, success: false"),
+        "{:?}",
+        f.since(m)
+    );
+    assert!(f.saw(m, "RollModified", "who: B, on: Save, modifiers: [(\"frightened\", -1)]"), "{:?}", f.since(m));
+    assert!(f.saw(m, "RollModified", "who: A, on: Dc, modifiers: [(\"frightened\", -2)]"), "{:?}", f.since(m));
+}
+
+#[test]
+fn g_p2_22_only_the_worst_status_penalty_counts_and_untyped_ones_add() {
+    // CRB p. 444: of each type only the highest bonus and the worst penalty apply.
+    let mut rs = pf2e();
+    let frightened = rs.condition("frightened").unwrap().clone();
+    let mut sickened = frightened.clone();
+    sickened.id = "sickened".into();
+    let mut cursed = frightened.clone();
+    cursed.id = "cursed".into();
+    cursed.modifiers[0].kind = skirmish::rules::ruleset::BonusKind::Untyped;
+    cursed.modifiers[0].per_value = false;
+    rs.conditions.extend([sickened, cursed]);
+    let mut f = Fight::with_ruleset(
+        rs.clone(),
+        vec![pc("A", "heroes", 20, (0, 0)).stat("STR", 3), pc("B", "monsters", 10, (1, 0))],
+    );
+    f.put("A", "frightened", Some(1), None);
+    f.put("A", "sickened", Some(2), None);
+    f.put("A", "cursed", None, None);
+    let m = f.mark();
+    f.force(&[10]);
+    f.act("A", "strike", &["B"]).unwrap();
+    // Status: sickened −2 (frightened −1 dropped); untyped cursed −1: 10 + 3 − 3 = 10.
+    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 0, total: 10"), "{:?}", f.since(m));
+    assert!(
+        f.saw(m, "RollModified", "on: Attack, modifiers: [(\"cursed\", -1), (\"sickened\", -2)]"),
+        "{:?}",
+        f.since(m)
+    );
+    // With every modifier adding (the default), all three count.
+    rs.modifier_stacking = skirmish::rules::ruleset::ModifierStacking::All;
+    let conds = f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().clone();
+    let on = skirmish::rules::ruleset::RollOn::Attack;
+    assert_eq!(skirmish::rules::query::roll_modifier(&rs, &conds, on), -4);
+    assert_eq!(skirmish::rules::query::roll_modifier(&pf2e(), &conds, on), -1, "unknown ids give nothing");
+}

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use crate::rules::components::{GridPos, Stats};
 use crate::rules::dice::DiceExpr;
 use crate::rules::query;
-use crate::rules::ruleset::{AbilityDef, AttackKind, DefenseRule, Effect};
+use crate::rules::ruleset::{AbilityDef, AttackKind, DefenseRule, Effect, RollOn};
 
 use super::memo::FxBuild;
 use super::read::{NO_CONDITIONS, Unit, View};
@@ -236,7 +236,8 @@ impl<'a> View<'a> {
     /// once for pricing it against every target from many squares.
     pub(super) fn attack_roll(&self, stat: &str, dmg: &DiceExpr) -> AttackRoll {
         let me = self.me();
-        AttackRoll { stat: me.stats.get(stat), range: self.dmg(dmg, me.stats) }
+        let stat = me.stats.get(stat).saturating_add(self.modifier(me, RollOn::Attack));
+        AttackRoll { stat, range: self.dmg(dmg, me.stats) }
     }
 
     /// Expected damage (capped at `left` hit points) of an attack by the decider from `from`.
@@ -293,7 +294,7 @@ impl<'a> View<'a> {
     pub(super) fn attack_by(&self, e: &Unit, def: &AbilityDef, a: &Unit, opportunity: bool, m: DefMod) -> f32 {
         match &def.effect {
             Effect::Attack { kind, stat, damage, iterative } => {
-                let bonus = e.stats.get(stat);
+                let bonus = e.stats.get(stat).saturating_add(self.modifier(e, RollOn::Attack));
                 let (_, _, mean) = self.dmg(damage, e.stats);
                 let melee = *kind == AttackKind::Melee;
                 std::iter::once(&0)
@@ -303,11 +304,18 @@ impl<'a> View<'a> {
             }
             Effect::Damage { amount } => self.dmg(amount, e.stats).2,
             Effect::Save { stat, dc, damage: Some(d), .. } => {
-                let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, a.stats.get(stat), self.save_need(*dc));
+                let save = a.stats.get(stat).saturating_add(self.modifier(a, RollOn::Save));
+                let dc = dc.saturating_add(self.modifier(e, RollOn::Dc));
+                let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, save, self.save_need(dc));
                 p_fail * self.dmg(d, e.stats).2
             }
             _ => 0.0,
         }
+    }
+
+    /// The rules' [`query::roll_modifier`] of a unit's conditions (issue 28: frightened, bless).
+    fn modifier(&self, u: &Unit, on: RollOn) -> i32 {
+        u.conds.map_or(0, |c| query::roll_modifier(self.rs, c, on))
     }
 
     pub(super) fn save_need(&self, dc: i32) -> i32 {

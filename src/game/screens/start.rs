@@ -54,7 +54,7 @@ pub struct StartForm {
 /// one is listed with its error and cannot be chosen).
 fn installed_mods() -> Vec<(String, ModKind, bool)> {
     let mut out: Vec<(String, ModKind, bool)> =
-        crate::modding::ModRegistry::builtin().names().into_iter().map(|n| (n, ModKind::Rust, true)).collect();
+        crate::modding::ModRegistry::current().names().into_iter().map(|n| (n, ModKind::Rust, true)).collect();
     let dir = crate::modding::mods_dir();
     let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("mod.ron").is_file()).collect())
@@ -258,7 +258,7 @@ pub(super) fn start_screen(
                         .collect();
                     let mods: Vec<String> = form.mods.iter().filter(|m| m.2).map(|m| m.0.clone()).collect();
                     let checked = crate::modding::load_mods(
-                        &crate::modding::ModRegistry::builtin(),
+                        &crate::modding::ModRegistry::current(),
                         &crate::modding::mods_dir(),
                         &mods,
                     )

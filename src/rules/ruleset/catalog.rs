@@ -253,7 +253,7 @@ pub enum AttackKind {
 }
 
 /// One condition of the catalogue.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConditionDef {
     /// Stable id.
@@ -341,6 +341,95 @@ pub struct ConditionDef {
     /// Cast components it makes impossible (silenced: Verbal; bound: Somatic).
     #[serde(default)]
     pub blocks_components: Vec<String>,
+    /// Changes to rolls, DCs and AC while it lasts (pf2e frightened: a status penalty equal to
+    /// its value on checks and DCs), stacked by the ruleset's `modifier_stacking` (issue 28).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<RollModifier>,
+}
+
+impl ConditionDef {
+    /// A condition `id` that does nothing yet: set the fields it needs with struct update
+    /// syntax, `ConditionDef { negative: true, ..ConditionDef::named("chilled") }` (a Rust mod's
+    /// own condition, [`crate::rules::modding::ModBuilder::condition`]).
+    pub fn named(id: &str) -> Self {
+        Self { id: id.to_string(), ..Self::default() }
+    }
+}
+
+impl AbilityDef {
+    /// An ability `id` costing `cost` actions that does `effect`; every other field has its data
+    /// default (set them with struct update syntax).
+    pub fn new(id: &str, cost: u8, effect: Effect) -> Self {
+        Self {
+            id: id.to_string(),
+            name: String::new(),
+            names: Default::default(),
+            cost,
+            recovery: None,
+            tags: Vec::new(),
+            limit_per_turn: None,
+            timing: Timing::default(),
+            trigger: None,
+            action: ActionType::default(),
+            casting_rounds: None,
+            cast_time: None,
+            focus_time: None,
+            components: Vec::new(),
+            hold_surcharge: None,
+            usable_when_prevented: false,
+            level: 0,
+            effect,
+        }
+    }
+}
+
+/// A bonus or penalty a condition gives while it lasts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RollModifier {
+    /// What it changes (at least one).
+    pub to: Vec<RollOn>,
+    /// Its type, for stacking: `Untyped` (the default), `Status`, `Circumstance`, `Item`, `Morale`.
+    #[serde(default)]
+    pub kind: BonusKind,
+    /// The amount: a bonus, or a penalty when negative.
+    #[serde(deserialize_with = "super::super::limits::flat")]
+    pub amount: i32,
+    /// The amount is multiplied by the condition's value (frightened 2: twice `amount`).
+    #[serde(default)]
+    pub per_value: bool,
+}
+
+/// What a [`RollModifier`] changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect)]
+pub enum RollOn {
+    /// The creature's attack rolls.
+    Attack,
+    /// The creature's saving throws (and other checks made with the saves' dice: recovery
+    /// saves, concentration).
+    Save,
+    /// The DCs of the saving throws the creature's abilities call for.
+    Dc,
+    /// The damage the creature's attacks and damaging abilities deal.
+    Damage,
+    /// The creature's AC; under an active defence, its defensive rolls.
+    Ac,
+}
+
+/// A modifier's type: same-typed modifiers stack as the ruleset's `modifier_stacking` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize, Reflect)]
+pub enum BonusKind {
+    /// No type: always adds.
+    #[default]
+    Untyped,
+    /// pf2e status bonuses and penalties (frightened, inspire courage).
+    Status,
+    /// pf2e circumstance bonuses and penalties (flanking, cover).
+    Circumstance,
+    /// pf2e item bonuses and penalties.
+    Item,
+    /// d20 morale bonuses (bless).
+    Morale,
 }
 
 /// A saving throw described in data.

@@ -69,6 +69,9 @@ pub struct Ruleset {
     /// How saving throws resolve.
     #[serde(default)]
     pub saves: SaveRule,
+    /// How conditions' roll modifiers of one type add up (issue 28); absent: they all add.
+    #[serde(default, skip_serializing_if = "ModifierStacking::is_all")]
+    pub modifier_stacking: ModifierStacking,
     /// Steps run at the start and end of every turn (pf2e Steps 1 and 3); empty for systems
     /// without start/end-of-turn processing.
     #[serde(default)]
@@ -109,6 +112,27 @@ pub const DEFAULT_ROUND_CAP: u32 = 100;
 
 fn default_round_cap() -> u32 {
     DEFAULT_ROUND_CAP
+}
+
+/// How the roll modifiers of conditions add up ([`RollModifier`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ModifierStacking {
+    /// Every modifier adds.
+    #[default]
+    All,
+    /// pf2e (CRB p. 444): of each type (status, circumstance, item) only the highest bonus and
+    /// the worst penalty count; untyped ones all add.
+    HighestPerType,
+    /// d20 / PF1 (CRB p. 179): of each type only the highest bonus counts; penalties and untyped
+    /// bonuses all add.
+    HighestBonusPerType,
+}
+
+impl ModifierStacking {
+    /// Whether it is the default (every modifier adds).
+    pub fn is_all(&self) -> bool {
+        *self == Self::All
+    }
 }
 
 /// In-world length of a round.
@@ -630,6 +654,17 @@ impl Ruleset {
                 return Err(err(&format!("\"{}\"", c.id), format!("conditions: duplicate id `{}`", c.id)));
             }
         }
+        for c in &self.conditions {
+            if c.modifiers.iter().any(|m| m.to.is_empty()) {
+                return Err(err(
+                    &format!("\"{}\"", c.id),
+                    format!(
+                        "conditions[{}].modifiers: `to` names nothing; list what it changes (Attack, Save, Dc, Damage, Ac)",
+                        c.id
+                    ),
+                ));
+            }
+        }
         for b in &self.basic_abilities {
             if self.ability(b).is_none() {
                 return Err(err(&format!("\"{b}\""), format!("basic_abilities: unknown ability `{b}`")));
@@ -677,6 +712,25 @@ impl Ruleset {
                         format!("abilities[{}].effect: unknown condition `{c}`", a.id),
                     ));
                 }
+            }
+            let duration = match &a.effect {
+                Effect::SelfCondition { duration, .. }
+                | Effect::TargetCondition { duration, .. }
+                | Effect::Save { duration, .. } => *duration,
+                _ => None,
+            };
+            if let Some(l) = duration
+                && !super::query::duration_ends(self, l)
+            {
+                return Err(err(
+                    &format!("\"{}\"", a.id),
+                    format!(
+                        "abilities[{}].effect: duration {l:?} would never run out: this ruleset's turn_phases.end \
+                         has no step that counts it down (TickOwnerTurns for OwnerTurns, EndUntilEndOfTurn for \
+                         UntilEndOfTurn and Sustained); use Rounds",
+                        a.id
+                    ),
+                ));
             }
             if matches!(self.turn_model, TurnModel::RecoveryTime { .. }) && a.recovery.is_none() {
                 return Err(err(
