@@ -180,6 +180,7 @@ pub fn run(registry: crate::modding::ModRegistry) -> ExitCode {
         },
         Some(Command::Check(o)) => {
             let mut ok = true;
+            let mod_dirs: Vec<PathBuf> = o.files.iter().filter(|f| f.is_dir()).cloned().collect();
             for f in &o.files {
                 // A folder is a data mod (one without a mod.ron is told so).
                 if f.is_dir() {
@@ -194,6 +195,17 @@ pub fn run(registry: crate::modding::ModRegistry) -> ExitCode {
                 }
                 match scenario::check_file(f) {
                     Ok(msg) => say!("{msg}"),
+                    Err(e) => {
+                        ok = false;
+                        eprintln!("{e}");
+                    }
+                }
+            }
+            // Several mods: also as they load together (issue 28: a conflict between two mods
+            // checked one at a time went unseen).
+            if ok && mod_dirs.len() > 1 {
+                match skirmish::modding::data::check_together(&mod_dirs) {
+                    Ok(lines) => lines.iter().for_each(|l| say!("{l}")),
                     Err(e) => {
                         ok = false;
                         eprintln!("{e}");

@@ -41,6 +41,9 @@ pub const MAX_FILES_PER_FOLDER: usize = 256;
 /// The longest mod name, in bytes.
 pub const MAX_MOD_NAME: usize = 64;
 
+/// The most ids a mod's manifest may list in `overrides`.
+pub const MAX_OVERRIDES: usize = 100_000;
+
 /// `mods/<name>/mod.ron`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -52,9 +55,14 @@ pub struct ModManifest {
     /// Data mods that must be loaded, before this one.
     #[serde(default)]
     pub depends_on: Vec<String>,
-    /// Lower loads first (ties: by name). A later mod wins a conflict.
+    /// Lower loads first (ties: by name).
     #[serde(default)]
     pub load_order: i32,
+    /// Ids of abilities, conditions, rulesets and encounters of earlier mods that this mod
+    /// replaces on purpose (issue 28). Two mods that define the same id are an error unless the
+    /// later one lists the id here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<String>,
 }
 
 /// A ruleset in a mod: a base plus additions and overrides.
@@ -98,14 +106,15 @@ impl std::fmt::Display for Origin {
     }
 }
 
-/// The same id defined by two mods.
+/// The same id defined by two mods, the later one declaring that it overrides it (its manifest's
+/// `overrides`); without that declaration loading fails.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conflict {
     /// `ability`, `condition`, `ruleset` or `encounter`.
     pub kind: &'static str,
     /// The id.
     pub id: String,
-    /// The definition that lost (earlier in load order).
+    /// The definition replaced (earlier in load order).
     pub first: Origin,
     /// The definition in force (later in load order).
     pub second: Origin,
@@ -115,8 +124,8 @@ impl std::fmt::Display for Conflict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "conflict: {} `{}` is defined at {} and at {}; load order decides: mod `{}` wins",
-            self.kind, self.id, self.first, self.second, self.second.module
+            "override: {} `{}` of {} is replaced by mod `{}` at {} (its mod.ron lists it in overrides)",
+            self.kind, self.id, self.first, self.second.module, self.second
         )
     }
 }
@@ -143,8 +152,11 @@ pub struct DataMods {
     pub rulesets: BTreeMap<String, (RulesetExtension, Origin, String)>,
     /// Encounter files, by file stem.
     pub encounters: BTreeMap<String, (PathBuf, Origin)>,
-    /// Every conflict, in the order found.
+    /// Every declared override, in the order found.
     pub conflicts: Vec<Conflict>,
+    /// Where each ruleset extension's own abilities and conditions are defined, by kind and id
+    /// (the first), for the conflict checks.
+    ext_defs: BTreeMap<(&'static str, String), Origin>,
 }
 
 fn valid_name(n: &str) -> bool {
@@ -329,6 +341,14 @@ pub fn read_manifest(dir: &Path) -> Result<ModManifest, DataError> {
             format!("depends_on: {} entries: at most {most}", m.depends_on.len()),
         ));
     }
+    if m.overrides.len() > MAX_OVERRIDES {
+        return Err(DataError::at_text(
+            &file,
+            &text,
+            "overrides",
+            format!("overrides: {} entries: at most {MAX_OVERRIDES}", m.overrides.len()),
+        ));
+    }
     let mut seen = std::collections::BTreeSet::new();
     for (i, d) in m.depends_on.iter().enumerate() {
         // Located only for an error: a long list costs its length.
@@ -502,30 +522,47 @@ fn merge_by_id<'i, T: Clone + 'i>(
 }
 
 /// What a definition of `id` at `at` means when `first` already defines it: a second definition
-/// in the same mod is an error; one from another mod is a conflict the later mod wins.
-fn clash(first: Option<&Origin>, kind: &'static str, id: &str, at: &Origin) -> Result<Option<Conflict>, DataError> {
+/// in the same mod is an error; one from a later mod is an override if that mod declares it
+/// (`overrides` in its mod.ron), else an error naming both places.
+fn clash(
+    first: Option<&Origin>,
+    kind: &'static str,
+    id: &str,
+    at: &Origin,
+    overrides: &HashSet<String>,
+) -> Result<Option<Conflict>, DataError> {
     let Some(first) = first else { return Ok(None) };
+    let error = |message: String| DataError { file: at.file.clone(), line: at.line, col: at.col, message };
     if first.module == at.module {
-        return Err(DataError {
-            file: at.file.clone(),
-            line: at.line,
-            col: at.col,
-            message: format!("{kind} `{id}` is defined twice in mod `{}` (first at {first})", at.module),
-        });
+        return Err(error(format!("{kind} `{id}` is defined twice in mod `{}` (first at {first})", at.module)));
+    }
+    if !overrides.contains(id) {
+        return Err(error(format!(
+            "conflict: {kind} `{id}` is defined by mod `{}` at {first} and again here by mod `{}`; if `{}` means \
+             to replace it, add `overrides: [\"{id}\"]` to its mod.ron, otherwise give one of them another id",
+            first.module, at.module, at.module
+        )));
     }
     Ok(Some(Conflict { kind, id: id.to_string(), first: first.clone(), second: at.clone() }))
 }
 
-/// Put `value` under `id` ([`clash`] with what is there first).
+/// Put `value` under `id` ([`clash`] with what is there first, and with a ruleset extension's
+/// definition of the same kind and id in another mod).
 fn put<T>(
     map: &mut BTreeMap<String, (T, Origin)>,
     conflicts: &mut Vec<Conflict>,
+    ext_defs: &BTreeMap<(&'static str, String), Origin>,
     kind: &'static str,
     id: String,
     value: T,
     at: Origin,
+    overrides: &HashSet<String>,
 ) -> Result<(), DataError> {
-    if let Some(c) = clash(map.get(&id).map(|(_, o)| o), kind, &id, &at)? {
+    if let Some(c) = clash(map.get(&id).map(|(_, o)| o), kind, &id, &at, overrides)? {
+        conflicts.push(c);
+    }
+    let ext = ext_defs.get(&(kind, id.clone())).filter(|o| o.module != at.module);
+    if let Some(c) = clash(ext, kind, &id, &at, overrides)? {
         conflicts.push(c);
     }
     map.insert(id, (value, at));
@@ -615,6 +652,8 @@ impl DataMods {
 
     fn read_mod(&mut self, m: &DataMod) -> Result<(), DataError> {
         let name = m.manifest.name.as_str();
+        let overrides: HashSet<String> = m.manifest.overrides.iter().cloned().collect();
+        let overrides = &overrides;
         for (p, real) in files_in(&m.dir, "abilities")? {
             let file = p.display().to_string();
             let text = read_as(&real, &file)?;
@@ -622,7 +661,16 @@ impl DataMods {
             let quoted = Quoted::new(&text);
             for a in list {
                 let at = quoted.origin(name, &file, &a.id);
-                put(&mut self.abilities, &mut self.conflicts, "ability", a.id.clone(), a, at)?;
+                put(
+                    &mut self.abilities,
+                    &mut self.conflicts,
+                    &self.ext_defs,
+                    "ability",
+                    a.id.clone(),
+                    a,
+                    at,
+                    overrides,
+                )?;
             }
         }
         for (p, real) in files_in(&m.dir, "conditions")? {
@@ -632,7 +680,16 @@ impl DataMods {
             let quoted = Quoted::new(&text);
             for c in list {
                 let at = quoted.origin(name, &file, &c.id);
-                put(&mut self.conditions, &mut self.conflicts, "condition", c.id.clone(), c, at)?;
+                put(
+                    &mut self.conditions,
+                    &mut self.conflicts,
+                    &self.ext_defs,
+                    "condition",
+                    c.id.clone(),
+                    c,
+                    at,
+                    overrides,
+                )?;
             }
         }
         for (p, real) in files_in(&m.dir, "rulesets")? {
@@ -642,10 +699,29 @@ impl DataMods {
             if !valid_name(&ext.name) {
                 return Err(DataError::at_text(&file, &text, "name", "name: letters, digits, - and _ only"));
             }
-            let at = Quoted::new(&text).origin(name, &file, &ext.name);
+            let quoted = Quoted::new(&text);
+            let at = quoted.origin(name, &file, &ext.name);
             let first = self.rulesets.get(&ext.name).map(|(_, o, _)| o);
-            if let Some(c) = clash(first, "ruleset", &ext.name, &at)? {
+            if let Some(c) = clash(first, "ruleset", &ext.name, &at, overrides)? {
                 self.conflicts.push(c);
+            }
+            // Its own abilities and conditions against another mod's `abilities/` and
+            // `conditions/`, which go into every ruleset (issue 28: a silent replacement).
+            let ids = ext
+                .abilities
+                .iter()
+                .map(|a| ("ability", &a.id))
+                .chain(ext.conditions.iter().map(|c| ("condition", &c.id)));
+            for (kind, id) in ids {
+                let here = quoted.origin(name, &file, id);
+                let folder = match kind {
+                    "ability" => self.abilities.get(id).map(|(_, o)| o),
+                    _ => self.conditions.get(id).map(|(_, o)| o),
+                };
+                if let Some(c) = clash(folder.filter(|o| o.module != name), kind, id, &here, overrides)? {
+                    self.conflicts.push(c);
+                }
+                self.ext_defs.entry((kind, id.clone())).or_insert(here);
             }
             self.rulesets.insert(ext.name.clone(), (ext, at, text));
         }
@@ -656,12 +732,17 @@ impl DataMods {
             enc.check_structure(&file, &text)?;
             let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let at = Origin { module: name.into(), file: file.clone(), line: 1, col: 1 };
-            if let Some(c) = clash(self.encounters.get(&stem).map(|(_, o)| o), "encounter", &stem, &at)? {
+            if let Some(c) = clash(self.encounters.get(&stem).map(|(_, o)| o), "encounter", &stem, &at, overrides)? {
                 self.conflicts.push(c);
             }
             self.encounters.insert(stem, (p, at));
         }
         Ok(())
+    }
+
+    /// A mod's place in the load order (past the end when it is not loaded).
+    fn load_index(&self, name: &str) -> usize {
+        self.mods.iter().position(|m| m.manifest.name == name).unwrap_or(usize::MAX)
     }
 
     /// Whether no data mod is loaded.
@@ -795,6 +876,21 @@ impl DataMods {
             rs.name = ext.name.clone();
             merge_by_id(&mut rs.abilities, |a| a.id.as_str(), &ext.abilities, |_| {});
             merge_by_id(&mut rs.conditions, |c| c.id.as_str(), &ext.conditions, |_| {});
+            // The mods' `abilities/` and `conditions/` go in again below; where this extension's
+            // mod overrides one of them (it loads later), the extension's stays.
+            let ours = |o: &Origin| self.load_index(&o.module) < self.load_index(&at.module);
+            let keep_abilities: Vec<AbilityDef> = ext
+                .abilities
+                .iter()
+                .filter(|a| self.abilities.get(&a.id).is_some_and(|(_, o)| ours(o)))
+                .cloned()
+                .collect();
+            let keep_conditions: Vec<ConditionDef> = ext
+                .conditions
+                .iter()
+                .filter(|c| self.conditions.get(&c.id).is_some_and(|(_, o)| ours(o)))
+                .cloned()
+                .collect();
             let mut basic: HashSet<String> = rs.basic_abilities.iter().cloned().collect();
             for b in &ext.basic_abilities {
                 if basic.insert(b.clone()) {
@@ -805,6 +901,8 @@ impl DataMods {
                 rs.round_cap = cap.clamp(1, crate::rules::limits::MAX_ROUNDS);
             }
             self.apply(&mut rs)?;
+            merge_by_id(&mut rs.abilities, |a| a.id.as_str(), &keep_abilities, |_| {});
+            merge_by_id(&mut rs.conditions, |c| c.id.as_str(), &keep_conditions, |_| {});
             rs.validate(&at.file, text)?;
         }
         Ok(rs)
@@ -833,11 +931,9 @@ pub fn installed_ruleset(name: &str) -> Result<Ruleset, DataError> {
     Ruleset::load(&path)
 }
 
-/// `skirmish check mods/NAME`: load the mod (with the mods it depends on, from its sibling
-/// folders), build every ruleset it defines, add its abilities and conditions to every installed
-/// ruleset, and check its encounters against them. One line per finding.
-pub fn check_mod(dir: &Path) -> Result<Vec<String>, DataError> {
-    let manifest = read_manifest(dir)?;
+/// The folders of the mods `manifest` (the mod in `dir`) depends on, directly or not, from its
+/// sibling folders (those that exist; loading reports the missing).
+fn with_dependencies(dir: &Path, manifest: &ModManifest) -> Result<Vec<PathBuf>, DataError> {
     let parent = mods_folder_of(dir);
     let mut dirs = Vec::new();
     let mut want = manifest.depends_on.clone();
@@ -850,6 +946,35 @@ pub fn check_mod(dir: &Path) -> Result<Vec<String>, DataError> {
         want.extend(read_manifest(&p)?.depends_on);
         dirs.push(p);
     }
+    Ok(dirs)
+}
+
+/// `skirmish check mods/A mods/B`: the mods loaded together (with what they depend on), as
+/// `--mod A --mod B` would load them: two of them defining one id without an `overrides` is an
+/// error. One line: the load order and the overrides.
+pub fn check_together(dirs: &[PathBuf]) -> Result<Vec<String>, DataError> {
+    let mut all = Vec::new();
+    for d in dirs {
+        let m = read_manifest(d)?;
+        for p in with_dependencies(d, &m)?.into_iter().chain([d.clone()]) {
+            if !all.contains(&p) {
+                all.push(p);
+            }
+        }
+    }
+    let mods = DataMods::load(&all)?;
+    let mut out =
+        vec![format!("mods {} together: ok (load order: {})", mods.names().join(", "), mods.names().join(" -> "))];
+    out.extend(mods.conflicts.iter().map(|c| format!("  {c}")));
+    Ok(out)
+}
+
+/// `skirmish check mods/NAME`: load the mod (with the mods it depends on, from its sibling
+/// folders), build every ruleset it defines, add its abilities and conditions to every installed
+/// ruleset, and check its encounters against them. One line per finding.
+pub fn check_mod(dir: &Path) -> Result<Vec<String>, DataError> {
+    let manifest = read_manifest(dir)?;
+    let mut dirs = with_dependencies(dir, &manifest)?;
     dirs.push(dir.to_path_buf());
     let mods = DataMods::load(&dirs)?;
     let mut out = vec![format!(
@@ -910,10 +1035,16 @@ pub fn check_mod(dir: &Path) -> Result<Vec<String>, DataError> {
         if checked.is_empty() {
             enc.check_structure(&file, &text)?;
         }
-        for rs in checked {
+        for rs in &checked {
             enc.validate(&file, &text, rs)?;
         }
-        out.push(format!("  encounter `{name}` ok"));
+        // Say what it was checked against (issue 28).
+        let against: Vec<String> = checked.iter().map(|r| format!("`{}`", r.name)).collect();
+        out.push(if against.is_empty() {
+            format!("  encounter `{name}` ok (its structure: the mod defines no ruleset to check its sheets under)")
+        } else {
+            format!("  encounter `{name}` ok under {}", against.join(", "))
+        });
         let items = std::iter::once((format!("encounter `{name}`: its title"), &enc.names))
             .chain(enc.sides.iter().map(|s| (format!("encounter `{name}`: side `{}`", s.name), &s.names)))
             .chain(enc.combatants.iter().map(|c| (format!("encounter `{name}`: combatant `{}`", c.name), &c.names)));

@@ -210,17 +210,29 @@ pub fn describe_installed(dir: &Path) -> Vec<String> {
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect())
         .unwrap_or_default();
     dirs.sort();
+    // In load order (load_order, then name): a later mod may override an earlier one's ids.
+    let mut good = Vec::new();
     for d in dirs {
         match data::read_manifest(&d) {
-            Ok(m) => out.push(format!(
-                "  {} {} (load_order {}, depends on: [{}])",
-                m.name,
-                m.version,
-                m.load_order,
-                m.depends_on.join(", ")
-            )),
+            Ok(m) => good.push(m),
             Err(e) => out.push(format!("  {e}")),
         }
+    }
+    good.sort_by(|a, b| (a.load_order, &a.name).cmp(&(b.load_order, &b.name)));
+    if !good.is_empty() {
+        out.push("  in load order (a later mod may replace the ids it lists in overrides):".to_string());
+    }
+    for (i, m) in good.iter().enumerate() {
+        let overrides =
+            if m.overrides.is_empty() { String::new() } else { format!(", overrides: [{}]", m.overrides.join(", ")) };
+        out.push(format!(
+            "  {}. {} {} (load_order {}, depends on: [{}]{overrides})",
+            i + 1,
+            m.name,
+            m.version,
+            m.load_order,
+            m.depends_on.join(", ")
+        ));
     }
     out
 }

@@ -39,6 +39,8 @@
 //! - `sim`: the simulator: statistics with forced dice, `--jobs` and shards give identical output,
 //!   replays, bad input.
 //! - `modding`: the modding surface, the example mods, data mods and hot reload (issue 14).
+//! - `mods_round_two`: modding round two (issue 28): conflicts between mods are errors unless
+//!   declared, a Rust mod's own conditions, abilities, roll modifiers and typed durations.
 //! - `compare_ai`: the AI tiers (`--ai`, recorded in `summary.json`) and the equivalence check
 //!   `sim --compare-ai`, which passes a tier against itself and fails one that plays differently.
 //! - `perf`: the simulator's fast paths (a reset combat, dense path searches) match the plain ones.
@@ -81,6 +83,7 @@ mod hud_words;
 mod i18n;
 mod language;
 mod modding;
+mod mods_round_two;
 mod mutate;
 mod p1_rules;
 mod p2_rules;

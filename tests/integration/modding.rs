@@ -553,28 +553,51 @@ const GASH_A: &str = "[\n    (id: \"gash\", name: \"Gash\", cost: 1, effect: Dam
 const GASH_B: &str = "// B's gash\n[\n    (id: \"lunge2\", name: \"Lunge\", cost: 1, effect: Narrative),\n    (id: \"gash\", name: \"Big Gash\", cost: 2, effect: Damage(amount: \"2d4\")),\n]\n";
 
 #[test]
-fn a_conflict_names_both_files_and_positions_and_load_order_decides() {
+fn two_mods_defining_one_id_is_an_error_naming_both_places_unless_the_later_overrides_it() {
     let d = temp_dir("conflict");
     write(&d.join("alpha/mod.ron"), &manifest("alpha", 1, &[]));
     write(&d.join("alpha/abilities/a.ron"), GASH_A);
     write(&d.join("beta/mod.ron"), &manifest("beta", 2, &[]));
     write(&d.join("beta/abilities/b.ron"), GASH_B);
-    // Given in either order, alpha loads first (load_order 1) and beta wins.
+    let (a, b) = (d.join("alpha/abilities/a.ron"), d.join("beta/abilities/b.ron"));
+    // Given in either order, alpha loads first (load_order 1), and beta's gash is an error at
+    // beta's definition naming alpha's.
     for dirs in [vec![d.join("alpha"), d.join("beta")], vec![d.join("beta"), d.join("alpha")]] {
-        let mods = DataMods::load(&dirs).unwrap();
-        assert_eq!(mods.names(), vec!["alpha", "beta"]);
-        assert_eq!(mods.conflicts.len(), 1);
-        let c = &mods.conflicts[0];
-        let text = c.to_string();
-        assert!(text.contains(&format!("{}:2:10 (mod `alpha`)", d.join("alpha/abilities/a.ron").display())), "{text}");
-        assert!(text.contains(&format!("{}:4:10 (mod `beta`)", d.join("beta/abilities/b.ron").display())), "{text}");
-        assert!(text.contains("mod `beta` wins"), "{text}");
-        assert_eq!(mods.abilities["gash"].0.name, "Big Gash");
+        let e = DataMods::load(&dirs).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:4:10: conflict: ability `gash` is defined by mod `alpha` at {}:2:10 (mod `alpha`) and again here \
+                 by mod `beta`; if `beta` means to replace it, add `overrides: [\"gash\"]` to its mod.ron, otherwise \
+                 give one of them another id",
+                b.display(),
+                a.display()
+            )
+        );
     }
-    // The loser of a swapped load order wins instead.
-    write(&d.join("beta/mod.ron"), &manifest("beta", 0, &[]));
+    // Declared, it is an override: beta's gash is in force, and the override is reported.
+    let overriding = "ModManifest(name: \"beta\", version: \"1.0.0\", load_order: 2, overrides: [\"gash\"])\n";
+    write(&d.join("beta/mod.ron"), overriding);
     let mods = DataMods::load(&[d.join("alpha"), d.join("beta")]).unwrap();
-    assert_eq!(mods.abilities["gash"].0.name, "Gash");
+    assert_eq!(mods.names(), vec!["alpha", "beta"]);
+    assert_eq!(
+        mods.conflicts.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        [format!(
+            "override: ability `gash` of {}:2:10 (mod `alpha`) is replaced by mod `beta` at {}:4:10 (mod `beta`) (its \
+             mod.ron lists it in overrides)",
+            a.display(),
+            b.display()
+        )]
+    );
+    assert_eq!(mods.abilities["gash"].0.name, "Big Gash");
+    // The declaration only works for the later mod: loaded first, beta's `overrides` says nothing
+    // about alpha's later gash.
+    write(&d.join("beta/mod.ron"), &overriding.replace("load_order: 2", "load_order: 0"));
+    let e = DataMods::load(&[d.join("alpha"), d.join("beta")]).unwrap_err();
+    assert!(
+        e.to_string().starts_with(&format!("{}:2:10: conflict: ability `gash` is defined by mod `beta`", a.display())),
+        "{e}"
+    );
 }
 
 #[test]

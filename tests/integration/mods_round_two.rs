@@ -1,0 +1,328 @@
+//! Modding round two (issue 28): conflicts between mods are never silent, a Rust mod defines its
+//! own conditions and abilities (checked as data) and gives roll modifiers with typed durations.
+//!
+//! The conflict cases are the modder's from the issue: `frost-variant` (a pf2e variant whose
+//! ruleset defines `frost_ray` and `chilled`), `ice-a` and `ice-b`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::{Arc, Mutex};
+
+use skirmish::modding::data::{DataMods, check_mod, check_together};
+use skirmish::modding::*;
+use skirmish::rules::ruleset::Ruleset;
+
+use crate::common::{Fight, SpecExt, pc, pf2e};
+use crate::modding::{temp_dir, write};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skirmish")).args(args).current_dir(root()).output().expect("runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const FROST_RULESET: &str = "// A pf2e variant with a cold ray.
+Ruleset(
+    name: \"pf2e-frost\",
+    extends: \"pf2e\",
+    abilities: [
+        (id: \"frost_ray\", name: \"Frost Ray\", cost: 1, tags: [\"spell\"],
+            effect: TargetCondition(condition: \"chilled\", duration: Rounds(1))),
+    ],
+    conditions: [
+        (id: \"chilled\", negative: true, modifiers: [(to: [Attack], kind: Status, amount: -1)]),
+    ],
+)
+";
+
+const ICE_RAY: &str = "[
+    (id: \"frost_ray\", name: \"Ice Ray\", cost: 1, recovery: 1, effect: Damage(amount: \"1d4\")),
+]
+";
+
+/// A project folder with `mods/frost-variant` and `mods/ice-b` (which depends on it and
+/// redefines `frost_ray` in its `abilities/`), ice-b's manifest with these `overrides`.
+fn frost_and_ice(tag: &str, overrides: &str) -> PathBuf {
+    let p = temp_dir(tag);
+    write(
+        &p.join("mods/frost-variant/mod.ron"),
+        "ModManifest(name: \"frost-variant\", version: \"1.0.0\", load_order: 1)\n",
+    );
+    write(&p.join("mods/frost-variant/rulesets/pf2e-frost.ron"), FROST_RULESET);
+    write(
+        &p.join("mods/ice-b/mod.ron"),
+        &format!(
+            "ModManifest(name: \"ice-b\", version: \"1.0.0\", depends_on: [\"frost-variant\"], load_order: 2{overrides})\n"
+        ),
+    );
+    write(&p.join("mods/ice-b/abilities/ice.ron"), ICE_RAY);
+    p
+}
+
+#[test]
+fn an_ability_folder_replacing_another_mods_ruleset_ability_is_an_error_unless_declared() {
+    // The worst case of the issue: ice-b's `abilities/` silently replaced frost-variant's
+    // `frost_ray`, and `check` said ok.
+    let p = frost_and_ice("r2-frost", "");
+    let (ice, frost) = (p.join("mods/ice-b/abilities/ice.ron"), p.join("mods/frost-variant/rulesets/pf2e-frost.ron"));
+    let want = format!(
+        "{}:2:10: conflict: ability `frost_ray` is defined by mod `frost-variant` at {}:6:14 (mod `frost-variant`) \
+         and again here by mod `ice-b`; if `ice-b` means to replace it, add `overrides: [\"frost_ray\"]` to its \
+         mod.ron, otherwise give one of them another id",
+        ice.display(),
+        frost.display()
+    );
+    let e = check_mod(&p.join("mods/ice-b")).unwrap_err();
+    assert_eq!(e.to_string(), want);
+    // The command line says the same and exits 1.
+    let o = cli(&["check", p.join("mods/ice-b").to_str().unwrap()]);
+    assert_eq!((o.status.code(), stderr(&o).trim_end()), (Some(1), want.as_str()));
+    // Declared, ice-b's ray is the one in force, and `check` lists the override.
+    let p = frost_and_ice("r2-frost-ok", ", overrides: [\"frost_ray\"]");
+    let lines = check_mod(&p.join("mods/ice-b")).unwrap();
+    assert!(lines.iter().any(|l| l.starts_with("override: ability `frost_ray` of ")), "{lines:?}");
+    let mods = DataMods::load(&[p.join("mods/frost-variant"), p.join("mods/ice-b")]).unwrap();
+    let rs = mods.ruleset("pf2e-frost", &skirmish::modding::data::installed_ruleset).unwrap().unwrap();
+    assert_eq!(rs.ability("frost_ray").unwrap().name, "Ice Ray");
+}
+
+#[test]
+fn a_later_mods_ruleset_overriding_an_earlier_ability_folder_wins() {
+    // The other way round: ice-b (loaded first) puts `frost_ray` in every ruleset; frost-variant,
+    // later and declaring it, defines its own in its ruleset: frost-variant's is in force there.
+    let p = temp_dir("r2-later-ext");
+    write(&p.join("mods/ice-b/mod.ron"), "ModManifest(name: \"ice-b\", version: \"1.0.0\", load_order: 1)\n");
+    write(&p.join("mods/ice-b/abilities/ice.ron"), ICE_RAY);
+    write(
+        &p.join("mods/frost-variant/mod.ron"),
+        "ModManifest(name: \"frost-variant\", version: \"1.0.0\", load_order: 2, overrides: [\"frost_ray\"])\n",
+    );
+    write(&p.join("mods/frost-variant/rulesets/pf2e-frost.ron"), FROST_RULESET);
+    let mods = DataMods::load(&[p.join("mods/ice-b"), p.join("mods/frost-variant")]).unwrap();
+    let rs = mods.ruleset("pf2e-frost", &skirmish::modding::data::installed_ruleset).unwrap().unwrap();
+    assert_eq!(rs.ability("frost_ray").unwrap().name, "Frost Ray");
+    // Elsewhere (plain pf2e) ice-b's stays.
+    let mut plain = pf2e();
+    mods.apply(&mut plain).unwrap();
+    assert_eq!(plain.ability("frost_ray").unwrap().name, "Ice Ray");
+    // Undeclared, it is an error at frost-variant's definition.
+    write(
+        &p.join("mods/frost-variant/mod.ron"),
+        "ModManifest(name: \"frost-variant\", version: \"1.0.0\", load_order: 2)\n",
+    );
+    let e = DataMods::load(&[p.join("mods/ice-b"), p.join("mods/frost-variant")]).unwrap_err();
+    assert!(e.message.starts_with("conflict: ability `frost_ray` is defined by mod `ice-b`"), "{e}");
+    assert_eq!((e.line, e.col), (6, 14), "{e}");
+}
+
+/// Two independent mods that both define `ice_lance`.
+fn ice_a_and_b(tag: &str) -> PathBuf {
+    let p = temp_dir(tag);
+    for (name, label) in [("ice-a", "A"), ("ice-b", "B")] {
+        write(&p.join(format!("mods/{name}/mod.ron")), &format!("ModManifest(name: \"{name}\", version: \"1.0.0\")\n"));
+        write(
+            &p.join(format!("mods/{name}/abilities/lance.ron")),
+            &format!(
+                "[\n    (id: \"ice_lance\", name: \"Lance {label}\", cost: 1, recovery: 1, effect: Damage(amount: \"1d4\")),\n]\n"
+            ),
+        );
+    }
+    p
+}
+
+#[test]
+fn two_mods_checked_alone_pass_and_checked_or_loaded_together_fail_with_both_places() {
+    let p = ice_a_and_b("r2-ice");
+    let (a, b) = (p.join("mods/ice-a"), p.join("mods/ice-b"));
+    let want = format!(
+        "{}:2:10: conflict: ability `ice_lance` is defined by mod `ice-a` at {}:2:10 (mod `ice-a`) and again here by \
+         mod `ice-b`; if `ice-b` means to replace it, add `overrides: [\"ice_lance\"]` to its mod.ron, otherwise \
+         give one of them another id",
+        b.join("abilities/lance.ron").display(),
+        a.join("abilities/lance.ron").display()
+    );
+    // Each alone is fine.
+    for d in [&a, &b] {
+        let o = cli(&["check", d.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    // Together: the conflict, exit 1, from `check`, the scenario runner and the simulator.
+    assert_eq!(check_together(&[a.clone(), b.clone()]).unwrap_err().to_string(), want);
+    let o = cli(&["check", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!((o.status.code(), stderr(&o).trim_end()), (Some(1), want.as_str()));
+    let scenario = p.join("s.ron");
+    write(
+        &scenario,
+        "Scenario(\n    name: \"ice\",\n    ruleset: \"segments\",\n    mods: [\"ice-a\", \"ice-b\"],\n    combatants: [\n        \
+         (name: \"A\", side: \"a\", hp: 10, initiative: Total(20), at: (0, 0)),\n        \
+         (name: \"B\", side: \"b\", hp: 10, initiative: Total(10), at: (1, 0)),\n    ],\n    steps: [],\n)\n",
+    );
+    let o = cli(&["scenario", scenario.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    let enc = p.join("duel.ron");
+    std::fs::copy(root().join("assets/encounters/ambush-3v3.ron"), &enc).unwrap();
+    let o = cli(&["sim", enc.to_str().unwrap(), "--runs", "1", "--mod", "ice-a", "--mod", "ice-b"]);
+    assert!(!o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    // `skirmish mods`' listing shows the load order and what each mod overrides.
+    write(
+        &b.join("mod.ron"),
+        "ModManifest(name: \"ice-b\", version: \"1.0.0\", load_order: 1, overrides: [\"ice_lance\"])\n",
+    );
+    let listed = describe_installed(&p.join("mods"));
+    let at = listed.iter().position(|l| l.contains("in load order")).expect("a load order heading");
+    assert_eq!(
+        listed[at + 1..],
+        [
+            "  1. ice-a 1.0.0 (load_order 0, depends on: [])".to_string(),
+            "  2. ice-b 1.0.0 (load_order 1, depends on: [], overrides: [ice_lance])".to_string(),
+        ]
+    );
+    let o = cli(&["check", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.contains("mods ice-a, ice-b together: ok (load order: ice-a -> ice-b)"), "{out}");
+}
+
+// ----- a Rust mod's own conditions, abilities, modifiers and durations -----
+
+/// What [`Muse`]'s `add_modifier` calls answered, in order.
+type Answers = Arc<Mutex<Vec<Result<(), ModRefusal>>>>;
+
+/// A mod that defines `muse_inspired` (+1 status to attack and damage per value), a `chill`
+/// condition and a `chill_touch` ability, and gives `muse_inspired` 2 at each turn start with a
+/// chosen duration, recording what `add_modifier` answered.
+#[derive(Clone)]
+struct Muse(Lasts, Answers);
+
+impl RulesMod for Muse {
+    fn name(&self) -> &str {
+        "muse"
+    }
+
+    fn build(&self, m: &mut ModBuilder) {
+        m.modifier(
+            "muse_inspired",
+            RollModifier {
+                to: vec![RollOn::Attack, RollOn::Damage],
+                kind: BonusKind::Status,
+                amount: 1,
+                per_value: true,
+            },
+        );
+        m.condition(ConditionDef { negative: true, ..ConditionDef::named("chill") });
+        m.ability(AbilityDef::new(
+            "chill_touch",
+            1,
+            Effect::TargetCondition { condition: "chill".into(), value: None, duration: Some(Lasts::Rounds(1)) },
+        ));
+        let (lasts, out) = (self.0, self.1.clone());
+        m.add_systems(TurnSystems::TurnStart, move |mut rules: ModRules| {
+            for e in rules.heard() {
+                if let CombatEvent::TurnStarted { who, .. } = e {
+                    let mut out = out.lock().unwrap();
+                    out.push(rules.add_modifier("muse", who, "muse_inspired", Some(2), lasts, None));
+                    out.push(rules.add_modifier("muse", who, "chill", None, lasts, None));
+                    out.push(rules.add_modifier("muse", who, "no_such", None, lasts, None));
+                }
+            }
+        });
+    }
+}
+
+/// A duel with [`Muse`] installed, and what its calls answered so far.
+fn muse_fight(rs: Ruleset, lasts: Lasts) -> (Combat, Answers) {
+    let specs =
+        vec![pc("A", "heroes", 20, (0, 0)).stat("STR", 3).with(&["chill_touch"]), pc("B", "monsters", 10, (1, 0))];
+    let answers = Answers::default();
+    let mods = ModList::new().with(Muse(lasts, answers.clone()));
+    let c = Combat::with_mods(rs, 1, &specs, skirmish::rules::map::BattleMap::open(), &[], &mods).expect("set up");
+    (c, answers)
+}
+
+#[test]
+fn a_rust_mod_defines_conditions_and_abilities_and_gives_a_typed_modifier() {
+    let (c, answers) = muse_fight(pf2e(), Lasts::OwnerTurns(1));
+    let mut f = Fight(c);
+    // Its condition and ability are in the combat's ruleset, and a sheet can list the ability.
+    assert!(f.0.ruleset().condition("chill").is_some_and(|c| c.negative));
+    assert!(f.0.ruleset().ability("chill_touch").is_some());
+    assert_eq!(
+        answers.lock().unwrap()[..3],
+        [Ok(()), Err(ModRefusal::NotAModifier("chill".into())), Err(ModRefusal::UnknownCondition("no_such".into()))]
+    );
+    assert_eq!(
+        ModRefusal::UnknownCondition("no_such".into()).to_string(),
+        "the ruleset has no condition `no_such`: define it with ModBuilder::condition (or ModBuilder::modifier) in \
+         the mod's build, or in a data mod"
+    );
+    // +2 status to A's attack and damage until the end of its turn (one of its own turns).
+    let m = f.mark();
+    f.force(&[10, 3]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 5, total: 15"), "{:?}", f.since(m));
+    assert!(f.saw(m, "RollModified", "who: A, on: Attack, modifiers: [(\"muse_inspired\", 2)]"), "{:?}", f.since(m));
+    assert!(f.saw(m, "RollModified", "who: A, on: Damage, modifiers: [(\"muse_inspired\", 2)]"), "{:?}", f.since(m));
+    assert!(f.saw(m, "Damaged", "who: B, amount: 8"), "3 + STR 3 + 2: {:?}", f.since(m));
+    f.act("A", "chill_touch", &["B"]).unwrap();
+    assert!(f.has("B", "chill"));
+    f.end("A");
+    assert!(!f.has("A", "muse_inspired"), "ended with A's turn");
+}
+
+#[test]
+fn a_duration_the_ruleset_never_counts_down_is_refused_and_data_is_checked() {
+    // homebrew-d20 has no end-of-turn steps: OwnerTurns would never run out.
+    let (_, answers) = muse_fight(crate::common::homebrew(), Lasts::OwnerTurns(1));
+    assert_eq!(answers.lock().unwrap()[0], Err(ModRefusal::DurationNeverEnds(Lasts::OwnerTurns(1))));
+    let (_, answers) = muse_fight(crate::common::homebrew(), Lasts::Rounds(1));
+    assert_eq!(answers.lock().unwrap()[0], Ok(()));
+    // A mod's definition goes through the data reader: a value out of range is an error naming
+    // the mod.
+    #[derive(Clone)]
+    struct Huge;
+    impl RulesMod for Huge {
+        fn name(&self) -> &str {
+            "huge"
+        }
+        fn build(&self, m: &mut ModBuilder) {
+            m.modifier(
+                "giant",
+                RollModifier { to: vec![RollOn::Attack], kind: BonusKind::Item, amount: 50_000, per_value: false },
+            );
+        }
+    }
+    let e = ruleset_with_mods(pf2e(), &ModList::new().with(Huge)).unwrap_err().to_string();
+    assert!(e.starts_with("mod `huge`: condition `giant`:") && e.contains("amount"), "{e}");
+    // An id the ruleset has is refused, naming it.
+    #[derive(Clone)]
+    struct Again;
+    impl RulesMod for Again {
+        fn name(&self) -> &str {
+            "again"
+        }
+        fn build(&self, m: &mut ModBuilder) {
+            m.condition(ConditionDef::named("frightened"));
+        }
+    }
+    assert_eq!(
+        ruleset_with_mods(pf2e(), &ModList::new().with(Again)).unwrap_err().to_string(),
+        "mod `again`: defines the condition `frightened`, which the ruleset `pf2e` already has: a Rust mod adds \
+         conditions, it does not replace them (give it another id)"
+    );
+    // A data ability whose duration never runs out is a load error.
+    let text = std::fs::read_to_string(root().join("assets/rulesets/homebrew-d20.ron")).unwrap().replacen(
+        "effect: SelfCondition(condition: \"defensive_position\")",
+        "effect: SelfCondition(condition: \"defensive_position\", duration: Some(OwnerTurns(1)))",
+        1,
+    );
+    let e = Ruleset::from_ron_str("hb.ron", &text).unwrap_err();
+    assert!(e.message.contains("duration OwnerTurns(1) would never run out"), "{e}");
+}
