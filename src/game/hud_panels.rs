@@ -566,6 +566,9 @@ fn badge_tooltip(ui: &mut egui::Ui, b: &hud_model::Badge, tr: &Tr) {
     if let Some(text) = &b.text {
         ui.label(RichText::new(text).small());
     }
+    for m in &b.modifiers {
+        ui.label(RichText::new(m).strong());
+    }
     ui.label(RichText::new(&b.expiry).italics());
     for id in &b.rules {
         ui.separator();

@@ -474,6 +474,8 @@ pub struct Badge {
     pub rules: Vec<String>,
     /// What the condition does, from the project's rules reference (`docs/rules.md`).
     pub text: Option<String>,
+    /// Its roll modifiers at its value, one per line: `attack roll +2 (status)` (issue 28).
+    pub modifiers: Vec<String>,
 }
 
 /// A creature's card: hit points, action economy, conditions and casting.
@@ -709,7 +711,49 @@ fn badge(combat: &Combat, rs: &Ruleset, tr: &Tr, who: Cid, id: &str, st: &Condit
         }
     }
     let text = rules_ref::condition_text_in(rs, tr.code(), id);
-    Badge { id: id.to_string(), label, remaining, expiry, negative: def.is_some_and(|d| d.negative), rules, text }
+    let modifiers = def.map(|d| modifier_lines(tr, d, st.value)).unwrap_or_default();
+    Badge {
+        id: id.to_string(),
+        label,
+        remaining,
+        expiry,
+        negative: def.is_some_and(|d| d.negative),
+        rules,
+        text,
+        modifiers,
+    }
+}
+
+/// A condition's roll modifiers in words at a value: `attack roll, saving throw −2 (status)`.
+pub fn modifier_lines(tr: &Tr, def: &crate::rules::ruleset::ConditionDef, value: i32) -> Vec<String> {
+    use crate::rules::ruleset::{BonusKind, RollOn};
+    def.modifiers
+        .iter()
+        .map(|m| {
+            let amount = if m.per_value { m.amount.saturating_mul(value) } else { m.amount };
+            let what: Vec<String> =
+                m.to.iter()
+                    .map(|on| {
+                        tr.t(match on {
+                            RollOn::Attack => "roll-on-attack",
+                            RollOn::Save => "roll-on-save",
+                            RollOn::Dc => "roll-on-dc",
+                            RollOn::Damage => "roll-on-damage",
+                            RollOn::Ac => "roll-on-ac",
+                        })
+                    })
+                    .collect();
+            let kind = tr.t(match m.kind {
+                BonusKind::Untyped => "bonus-kind-untyped",
+                BonusKind::Status => "bonus-kind-status",
+                BonusKind::Circumstance => "bonus-kind-circumstance",
+                BonusKind::Item => "bonus-kind-item",
+                BonusKind::Morale => "bonus-kind-morale",
+            });
+            let signed = format!("{}{}", if amount < 0 { "−" } else { "+" }, amount.abs());
+            tr!(tr, "badge-modifier", what = what.join(", "), amount = signed, kind = kind)
+        })
+        .collect()
 }
 
 /// When a condition ends, in words, its short remaining duration, and the rule that says so.

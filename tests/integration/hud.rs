@@ -1051,3 +1051,22 @@ fn a_log_read_again_from_the_start_keeps_its_language_and_side_names() {
     let english: Vec<String> = english.entries().iter().map(|e| e.text.clone()).collect();
     assert_ne!(fresh[..fresh.len() - 1], english[..english.len() - 1], "the Spanish view reads in Spanish");
 }
+
+#[test]
+fn a_condition_badge_names_its_roll_modifiers_at_its_value() {
+    // Issue 28: frightened 2 (pf2e) is a −2 status penalty to attack rolls, saves, DCs and AC;
+    // the card's badge says so, in the player's language, for its tooltip.
+    let mut c = at_end_of("hud-p2-end-of-turn.ron");
+    let f = id(&c, "Fighter");
+    c.submit(Command::Gm(GmInput::ApplyCondition {
+        who: f,
+        condition: "frightened".into(),
+        rounds: None,
+        value: Some(2),
+    }))
+    .expect("frightened");
+    let b = hud_model::card(&mut c, f).badges.into_iter().find(|b| b.id == "frightened").expect("badge");
+    assert_eq!(b.modifiers, ["attack roll, saving throw, DC, AC: −2 (status)"]);
+    let shield = hud_model::card(&mut c, f).badges.into_iter().find(|b| b.id == "shield_raised").expect("shield");
+    assert!(shield.modifiers.is_empty(), "its AC bonus is ac_bonus, not a typed modifier");
+}

@@ -326,3 +326,50 @@ fn a_duration_the_ruleset_never_counts_down_is_refused_and_data_is_checked() {
     let e = Ruleset::from_ron_str("hb.ron", &text).unwrap_err();
     assert!(e.message.contains("duration OwnerTurns(1) would never run out"), "{e}");
 }
+
+// ----- the mod crate of docs/modding.md (examples/mod-crate) -----
+
+/// The template's mod, compiled here from its own file (CI builds the crate and its program too).
+// In this crate Bevy's derives find `bevy` (skirmish's own dependency): its two `use ... as bevy_*` go unused.
+#[allow(unused_imports)]
+#[path = "../../examples/mod-crate/src/lib.rs"]
+mod rally_template;
+
+#[test]
+fn the_docs_mod_crate_is_the_template_word_for_word() {
+    // docs/modding.md's Part 1b shows the template's Cargo.toml, main.rs and lib.rs: its blocks
+    // are those files exactly, so the doc's code is the code CI builds and this binary compiles.
+    let doc = std::fs::read_to_string(root().join("docs/modding.md")).unwrap();
+    let part = doc.split("## Part 1b").nth(1).expect("Part 1b").split("\n## ").next().unwrap();
+    let block = |fence: &str, n: usize| -> String {
+        let after = part.split(fence).nth(n + 1).unwrap_or_else(|| panic!("block {n} of {fence}"));
+        after.split("\n```").next().unwrap().to_string() + "\n"
+    };
+    let file = |p: &str| std::fs::read_to_string(root().join("examples/mod-crate").join(p)).unwrap();
+    assert_eq!(block("```toml\n", 0), file("Cargo.toml"));
+    assert_eq!(block("```rust\n", 0), file("src/main.rs"));
+    assert_eq!(block("```rust\n", 1), file("src/lib.rs"));
+}
+
+#[test]
+fn with_rally_the_rallied_creatures_attack_sentence_shows_the_bonus() {
+    let specs = vec![
+        pc("Captain", "heroes", 20, (0, 0)).stat("STR", 1).stat("rally", 1),
+        pc("Soldier", "heroes", 15, (1, 0)).stat("STR", 3),
+        pc("Orc", "monsters", 10, (2, 0)).stat("STR", 2),
+    ];
+    let mods = ModList::new().with(rally_template::RallyMod);
+    let c = Combat::with_mods(pf2e(), 3, &specs, skirmish::rules::map::BattleMap::open(), &[], &mods).unwrap();
+    let mut f = Fight(c);
+    assert!(f.has("Soldier", "rallied"), "{:?}", f.text());
+    assert!(!f.has("Orc", "rallied") && !f.has("Captain", "rallied"), "only allies, not the rallier");
+    f.end("Captain");
+    f.force(&[11, 4]);
+    f.act("Soldier", "strike", &["Orc"]).unwrap();
+    let mut view = skirmish::hud_model::log::LogView::default();
+    view.update(&f.0);
+    let attack = view.entries().iter().rev().find(|e| e.kind == "AttackRolled").expect("an attack entry");
+    assert!(attack.text.contains("+ STR 3 + rallied 1 = 15"), "{}", attack.text);
+    f.end("Soldier");
+    assert!(!f.has("Soldier", "rallied"), "it lasts until the end of the Soldier's turn");
+}
