@@ -546,6 +546,23 @@ fn clash(
     Ok(Some(Conflict { kind, id: id.to_string(), first: first.clone(), second: at.clone() }))
 }
 
+/// Issue 28: a mod's ability that picks creatures says how many (`targets:`), so that a spell
+/// meant for one creature is never cast at every enemy by default.
+fn says_how_many(a: &AbilityDef, at: &Origin) -> Result<(), DataError> {
+    if a.effect.picks_creatures() && a.targets.is_unsaid() {
+        return Err(DataError { file: at.file.clone(), line: at.line, col: at.col, message: unsaid_targets(&a.id) });
+    }
+    Ok(())
+}
+
+/// The words for an ability of a mod that picks creatures without saying how many.
+pub fn unsaid_targets(id: &str) -> String {
+    format!(
+        "abilities[{id}].targets: the ability picks creatures but does not say how many: add `targets: UpTo(1)` \
+         for one creature, `targets: UpTo(n)` for up to n, or `targets: All` for every creature named (an area)"
+    )
+}
+
 /// Put `value` under `id` ([`clash`] with what is there first, and with a ruleset extension's
 /// definition of the same kind and id in another mod).
 fn put<T>(
@@ -661,6 +678,7 @@ impl DataMods {
             let quoted = Quoted::new(&text);
             for a in list {
                 let at = quoted.origin(name, &file, &a.id);
+                says_how_many(&a, &at)?;
                 put(
                     &mut self.abilities,
                     &mut self.conflicts,
@@ -707,6 +725,9 @@ impl DataMods {
             }
             // Its own abilities and conditions against another mod's `abilities/` and
             // `conditions/`, which go into every ruleset (issue 28: a silent replacement).
+            for a in &ext.abilities {
+                says_how_many(a, &quoted.origin(name, &file, &a.id))?;
+            }
             let ids = ext
                 .abilities
                 .iter()

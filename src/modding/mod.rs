@@ -31,6 +31,7 @@ pub use crate::rules::modding::{
 pub use crate::rules::query::{duration_ends, roll_modifier, roll_modifiers};
 pub use crate::rules::ruleset::{
     AbilityDef, AttackKind, BonusKind, ConditionDef, Effect, Lasts, ModifierStacking, RollModifier, RollOn, Ruleset,
+    TargetCount,
 };
 
 /// Makes a fresh instance of a Rust mod.

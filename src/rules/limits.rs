@@ -107,6 +107,8 @@ bounded!(/// -[`MAX_STAT`]..=[`MAX_STAT`]: a die result or an initiative total.
     stat, stat_opt: i32, -MAX_STAT, MAX_STAT);
 bounded!(/// 0..=[`MAX_AI_COMMANDS`] commands.
     ai_commands, ai_commands_opt: u32, 0, MAX_AI_COMMANDS);
+bounded!(/// 1..=[`MAX_LIST`] creatures picked by one ability.
+    count_pos, count_pos_opt: u32, 1, MAX_LIST as u32);
 
 /// Attack modifiers of a full attack: at most 10, each within ±[`MAX_FLAT`].
 pub fn modifiers<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {

@@ -302,6 +302,16 @@ pub fn ruleset_with_mods(mut ruleset: Ruleset, mods: &ModList) -> Result<Ruleset
         let text = ron::to_string(&def).map_err(|e| fail(&name, format!("ability `{}`: {e}", def.id)))?;
         let def: AbilityDef =
             super::data::parse_ron(&format!("ability `{}`", def.id), &text).map_err(|e| fail(&name, e.to_string()))?;
+        if def.effect.picks_creatures() && def.targets.is_unsaid() {
+            return Err(fail(
+                &name,
+                format!(
+                    "abilities[{}].targets: the ability picks creatures but does not say how many: set `targets` to \
+                     TargetCount::UpTo(1) for one creature, UpTo(n) for up to n, or All for every creature named",
+                    def.id
+                ),
+            ));
+        }
         match ruleset.ability(&def.id) {
             Some(have) if ron::to_string(have).ok().as_deref() == Some(text.as_str()) => {}
             Some(_) => {

@@ -45,6 +45,15 @@ impl Effect {
         )
     }
 
+    /// Whether it may pick several creatures at once, so that its ability says how many
+    /// ([`AbilityDef::targets`]): conditions put on targets, damage, healing, saving throws.
+    pub fn picks_creatures(&self) -> bool {
+        matches!(
+            self,
+            Effect::TargetCondition { .. } | Effect::Damage { .. } | Effect::Heal { .. } | Effect::Save { .. }
+        )
+    }
+
     /// Effects aimed at creatures at a distance, which need line of sight to each target other
     /// than the user on the battle map: ranged and area attacks, saving throws, damage, healing
     /// and conditions put on targets. A melee attack needs reach instead; Assist and Disengage

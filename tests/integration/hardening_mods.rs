@@ -42,7 +42,7 @@ fn good_mod(dir: &Path, name: &str, deps: &[&str]) {
     write(
         &dir.join("abilities/a.ron"),
         &format!(
-            "[\n    (id: \"{name}_jab\", name: \"Jab\", cost: 1, recovery: 1, effect: Damage(amount: \"1d4\")),\n]\n"
+            "[\n    (id: \"{name}_jab\", name: \"Jab\", cost: 1, recovery: 1, targets: UpTo(1), effect: Damage(amount: \"1d4\")),\n]\n"
         ),
     );
 }
@@ -227,9 +227,7 @@ fn forty_thousand_mod_abilities_load_in_time_with_the_same_conflicts() {
     let (p, out) = project("scale");
     let mut big = String::from("// 40,000 abilities\n[\n");
     for i in 0..40_000 {
-        big.push_str(&format!(
-            "    (id: \"a{i:05}\", name: \"A{i}\", cost: 1, recovery: 1, effect: Damage(amount: \"1d4\")),\n"
-        ));
+        big.push_str(&format!("    (id: \"a{i:05}\", name: \"A{i}\", cost: 1, recovery: 1, effect: Narrative),\n"));
     }
     big.push_str("]\n");
     assert!((big.len() as u64) < MAX_DATA_BYTES, "{} bytes: under the size cap", big.len());
@@ -291,7 +289,7 @@ fn what_check_refuses_does_not_load_for_play_sim_or_scenarios() {
     // A ruleset extension with an unknown condition: unused unless played, but `check` rejects it.
     write(
         &p.join("mods/broken/rulesets/r.ron"),
-        "Ruleset(\n    name: \"pf2e-bad\",\n    extends: \"pf2e\",\n    abilities: [\n        (id: \"hex\", name: \"Hex\", cost: 1,\n            effect: TargetCondition(condition: \"cursed\")),\n    ],\n)\n",
+        "Ruleset(\n    name: \"pf2e-bad\",\n    extends: \"pf2e\",\n    abilities: [\n        (id: \"hex\", name: \"Hex\", cost: 1,\n            targets: UpTo(1), effect: TargetCondition(condition: \"cursed\")),\n    ],\n)\n",
     );
     let checked = check_mod(&p.join("mods/broken")).unwrap_err().to_string();
     assert!(checked.contains("unknown condition `cursed`"), "{checked}");
@@ -315,7 +313,7 @@ fn what_check_refuses_does_not_load_for_play_sim_or_scenarios() {
     good_mod(&p.join("mods/unfit"), "unfit", &[]);
     write(
         &p.join("mods/unfit/abilities/a.ron"),
-        "[\n    (id: \"poke\", name: \"Poke\", cost: 1, effect: Damage(amount: \"1d4\")),\n]\n",
+        "[\n    (id: \"poke\", name: \"Poke\", cost: 1, targets: UpTo(1), effect: Damage(amount: \"1d4\")),\n]\n",
     );
     let checked = check_mod(&p.join("mods/unfit")).unwrap_err().to_string();
     assert_eq!(load(&p.join("mods"), &["unfit"]).err().expect("refused"), checked);

@@ -549,8 +549,9 @@ pub(crate) fn manifest(name: &str, order: i32, deps: &[&str]) -> String {
     )
 }
 
-const GASH_A: &str = "[\n    (id: \"gash\", name: \"Gash\", cost: 1, effect: Damage(amount: \"1d4\")),\n]\n";
-const GASH_B: &str = "// B's gash\n[\n    (id: \"lunge2\", name: \"Lunge\", cost: 1, effect: Narrative),\n    (id: \"gash\", name: \"Big Gash\", cost: 2, effect: Damage(amount: \"2d4\")),\n]\n";
+const GASH_A: &str =
+    "[\n    (id: \"gash\", name: \"Gash\", cost: 1, targets: UpTo(1), effect: Damage(amount: \"1d4\")),\n]\n";
+const GASH_B: &str = "// B's gash\n[\n    (id: \"lunge2\", name: \"Lunge\", cost: 1, effect: Narrative),\n    (id: \"gash\", name: \"Big Gash\", cost: 2, targets: UpTo(1), effect: Damage(amount: \"2d4\")),\n]\n";
 
 #[test]
 fn two_mods_defining_one_id_is_an_error_naming_both_places_unless_the_later_overrides_it() {
@@ -660,12 +661,12 @@ fn an_extension_error_points_into_the_mod_file() {
     write(&d.join("bad/mod.ron"), &manifest("bad", 0, &[]));
     write(
         &d.join("bad/rulesets/r.ron"),
-        "Ruleset(\n    name: \"pf2e-bad\",\n    extends: \"pf2e\",\n    abilities: [\n        (id: \"hex\", name: \"Hex\", cost: 1,\n            effect: TargetCondition(condition: \"cursed\")),\n    ],\n)\n",
+        "Ruleset(\n    name: \"pf2e-bad\",\n    extends: \"pf2e\",\n    abilities: [\n        (id: \"hex\", name: \"Hex\", cost: 1,\n            targets: UpTo(1), effect: TargetCondition(condition: \"cursed\")),\n    ],\n)\n",
     );
     let mods = DataMods::load(&[d.join("bad")]).unwrap();
     let e = mods.ruleset("pf2e-bad", &skirmish::modding::data::installed_ruleset).unwrap().unwrap_err();
     assert!(e.file.ends_with("r.ron"), "{e}");
-    assert_eq!((e.line, e.col), (6, 48), "{e}");
+    assert_eq!((e.line, e.col), (6, 66), "{e}");
     assert!(e.message.contains("unknown condition `cursed`"), "{e}");
     write(&d.join("bad/rulesets/r.ron"), "Ruleset(name: \"x\", extends: \"nonesuch\")\n");
     let mods = DataMods::load(&[d.join("bad")]).unwrap();

@@ -33,7 +33,7 @@ Ruleset(
     extends: \"pf2e\",
     abilities: [
         (id: \"frost_ray\", name: \"Frost Ray\", cost: 1, tags: [\"spell\"],
-            effect: TargetCondition(condition: \"chilled\", duration: Rounds(1))),
+            targets: UpTo(1), effect: TargetCondition(condition: \"chilled\", duration: Rounds(1))),
     ],
     conditions: [
         (id: \"chilled\", negative: true, modifiers: [(to: [Attack], kind: Status, amount: -1)]),
@@ -42,7 +42,7 @@ Ruleset(
 ";
 
 const ICE_RAY: &str = "[
-    (id: \"frost_ray\", name: \"Ice Ray\", cost: 1, recovery: 1, effect: Damage(amount: \"1d4\")),
+    (id: \"frost_ray\", name: \"Ice Ray\", cost: 1, recovery: 1, targets: UpTo(1), effect: Damage(amount: \"1d4\")),
 ]
 ";
 
@@ -129,7 +129,7 @@ fn ice_a_and_b(tag: &str) -> PathBuf {
         write(
             &p.join(format!("mods/{name}/abilities/lance.ron")),
             &format!(
-                "[\n    (id: \"ice_lance\", name: \"Lance {label}\", cost: 1, recovery: 1, effect: Damage(amount: \"1d4\")),\n]\n"
+                "[\n    (id: \"ice_lance\", name: \"Lance {label}\", cost: 1, recovery: 1, targets: UpTo(1), effect: Damage(amount: \"1d4\")),\n]\n"
             ),
         );
     }
@@ -218,11 +218,14 @@ impl RulesMod for Muse {
             },
         );
         m.condition(ConditionDef { negative: true, ..ConditionDef::named("chill") });
-        m.ability(AbilityDef::new(
-            "chill_touch",
-            1,
-            Effect::TargetCondition { condition: "chill".into(), value: None, duration: Some(Lasts::Rounds(1)) },
-        ));
+        m.ability(AbilityDef {
+            targets: TargetCount::UpTo(1),
+            ..AbilityDef::new(
+                "chill_touch",
+                1,
+                Effect::TargetCondition { condition: "chill".into(), value: None, duration: Some(Lasts::Rounds(1)) },
+            )
+        });
         let (lasts, out) = (self.0, self.1.clone());
         m.add_systems(TurnSystems::TurnStart, move |mut rules: ModRules| {
             for e in rules.heard() {

@@ -194,22 +194,36 @@ impl<'a> View<'a> {
         };
         let o = self.opts.get(p.ability);
         // As priced: in sight unless the option's effect needs none (a mover is no option).
-        let aims = |u: &Unit| o.is_some_and(|o| !o.sight) || self.sees(me.pos, u.pos);
-        let targets = match p.tgt {
+        let aims = |u: &Unit| match o {
+            Some(o) => self.aims(o, me.pos, u.pos),
+            None => self.sees(me.pos, u.pos),
+        };
+        let ally_wanted = |u: &Unit| match o.map(|o| o.kind) {
+            Some(Kind::OnAllies { cond, value, lasts }) => self.condition_value(u, cond, value, lasts) > EPS,
+            Some(Kind::Heal { .. }) => self.c.get::<Health>(u.id).is_some_and(|h| h.hp < h.max),
+            _ => true,
+        };
+        // An ability limited to a few creatures picks as it was priced (issue 28).
+        let keep = |eligible: &dyn Fn(&Unit) -> bool| o.and_then(|o| self.limited(o, me.pos, eligible));
+        let targets: Vec<Cid> = match p.tgt {
             Tgt::None => vec![],
             Tgt::One(c) => vec![c],
-            Tgt::AllEnemies => self.units.iter().filter(|u| u.enemy && aims(u)).map(|u| u.id).collect(),
-            Tgt::Allies => self
-                .units
-                .iter()
-                .filter(|u| !u.enemy && (u.id == who || aims(u)))
-                .filter(|u| match o.map(|o| o.kind) {
-                    Some(Kind::OnAllies { cond, value, lasts }) => self.condition_value(u, cond, value, lasts) > EPS,
-                    Some(Kind::Heal { .. }) => self.c.get::<Health>(u.id).is_some_and(|h| h.hp < h.max),
-                    _ => true,
-                })
-                .map(|u| u.id)
-                .collect(),
+            Tgt::AllEnemies => {
+                let eligible = |u: &Unit| u.enemy && aims(u);
+                let keep = keep(&eligible);
+                (0..self.units.len())
+                    .filter(|i| eligible(&self.units[*i]) && keep.as_ref().is_none_or(|k| k.contains(i)))
+                    .map(|i| self.units[i].id)
+                    .collect()
+            }
+            Tgt::Allies => {
+                let eligible = |u: &Unit| !u.enemy && (u.id == who || aims(u)) && ally_wanted(u);
+                let keep = keep(&eligible);
+                (0..self.units.len())
+                    .filter(|i| eligible(&self.units[*i]) && keep.as_ref().is_none_or(|k| k.contains(i)))
+                    .map(|i| self.units[i].id)
+                    .collect()
+            }
         };
         if matches!(p.tgt, Tgt::AllEnemies | Tgt::Allies) && targets.is_empty() {
             return None;

@@ -441,7 +441,19 @@ impl<'a> View<'a> {
     /// Whether option `o` can be aimed from `from` at a creature on `to`: with line of sight when
     /// its effect needs it ([`Effect::needs_sight`](crate::rules::ruleset::Effect::needs_sight)).
     pub(super) fn aims(&self, o: &Opt, from: GridPos, to: GridPos) -> bool {
-        !o.sight || self.sees(from, to)
+        (!o.sight || self.sees(from, to)) && o.def.range.is_none_or(|r| from.distance(to) <= r)
+    }
+
+    /// For an ability limited to a few creatures (issue 28: `targets: UpTo(n)`), the units it
+    /// picks among those `eligible`: the nearest to `from`, then in unit order. `None` when it
+    /// is not limited (every eligible unit).
+    pub(super) fn limited(&self, o: &Opt, from: GridPos, eligible: impl Fn(&Unit) -> bool) -> Option<Vec<usize>> {
+        let most = o.def.targets.most().filter(|_| o.def.effect.picks_creatures())?;
+        let mut v: Vec<usize> = (0..self.units.len()).filter(|&i| eligible(&self.units[i])).collect();
+        v.sort_by_key(|&i| (self.units[i].pos.distance(from), i));
+        v.truncate(most);
+        v.sort_unstable();
+        Some(v)
     }
 
     /// Whether a target at `to` can be aimed at from `from` (line of sight past walls).

@@ -293,27 +293,35 @@ impl<'a> View<'a> {
                 (v, Tgt::None)
             }
             Kind::OnAllies { cond, value, lasts } => {
+                let eligible = |u: &Unit| !u.enemy && (u.id == me.id || self.aims(o, from, u.pos));
+                let keep = self.limited(o, from, |u| eligible(u) && self.condition_value(u, cond, value, lasts) > EPS);
                 let v: f32 = self
                     .units
                     .iter()
-                    .filter(|u| !u.enemy && (u.id == me.id || self.aims(o, from, u.pos)))
-                    .map(|u| self.condition_value(u, cond, value, lasts))
+                    .enumerate()
+                    .filter(|(i, u)| eligible(u) && keep.as_ref().is_none_or(|k| k.contains(i)))
+                    .map(|(_, u)| self.condition_value(u, cond, value, lasts))
                     .sum();
                 (v, Tgt::Allies)
             }
             Kind::OnEnemies { cond, value, lasts } => {
+                let keep = self.limited(o, from, |u| u.enemy && self.aims(o, from, u.pos));
                 let v: f32 = self
                     .units
                     .iter()
-                    .filter(|u| u.enemy && self.aims(o, from, u.pos))
-                    .map(|u| self.condition_value(u, cond, value, lasts))
+                    .enumerate()
+                    .filter(|(i, u)| {
+                        u.enemy && self.aims(o, from, u.pos) && keep.as_ref().is_none_or(|k| k.contains(i))
+                    })
+                    .map(|(_, u)| self.condition_value(u, cond, value, lasts))
                     .sum();
                 (v, Tgt::AllEnemies)
             }
             Kind::Save { stat, dc, dmg, on_fail, lasts } => {
                 let mut v = 0.0;
+                let keep = self.limited(o, from, |u| u.enemy && self.aims(o, from, u.pos));
                 for (i, t) in self.units.iter().enumerate() {
-                    if !t.enemy || !self.aims(o, from, t.pos) {
+                    if !t.enemy || !self.aims(o, from, t.pos) || keep.as_ref().is_some_and(|k| !k.contains(&i)) {
                         continue;
                     }
                     let left = t.hp - dealt[i].ceil() as i32;
@@ -341,8 +349,9 @@ impl<'a> View<'a> {
             Kind::Damage { dmg } => {
                 let (lo, hi, mean) = self.dmg(dmg, me.stats);
                 let mut v = 0.0;
+                let keep = self.limited(o, from, |u| u.enemy && self.aims(o, from, u.pos));
                 for (i, t) in self.units.iter().enumerate() {
-                    if !t.enemy || !self.aims(o, from, t.pos) {
+                    if !t.enemy || !self.aims(o, from, t.pos) || keep.as_ref().is_some_and(|k| !k.contains(&i)) {
                         continue;
                     }
                     let left = t.hp - dealt[i].ceil() as i32;
@@ -356,10 +365,14 @@ impl<'a> View<'a> {
             }
             Kind::Heal { amount } => {
                 let (lo, hi, mean) = self.dmg(amount, me.stats);
+                let eligible = |u: &Unit| !u.enemy && (u.id == me.id || self.aims(o, from, u.pos));
+                let keep = self.limited(o, from, |u| eligible(u) && u.hp < u.max_hp);
                 let v = self
                     .units
                     .iter()
-                    .filter(|u| !u.enemy && (u.id == me.id || self.aims(o, from, u.pos)))
+                    .enumerate()
+                    .filter(|(i, u)| eligible(u) && keep.as_ref().is_none_or(|k| k.contains(i)))
+                    .map(|(_, u)| u)
                     .filter_map(|u| {
                         let max = u.max_hp;
                         let missing = max - u.hp;

@@ -231,6 +231,26 @@ impl<'w> Rules<'w, '_> {
             }
             Effect::SelfCondition { .. } | Effect::Narrative | Effect::Sustain => {}
         }
+        // Issue 28: how many it may pick, and how far.
+        if let Some(most) = def.targets.most()
+            && def.effect.picks_creatures()
+            && targets.len() > most
+        {
+            return Err(Rejection::InvalidTarget(format!(
+                "{} picks at most {most} creature{} ({} named)",
+                def.display_name(),
+                if most == 1 { "" } else { "s" },
+                targets.len()
+            )));
+        }
+        if let Some(max) = def.range {
+            for t in targets.iter().filter(|t| **t != who) {
+                let distance = self.c(who).pos.distance(*self.c(*t).pos);
+                if distance > max {
+                    return Err(Rejection::OutOfRange { distance, max });
+                }
+            }
+        }
         if def.effect.needs_sight() {
             self.check_sight(who, targets)?;
         }

@@ -69,8 +69,45 @@ pub struct AbilityDef {
     /// Spell level, for concentration checks (G-P1-09).
     #[serde(default, deserialize_with = "super::super::limits::value")]
     pub level: i32,
+    /// How many creatures an effect that picks creatures (conditions on targets, damage,
+    /// healing, saving throws) may pick: `UpTo(1)` for a single-target spell, `All` for every
+    /// creature named (an area). Absent: any number, as `All` (a mod's ability must say which:
+    /// `check` refuses it otherwise, issue 28).
+    #[serde(default, skip_serializing_if = "TargetCount::is_unsaid")]
+    pub targets: TargetCount,
+    /// The farthest a target may be, in squares; absent: no limit (sight still applies where
+    /// the effect needs it).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "super::super::limits::squares_opt")]
+    pub range: Option<u32>,
     /// What it does.
     pub effect: Effect,
+}
+
+/// How many creatures an ability may pick ([`AbilityDef::targets`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum TargetCount {
+    /// Not said: any number (older data; a mod's ability must say).
+    #[default]
+    Unsaid,
+    /// At most this many (1..=1,000).
+    UpTo(#[serde(deserialize_with = "super::super::limits::count_pos")] u32),
+    /// Every creature named: an area, a burst (said on purpose).
+    All,
+}
+
+impl TargetCount {
+    /// Whether it is the default, not said.
+    pub fn is_unsaid(&self) -> bool {
+        *self == Self::Unsaid
+    }
+
+    /// The most creatures it may pick, if it is limited.
+    pub fn most(&self) -> Option<usize> {
+        match self {
+            Self::UpTo(n) => Some(*n as usize),
+            Self::Unsaid | Self::All => None,
+        }
+    }
 }
 
 /// How an ability is paid for.
@@ -378,6 +415,8 @@ impl AbilityDef {
             hold_surcharge: None,
             usable_when_prevented: false,
             level: 0,
+            targets: TargetCount::default(),
+            range: None,
             effect,
         }
     }
