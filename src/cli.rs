@@ -151,7 +151,18 @@ struct CheckArgs {
 /// command line itself, and returns the exit code.
 pub fn run(registry: crate::modding::ModRegistry) -> ExitCode {
     registry.make_current();
-    let cli = Cli::parse();
+    // A mod crate's program (`rally`) names itself in `--help`, usage lines and completions.
+    let name = std::env::args_os()
+        .next()
+        .and_then(|p| Path::new(&p).file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "skirmish".to_string());
+    let name: &'static str = Box::leak(name.into_boxed_str());
+    let matches = Cli::command().name(name).bin_name(name).get_matches();
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     match cli.command {
         None => play(PlayArgs::default()),
         Some(Command::Play(o)) => play(o),
@@ -216,7 +227,7 @@ pub fn run(registry: crate::modding::ModRegistry) -> ExitCode {
         }
         Some(Command::Completions { shell }) => {
             let mut script = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "skirmish", &mut script);
+            clap_complete::generate(shell, &mut Cli::command().name(name), name, &mut script);
             say!("{}", String::from_utf8_lossy(&script).trim_end());
             ExitCode::SUCCESS
         }

@@ -459,12 +459,15 @@ fn files_in(dir: &Path, sub: &str) -> Result<Vec<(PathBuf, PathBuf)>, DataError>
 struct Quoted<'a> {
     text: &'a str,
     first: HashMap<&'a str, (usize, usize)>,
+    /// The same for the first `id: "X"`: where `X` is defined (its opening quote).
+    defined: HashMap<&'a str, (usize, usize)>,
 }
 
 impl<'a> Quoted<'a> {
     fn new(text: &'a str) -> Self {
         let quotes: Vec<usize> = text.match_indices('"').map(|(i, _)| i).collect();
         let mut first = HashMap::new();
+        let mut defined = HashMap::new();
         let (mut line, mut col, mut pos) = (1, 1, 0);
         for (k, &q) in quotes.iter().enumerate() {
             for ch in text[pos..q].chars() {
@@ -478,14 +481,21 @@ impl<'a> Quoted<'a> {
             pos = q;
             if let Some(&next) = quotes.get(k + 1) {
                 first.entry(&text[q + 1..next]).or_insert((line, col));
+                if text[..q].ends_with("id: ") {
+                    defined.entry(&text[q + 1..next]).or_insert((line, col));
+                }
             }
         }
-        Self { text, first }
+        Self { text, first, defined }
     }
 
     /// Where `"id"` first appears (1:1 if nowhere), with the mod and file.
     fn origin(&self, module: &str, file: &str, id: &str) -> Origin {
-        let (line, col) = if id.contains('"') {
+        // Its definition, `id: "x"`, where the file writes it so (a condition is often named by
+        // an ability before it is defined); else its first mention.
+        let (line, col) = if let Some(&at) = self.defined.get(id) {
+            at
+        } else if id.contains('"') {
             locate(self.text, &format!("\"{id}\"")).unwrap_or((1, 1))
         } else {
             self.first.get(id).copied().unwrap_or((1, 1))
@@ -739,7 +749,8 @@ impl DataMods {
                     "ability" => self.abilities.get(id).map(|(_, o)| o),
                     _ => self.conditions.get(id).map(|(_, o)| o),
                 };
-                if let Some(c) = clash(folder.filter(|o| o.module != name), kind, id, &here, overrides)? {
+                // The same mod's folder and ruleset defining one id: `clash` says "defined twice".
+                if let Some(c) = clash(folder, kind, id, &here, overrides)? {
                     self.conflicts.push(c);
                 }
                 self.ext_defs.entry((kind, id.clone())).or_insert(here);
@@ -892,6 +903,9 @@ impl DataMods {
             Err(e) => return Err(e),
         };
         self.apply(&mut rs)?;
+        // What the chain's extensions override of the mods' `abilities/` and `conditions/`,
+        // kept across the chain: each `apply` below puts the folders' in again.
+        let (mut kept_abilities, mut kept_conditions): (Vec<AbilityDef>, Vec<ConditionDef>) = (Vec::new(), Vec::new());
         for ext_name in exts.iter().rev() {
             let (ext, at, text) = &self.rulesets[ext_name];
             rs.name = ext.name.clone();
@@ -921,9 +935,14 @@ impl DataMods {
             if let Some(cap) = ext.round_cap {
                 rs.round_cap = cap.clamp(1, crate::rules::limits::MAX_ROUNDS);
             }
+            // This extension's definitions replace what a lower one kept.
+            kept_abilities.retain(|k| !ext.abilities.iter().any(|a| a.id == k.id));
+            kept_conditions.retain(|k| !ext.conditions.iter().any(|c| c.id == k.id));
+            kept_abilities.extend(keep_abilities);
+            kept_conditions.extend(keep_conditions);
             self.apply(&mut rs)?;
-            merge_by_id(&mut rs.abilities, |a| a.id.as_str(), &keep_abilities, |_| {});
-            merge_by_id(&mut rs.conditions, |c| c.id.as_str(), &keep_conditions, |_| {});
+            merge_by_id(&mut rs.abilities, |a| a.id.as_str(), &kept_abilities, |_| {});
+            merge_by_id(&mut rs.conditions, |c| c.id.as_str(), &kept_conditions, |_| {});
             rs.validate(&at.file, text)?;
         }
         Ok(rs)

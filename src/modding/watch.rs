@@ -205,6 +205,13 @@ pub fn load_combat_data(
             }
         }
     };
+    // The Rust mods' own conditions and abilities too (issue 28), as the combat will have them.
+    let rs = crate::rules::modding::ruleset_with_mods(rs, &loaded.code).map_err(|e| crate::rules::data::DataError {
+        file: format!("mod `{}`", e.name),
+        line: 1,
+        col: 1,
+        message: e.message,
+    })?;
     let file = encounter.display().to_string();
     let text = crate::rules::data::read_data_file(encounter)?;
     let enc = Encounter::from_ron_str(&file, &text)?;

@@ -405,7 +405,8 @@ impl<'w> Rules<'w, '_> {
         let bonus = if half { 0 } else { ctx.damage_bonus };
         let mut dice = Vec::new();
         let rolled = self.dice.roll_logged(&ctx.damage, |k| s.get(k), &mut dice).saturating_add(bonus);
-        let mut amount = self.modified(ctx.attacker, RollOn::Damage, rolled).max(0);
+        // A blocked area attack deals half its plain damage (HB-15): no damage modifiers either.
+        let mut amount = if half { rolled.max(0) } else { self.modified(ctx.attacker, RollOn::Damage, rolled).max(0) };
         if half {
             amount /= 2;
         }

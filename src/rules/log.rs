@@ -723,9 +723,10 @@ pub enum CombatEvent {
         /// What it does.
         action: ModAction,
     },
-    /// Conditions' modifiers counted in a roll, a DC or an AC (issue 28), logged after the roll
-    /// they change (after `AttackRolled` for the attack and the target's AC, after `SaveRolled`
-    /// for the save and the DC, after the damage roll's `Damaged`), and only when there is one.
+    /// Conditions' modifiers counted in a roll, a DC or an AC (issue 28), logged with the roll
+    /// they change (after `AttackRolled` for the attack and the target's AC, after
+    /// `DefenseRolled` for a defensive roll, after `SaveRolled` for the save and the DC, before
+    /// the `Damaged` of the damage they change), and only when there is one.
     /// The roll's logged bonus, total, DC or AC already includes them.
     RollModified {
         /// Whose roll, DC or AC it is.

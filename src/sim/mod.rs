@@ -290,9 +290,6 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     let mut installed = installed_rulesets(path)?;
     for rs in &mut installed {
         loaded.data.apply(rs)?;
-        // The Rust mods' own conditions and abilities (issue 28).
-        *rs = crate::rules::modding::ruleset_with_mods(rs.clone(), &loaded.code)
-            .map_err(|e| SimError::Config(format!("--mod: {e}")))?;
     }
     let rulesets: Vec<Ruleset> = match &cfg.ruleset {
         // Every ruleset: the installed ones, then those of the loaded data mods (issue 28).
@@ -320,6 +317,12 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
     if rulesets.is_empty() {
         return Err(SimError::Config(format!("no installed ruleset found near {file}")));
     }
+    // The Rust mods' own conditions and abilities (issue 28), in the rulesets that run only.
+    let rulesets = rulesets
+        .into_iter()
+        .map(|rs| crate::rules::modding::ruleset_with_mods(rs, &loaded.code))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| SimError::Config(format!("--mod: {e}")))?;
     for rs in &rulesets {
         encounter.validate(&file, &text, rs)?;
     }

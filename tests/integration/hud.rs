@@ -1067,6 +1067,14 @@ fn a_condition_badge_names_its_roll_modifiers_at_its_value() {
     .expect("frightened");
     let b = hud_model::card(&mut c, f).badges.into_iter().find(|b| b.id == "frightened").expect("badge");
     assert_eq!(b.modifiers, ["attack roll, saving throw, DC, AC: −2 (status)"]);
-    let shield = hud_model::card(&mut c, f).badges.into_iter().find(|b| b.id == "shield_raised").expect("shield");
-    assert!(shield.modifiers.is_empty(), "its AC bonus is ac_bonus, not a typed modifier");
+    // The amount follows the value.
+    c.submit(Command::Gm(GmInput::ApplyCondition {
+        who: f,
+        condition: "frightened".into(),
+        rounds: None,
+        value: Some(3),
+    }))
+    .expect("frightened 3");
+    let b = hud_model::card(&mut c, f).badges.into_iter().find(|b| b.id == "frightened").expect("badge");
+    assert_eq!(b.modifiers, ["attack roll, saving throw, DC, AC: −3 (status)"]);
 }

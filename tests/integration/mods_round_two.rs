@@ -107,6 +107,14 @@ fn a_later_mods_ruleset_overriding_an_earlier_ability_folder_wins() {
     let mods = DataMods::load(&[p.join("mods/ice-b"), p.join("mods/frost-variant")]).unwrap();
     let rs = mods.ruleset("pf2e-frost", &skirmish::modding::data::installed_ruleset).unwrap().unwrap();
     assert_eq!(rs.ability("frost_ray").unwrap().name, "Frost Ray");
+    // And in a ruleset that extends it, further up the chain (the review's case).
+    write(
+        &p.join("mods/frost-variant/rulesets/deep.ron"),
+        "Ruleset(name: \"pf2e-deep-frost\", extends: \"pf2e-frost\", round_cap: 40)\n",
+    );
+    let mods = DataMods::load(&[p.join("mods/ice-b"), p.join("mods/frost-variant")]).unwrap();
+    let deep = mods.ruleset("pf2e-deep-frost", &skirmish::modding::data::installed_ruleset).unwrap().unwrap();
+    assert_eq!(deep.ability("frost_ray").unwrap().name, "Frost Ray");
     // Elsewhere (plain pf2e) ice-b's stays.
     let mut plain = pf2e();
     mods.apply(&mut plain).unwrap();
@@ -375,4 +383,22 @@ fn with_rally_the_rallied_creatures_attack_sentence_shows_the_bonus() {
     assert!(attack.text.contains("+ STR 3 + rallied 1 = 15"), "{}", attack.text);
     f.end("Soldier");
     assert!(!f.has("Soldier", "rallied"), "it lasts until the end of the Soldier's turn");
+}
+
+#[test]
+fn a_conflict_points_at_the_definition_not_an_earlier_mention() {
+    // frost-variant's ruleset names `chilled` in frost_ray (line 7) before it defines it (line
+    // 10): the conflict names the definition.
+    let p = frost_and_ice("r2-chilled", "");
+    write(&p.join("mods/ice-b/abilities/ice.ron"), "[]\n");
+    write(&p.join("mods/ice-b/conditions/c.ron"), "[\n    (id: \"chilled\", negative: true),\n]\n");
+    let e = DataMods::load(&[p.join("mods/frost-variant"), p.join("mods/ice-b")]).unwrap_err();
+    let frost = p.join("mods/frost-variant/rulesets/pf2e-frost.ron");
+    assert!(e.message.contains(&format!("at {}:10:14 (mod `frost-variant`)", frost.display())), "{e}");
+    assert_eq!((e.line, e.col), (2, 10), "{e}");
+    // One mod defining an id in its `abilities/` and again in its own ruleset: defined twice.
+    let p = frost_and_ice("r2-twice", "");
+    write(&p.join("mods/frost-variant/abilities/ray.ron"), ICE_RAY);
+    let e = DataMods::load(&[p.join("mods/frost-variant")]).unwrap_err();
+    assert!(e.message.contains("ability `frost_ray` is defined twice in mod `frost-variant`"), "{e}");
 }

@@ -698,7 +698,9 @@ fn g_p1_16_bless_is_a_morale_bonus_on_attack_rolls_that_does_not_stack_with_itse
     let mut bane = rs.condition("blessed").unwrap().clone();
     bane.id = "bane".into();
     bane.modifiers[0].amount = -1;
-    rs.conditions.extend([heroism, bane.clone()]);
+    let mut doom = bane.clone();
+    doom.id = "doom".into();
+    rs.conditions.extend([heroism, bane.clone(), doom]);
     let mut f =
         Fight::with_ruleset(rs, vec![p1("A", "heroes", 20, (0, 0)).stat("MELEE", 4), p1("B", "monsters", 10, (1, 0))]);
     f.put("A", "blessed", None, Some(3));
@@ -707,14 +709,20 @@ fn g_p1_16_bless_is_a_morale_bonus_on_attack_rolls_that_does_not_stack_with_itse
     f.act("A", "melee_attack", &["B"]).unwrap();
     assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 5, total: 15"), "{:?}", f.since(m));
     assert!(f.saw(m, "RollModified", "who: A, on: Attack, modifiers: [(\"blessed\", 1)]"), "{:?}", f.since(m));
-    // Heroism's +2 morale replaces bless's +1; a morale penalty still counts.
+    // Heroism's +2 morale replaces bless's +1; two morale penalties both count (penalties
+    // stack under HighestBonusPerType, where pf2e's HighestPerType keeps the worst only).
     f.end("A");
     f.end("B");
     f.put("A", "heroism", None, Some(3));
     f.put("A", "bane", None, Some(3));
+    f.put("A", "doom", None, Some(3));
     let m = f.mark();
     f.force(&[10, 1]);
     f.act("A", "melee_attack", &["B"]).unwrap();
-    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 5, total: 15"), "{:?}", f.since(m));
-    assert!(f.saw(m, "RollModified", "modifiers: [(\"bane\", -1), (\"heroism\", 2)]"), "{:?}", f.since(m));
+    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 4, total: 14"), "{:?}", f.since(m));
+    assert!(
+        f.saw(m, "RollModified", "modifiers: [(\"bane\", -1), (\"doom\", -1), (\"heroism\", 2)]"),
+        "{:?}",
+        f.since(m)
+    );
 }

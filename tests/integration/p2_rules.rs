@@ -1068,6 +1068,13 @@ fn g_p2_22_only_the_worst_status_penalty_counts_and_untyped_ones_add() {
         "{:?}",
         f.since(m)
     );
+    // Of two equal status penalties, the first (in the conditions' order) is the one named.
+    let mut tie = rs.clone();
+    tie.conditions.iter_mut().filter(|c| c.id == "sickened").for_each(|c| c.modifiers[0].per_value = false);
+    let mut conds = f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().clone();
+    conds.0.remove("cursed");
+    let on = skirmish::rules::ruleset::RollOn::Attack;
+    assert_eq!(skirmish::rules::query::roll_modifiers(&tie, &conds, on), [("frightened".to_string(), -1)]);
     // With every modifier adding (the default), all three count.
     rs.modifier_stacking = skirmish::rules::ruleset::ModifierStacking::All;
     let conds = f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().clone();

@@ -263,8 +263,11 @@ pub(super) fn start_screen(
                         &mods,
                     )
                     .map_err(|e| StartError::Mods(e.to_string()))
-                    .and_then(|_| {
-                        enc.start(rs.clone(), form.seed)
+                    .and_then(|loaded| {
+                        // With the mods, as the battle will start (a sheet may list a mod's ability).
+                        let mut rs = rs.clone();
+                        loaded.data.apply(&mut rs).map_err(|e| StartError::Mods(e.to_string()))?;
+                        crate::modding::start_encounter(enc, rs, form.seed, &loaded.code)
                             .map_err(|e| StartError::Encounter(file.display().to_string(), e.to_string()))
                     });
                     match checked {
