@@ -313,7 +313,11 @@ fn play(a: PlayArgs) -> ExitCode {
             && !loaded.data.rulesets.contains_key(r.as_str())
         {
             let known: Vec<&str> = lib.rulesets.iter().map(|(n, _)| n.as_str()).collect();
-            eprintln!("skirmish: no ruleset `{r}` (installed: {})", known.join(", "));
+            eprintln!(
+                "skirmish: no ruleset `{r}` (installed: {}). A data mod's ruleset needs its mod: add `--mod MOD` \
+                 (`skirmish mods` lists them)",
+                known.join(", ")
+            );
             return ExitCode::FAILURE;
         }
         match skirmish::game::run(o) {

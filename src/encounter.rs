@@ -296,10 +296,16 @@ impl Encounter {
                     let at = position(text, Some(&anchor), &format!("\"{a}\""));
                     return Err(err(
                         at,
-                        format!(
-                            "{field}: unknown ability `{a}` in ruleset `{}` (give `{}` a loadout for it)",
-                            ruleset.name, c.name
-                        ),
+                        match crate::rules::data::did_you_mean(a, ruleset.abilities.iter().map(|d| d.id.as_str())) {
+                            Some(near) => format!(
+                                "{field}: unknown ability `{a}` in ruleset `{}` (did you mean `{near}`?)",
+                                ruleset.name
+                            ),
+                            None => format!(
+                                "{field}: unknown ability `{a}` in ruleset `{}` (give `{}` a loadout for it)",
+                                ruleset.name, c.name
+                            ),
+                        },
                     ));
                 }
             }
@@ -337,7 +343,13 @@ impl Encounter {
                     let at = position(text, Some(&anchor), &format!("\"{k}\""));
                     return Err(err(
                         at,
-                        format!("combatants[{i}].conditions: unknown condition `{k}` in ruleset `{}`", ruleset.name),
+                        format!(
+                            "combatants[{i}].conditions: unknown condition `{k}` in ruleset `{}`{}",
+                            ruleset.name,
+                            crate::rules::data::did_you_mean(k, ruleset.conditions.iter().map(|d| d.id.as_str()))
+                                .map(|n| format!(" (did you mean `{n}`?)"))
+                                .unwrap_or_default()
+                        ),
                     ));
                 }
             }

@@ -117,15 +117,48 @@ impl DataError {
         Self { file: file.to_string(), line, col, message: message.into() }
     }
 
-    /// Convert a RON parse error, keeping its position.
+    /// Convert a RON parse error, keeping its position. A misspelt field or variant gets the
+    /// nearest valid one as a "did you mean" (issue 28).
     pub(crate) fn from_ron(file: &str, e: &ron::error::SpannedError) -> Self {
-        Self {
-            file: file.to_string(),
-            line: e.span.start.line.max(1),
-            col: e.span.start.col.max(1),
-            message: e.code.to_string(),
+        let mut message = e.code.to_string();
+        if let ron::Error::NoSuchStructField { expected, found, .. }
+        | ron::Error::NoSuchEnumVariant { expected, found, .. } = &e.code
+            && let Some(near) = did_you_mean(found, expected.iter().copied())
+        {
+            message.push_str(&format!(" (did you mean `{near}`?)"));
+        }
+        Self { file: file.to_string(), line: e.span.start.line.max(1), col: e.span.start.col.max(1), message }
+    }
+}
+
+/// The one of `candidates` nearest to `word` by edit distance, if it is near enough to be a
+/// typo (at most 2 edits, and fewer than half the word's length); ties go to the first.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = 2.min(word.chars().count().saturating_sub(1) / 2).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = edit_distance(word, c);
+        if d > 0 && d <= limit && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, c));
         }
     }
+    best.map(|(_, c)| c)
+}
+
+/// Levenshtein distance, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// The 1-based line and column of the first occurrence of `needle` in `text` ([`position`]).

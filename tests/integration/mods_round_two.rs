@@ -402,3 +402,26 @@ fn a_conflict_points_at_the_definition_not_an_earlier_mention() {
     let e = DataMods::load(&[p.join("mods/frost-variant")]).unwrap_err();
     assert!(e.message.contains("ability `frost_ray` is defined twice in mod `frost-variant`"), "{e}");
 }
+
+#[test]
+fn a_misspelt_field_variant_or_id_gets_a_did_you_mean() {
+    let rs = std::fs::read_to_string(root().join("assets/rulesets/pf2e.ron")).unwrap();
+    // A field: `decrement_at_end_of_trun`.
+    let text = rs.replacen("decrement_at_end_of_turn: 1", "decrement_at_end_of_trun: 1", 1);
+    let e = Ruleset::from_ron_str("pf2e.ron", &text).unwrap_err();
+    assert!(e.message.ends_with("(did you mean `decrement_at_end_of_turn`?)"), "{e}");
+    // A variant: `Statsu`.
+    let text = rs.replacen("kind: Status", "kind: Statsu", 1);
+    let e = Ruleset::from_ron_str("pf2e.ron", &text).unwrap_err();
+    assert!(e.message.ends_with("(did you mean `Status`?)"), "{e}");
+    // An id: a condition named by an ability.
+    let text = rs.replacen("condition: \"frightened\", value: Some(2)", "condition: \"frightend\", value: Some(2)", 1);
+    let e = Ruleset::from_ron_str("pf2e.ron", &text).unwrap_err();
+    assert!(e.message.ends_with("unknown condition `frightend` (did you mean `frightened`?)"), "{e}");
+    // Nothing near: no guess.
+    let text = rs.replacen("condition: \"frightened\", value: Some(2)", "condition: \"zzz\", value: Some(2)", 1);
+    let e = Ruleset::from_ron_str("pf2e.ron", &text).unwrap_err();
+    assert!(!e.message.contains("did you mean"), "{e}");
+    assert_eq!(skirmish::rules::data::did_you_mean("strke", ["strike", "stride", "step"]), Some("strike"));
+    assert_eq!(skirmish::rules::data::did_you_mean("ab", ["cd"]), None);
+}

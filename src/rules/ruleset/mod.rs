@@ -667,7 +667,10 @@ impl Ruleset {
         }
         for b in &self.basic_abilities {
             if self.ability(b).is_none() {
-                return Err(err(&format!("\"{b}\""), format!("basic_abilities: unknown ability `{b}`")));
+                let near = super::data::did_you_mean(b, self.abilities.iter().map(|d| d.id.as_str()))
+                    .map(|n| format!(" (did you mean `{n}`?)"))
+                    .unwrap_or_default();
+                return Err(err(&format!("\"{b}\""), format!("basic_abilities: unknown ability `{b}`{near}")));
             }
         }
         match self.condition(&self.defeated_condition) {
@@ -707,9 +710,12 @@ impl Ruleset {
             };
             for c in refs {
                 if self.condition(c).is_none() {
+                    let near = super::data::did_you_mean(c, self.conditions.iter().map(|d| d.id.as_str()))
+                        .map(|n| format!(" (did you mean `{n}`?)"))
+                        .unwrap_or_default();
                     return Err(err(
                         &format!("\"{c}\""),
-                        format!("abilities[{}].effect: unknown condition `{c}`", a.id),
+                        format!("abilities[{}].effect: unknown condition `{c}`{near}", a.id),
                     ));
                 }
             }
