@@ -68,7 +68,8 @@ pub fn rally(mut rules: ModRules, ralliers: Query<&Rally>) {
             if duration_ends(rules.ruleset(), Lasts::OwnerTurns(1)) { Lasts::OwnerTurns(1) } else { Lasts::Rounds(1) };
         for ally in rules.combatants() {
             let near = rules.position(ally).is_some_and(|p| p.distance(at) <= REACH);
-            if ally != who && near && !rules.hostile(who, ally) && !rules.is_down(ally) {
+            // Not the rallier, not a foe, not one out of the fight or unable to act (pf2e dying).
+            if ally != who && near && !rules.hostile(who, ally) && !rules.cannot_act(ally) {
                 // Refused only when the combat is over: nothing to do then.
                 let _ = rules.add_modifier(NAME, ally, RALLIED, Some(n), lasts, Some(who));
             }
