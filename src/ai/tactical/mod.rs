@@ -222,6 +222,7 @@ fn condition_matters(d: &ConditionDef) -> bool {
         || d.rt_add != 0
         || d.persistent_damage.is_some()
         || !d.blocks_components.is_empty()
+        || !d.modifiers.is_empty()
 }
 
 /// A small fight for the tests beside the code.

@@ -170,6 +170,18 @@ impl<'a> View<'a> {
         }
         let rounds = self.rounds(lasts, cond.save_ends.is_some());
         let mut v = 0.0;
+        // Issue 28: a roll modifier on attacks is about 5% of the bearer's hits a point (a d20):
+        // worth as much of its threat, a penalty on a foe or a bonus on a friend.
+        let attack: i32 = cond
+            .modifiers
+            .iter()
+            .filter(|m| m.to.contains(&crate::rules::ruleset::RollOn::Attack))
+            .map(|m| if m.per_value { m.amount.saturating_mul(value) } else { m.amount })
+            .sum();
+        let helps = if u.enemy { -attack } else { attack };
+        if helps > 0 && u.can_act {
+            v += u.threat * (helps as f32 / 20.0).min(1.0) * rounds / HORIZON;
+        }
         if u.enemy {
             if cond.blocks_actions && u.can_act {
                 v += u.threat * rounds / HORIZON;
@@ -612,6 +624,27 @@ mod tests {
         dealt[b] = 3.0;
         let (value, _) = v.eval(strike, v.me().pos, &mut dealt, false);
         assert!(close(value, 0.4 * 2.0 * (W * 4.0)));
+    }
+
+    #[test]
+    fn a_roll_penalty_on_a_foe_and_a_bonus_on_a_friend_are_worth_a_share_of_its_threat() {
+        // Issue 28: frightened 2 on b is 2 points off each of its attack rolls: 10% of its
+        // threat a round, for the round it is counted.
+        let c = duel(20, &[]);
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let b = v.units.iter().position(|u| u.id == Cid(1)).expect("b stands");
+        let frightened = v.rs.condition("frightened").expect("pf2e has it");
+        let lasts = Some(Lasts::Rounds(1));
+        let want = v.units[b].threat * 0.1 * v.rounds(lasts, false) / HORIZON;
+        assert!(want > 0.0 && close(v.condition_value(&v.units[b], frightened, 2, lasts), want));
+        // On a friend the same penalty is worth nothing; a bonus is worth as much.
+        let me = v.me;
+        assert_eq!(v.condition_value(&v.units[me], frightened, 2, lasts), 0.0);
+        let mut bonus = frightened.clone();
+        bonus.modifiers[0].amount = 1;
+        bonus.negative = false;
+        let mine = v.units[me].threat * 0.1 * v.rounds(lasts, false) / HORIZON;
+        assert!(close(v.condition_value(&v.units[me], &bonus, 2, lasts), mine));
     }
 
     #[test]
