@@ -523,6 +523,17 @@ fn attack_sentence(
     s
 }
 
+/// The catalog key of what a roll modifier changes (`roll-on-attack`: "attack roll").
+pub fn roll_on_key(on: RollOn) -> &'static str {
+    match on {
+        RollOn::Attack => "roll-on-attack",
+        RollOn::Save => "roll-on-save",
+        RollOn::Dc => "roll-on-dc",
+        RollOn::Damage => "roll-on-damage",
+        RollOn::Ac => "roll-on-ac",
+    }
+}
+
 /// The conditions' modifiers of a [`CombatEvent::RollModified`] in words: `frightened −2, rallied +1`.
 fn modifier_words(rs: &Ruleset, tr: &Tr, modifiers: &[(String, i32)]) -> String {
     let parts: Vec<String> = modifiers
@@ -870,13 +881,7 @@ pub fn sentence_in(rs: &Ruleset, tr: &Tr, e: &CombatEvent, names: &dyn Fn(Cid) -
             tr,
             "log-roll-modified",
             who = names(*who),
-            roll = tr.t(match on {
-                RollOn::Attack => "roll-on-attack",
-                RollOn::Save => "roll-on-save",
-                RollOn::Dc => "roll-on-dc",
-                RollOn::Damage => "roll-on-damage",
-                RollOn::Ac => "roll-on-ac",
-            }),
+            roll = tr.t(roll_on_key(*on)),
             parts = modifier_words(rs, tr, modifiers)
         ),
         ModEffect { source, who, action } => {

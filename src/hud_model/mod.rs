@@ -726,23 +726,12 @@ fn badge(combat: &Combat, rs: &Ruleset, tr: &Tr, who: Cid, id: &str, st: &Condit
 
 /// A condition's roll modifiers in words at a value: `attack roll, saving throw −2 (status)`.
 pub fn modifier_lines(tr: &Tr, def: &crate::rules::ruleset::ConditionDef, value: i32) -> Vec<String> {
-    use crate::rules::ruleset::{BonusKind, RollOn};
+    use crate::rules::ruleset::BonusKind;
     def.modifiers
         .iter()
         .map(|m| {
             let amount = if m.per_value { m.amount.saturating_mul(value) } else { m.amount };
-            let what: Vec<String> =
-                m.to.iter()
-                    .map(|on| {
-                        tr.t(match on {
-                            RollOn::Attack => "roll-on-attack",
-                            RollOn::Save => "roll-on-save",
-                            RollOn::Dc => "roll-on-dc",
-                            RollOn::Damage => "roll-on-damage",
-                            RollOn::Ac => "roll-on-ac",
-                        })
-                    })
-                    .collect();
+            let what: Vec<String> = m.to.iter().map(|on| tr.t(log::roll_on_key(*on))).collect();
             let kind = tr.t(match m.kind {
                 BonusKind::Untyped => "bonus-kind-untyped",
                 BonusKind::Status => "bonus-kind-status",

@@ -556,21 +556,12 @@ fn clash(
     Ok(Some(Conflict { kind, id: id.to_string(), first: first.clone(), second: at.clone() }))
 }
 
-/// Issue 28: a mod's ability that picks creatures says how many (`targets:`), so that a spell
-/// meant for one creature is never cast at every enemy by default.
+/// [`crate::rules::query::unsaid_targets`] at the ability's place in its file.
 fn says_how_many(a: &AbilityDef, at: &Origin) -> Result<(), DataError> {
-    if a.effect.picks_creatures() && a.targets.is_unsaid() {
-        return Err(DataError { file: at.file.clone(), line: at.line, col: at.col, message: unsaid_targets(&a.id) });
+    match crate::rules::query::unsaid_targets(a) {
+        Some(message) => Err(DataError { file: at.file.clone(), line: at.line, col: at.col, message }),
+        None => Ok(()),
     }
-    Ok(())
-}
-
-/// The words for an ability of a mod that picks creatures without saying how many.
-pub fn unsaid_targets(id: &str) -> String {
-    format!(
-        "abilities[{id}].targets: the ability picks creatures but does not say how many: add `targets: UpTo(1)` \
-         for one creature, `targets: UpTo(n)` for up to n, or `targets: All` for every creature named (an area)"
-    )
 }
 
 /// Put `value` under `id` ([`clash`] with what is there first, and with a ruleset extension's

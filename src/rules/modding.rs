@@ -279,58 +279,48 @@ pub fn ruleset_with_mods(mut ruleset: Ruleset, mods: &ModList) -> Result<Ruleset
     install(&mut scratch, None, mods)?;
     let Some(content) = scratch.remove_resource::<ModContent>() else { return Ok(ruleset) };
     let fail = |name: &str, message: String| ModInstallError { name: name.to_string(), message };
+    let rs_name = ruleset.name.clone();
     for (name, def) in content.conditions {
-        let text = ron::to_string(&def).map_err(|e| fail(&name, format!("condition `{}`: {e}", def.id)))?;
-        let def: ConditionDef = super::data::parse_ron(&format!("condition `{}`", def.id), &text)
-            .map_err(|e| fail(&name, e.to_string()))?;
-        match ruleset.condition(&def.id) {
-            Some(have) if ron::to_string(have).ok().as_deref() == Some(text.as_str()) => {}
-            Some(_) => {
-                return Err(fail(
-                    &name,
-                    format!(
-                        "defines the condition `{}`, which the ruleset `{}` already has: a Rust mod adds \
-                         conditions, it does not replace them (give it another id)",
-                        def.id, ruleset.name
-                    ),
-                ));
-            }
-            None => ruleset.conditions.push(def),
-        }
+        add_checked(&mut ruleset.conditions, |c| &c.id, "condition", &rs_name, def, |_| Ok(()))
+            .map_err(|m| fail(&name, m))?;
     }
     for (name, def) in content.abilities {
-        let text = ron::to_string(&def).map_err(|e| fail(&name, format!("ability `{}`: {e}", def.id)))?;
-        let def: AbilityDef =
-            super::data::parse_ron(&format!("ability `{}`", def.id), &text).map_err(|e| fail(&name, e.to_string()))?;
-        if def.effect.picks_creatures() && def.targets.is_unsaid() {
-            return Err(fail(
-                &name,
-                format!(
-                    "abilities[{}].targets: the ability picks creatures but does not say how many: set `targets` to \
-                     TargetCount::UpTo(1) for one creature, UpTo(n) for up to n, or All for every creature named",
-                    def.id
-                ),
-            ));
-        }
-        match ruleset.ability(&def.id) {
-            Some(have) if ron::to_string(have).ok().as_deref() == Some(text.as_str()) => {}
-            Some(_) => {
-                return Err(fail(
-                    &name,
-                    format!(
-                        "defines the ability `{}`, which the ruleset `{}` already has: a Rust mod adds \
-                         abilities, it does not replace them (give it another id)",
-                        def.id, ruleset.name
-                    ),
-                ));
-            }
-            None => ruleset.abilities.push(def),
-        }
+        let says_how_many = |d: &AbilityDef| super::query::unsaid_targets(d).map_or(Ok(()), Err);
+        add_checked(&mut ruleset.abilities, |a| &a.id, "ability", &rs_name, def, says_how_many)
+            .map_err(|m| fail(&name, m))?;
     }
     let text = ron::ser::to_string_pretty(&ruleset, ron::ser::PrettyConfig::default()).unwrap_or_default();
     let names = mods.names().join(", ");
     ruleset.validate(&format!("{} with the mods {names}", ruleset.name), &text).map_err(|e| fail(&names, e.message))?;
     Ok(ruleset)
+}
+
+/// Add a mod's definition to `list`, read back through the data reader first (the same ranges
+/// as a data file) and checked by `check`; one the list has word for word is kept as it is,
+/// another of the same id is an error.
+fn add_checked<T: serde::Serialize + serde::de::DeserializeOwned>(
+    list: &mut Vec<T>,
+    id: impl Fn(&T) -> &String,
+    kind: &str,
+    ruleset: &str,
+    def: T,
+    check: impl Fn(&T) -> Result<(), String>,
+) -> Result<(), String> {
+    let text = ron::to_string(&def).map_err(|e| format!("{kind} `{}`: {e}", id(&def)))?;
+    let def: T = super::data::parse_ron(&format!("{kind} `{}`", id(&def)), &text).map_err(|e| e.to_string())?;
+    check(&def)?;
+    match list.iter().find(|have| id(have) == id(&def)) {
+        Some(have) if ron::to_string(have).ok().as_deref() == Some(text.as_str()) => Ok(()),
+        Some(_) => Err(format!(
+            "defines the {kind} `{}`, which the ruleset `{ruleset}` already has: a Rust mod adds {kind}s, it does \
+             not replace them (give it another id)",
+            id(&def)
+        )),
+        None => {
+            list.push(def);
+            Ok(())
+        }
+    }
 }
 
 /// Put the mods' components on every combatant, in id order, each mod in load order.

@@ -80,6 +80,19 @@ impl AbilityDef {
     }
 }
 
+/// Issue 28: a mod's ability whose effect picks creatures must say how many (`targets:`), so
+/// that a spell meant for one creature is never aimed at every enemy by default. The error's
+/// words when it does not.
+pub fn unsaid_targets(d: &AbilityDef) -> Option<String> {
+    (d.effect.picks_creatures() && d.targets.is_unsaid()).then(|| {
+        format!(
+            "abilities[{}].targets: the ability picks creatures but does not say how many: add `targets: UpTo(1)` \
+             for one creature, `targets: UpTo(n)` for up to n, or `targets: All` for every creature named (an area)",
+            d.id
+        )
+    })
+}
+
 /// Every ability a creature with these listed abilities knows (HB-09): the listed ones first, in
 /// their order, then the ruleset's basic ones it does not list.
 pub(crate) fn known_abilities<'a>(ruleset: &'a Ruleset, listed: &'a [String]) -> impl Iterator<Item = &'a String> + 'a {
