@@ -314,9 +314,9 @@ fn play(a: PlayArgs) -> ExitCode {
         {
             let known: Vec<&str> = lib.rulesets.iter().map(|(n, _)| n.as_str()).collect();
             eprintln!(
-                "skirmish: no ruleset `{r}` (installed: {}). A data mod's ruleset needs its mod: add `--mod MOD` \
-                 (`skirmish mods` lists them)",
-                known.join(", ")
+                "skirmish: no ruleset `{r}` (installed: {}). {}",
+                known.join(", "),
+                skirmish::sim::unknown_ruleset_hint(&o.mods)
             );
             return ExitCode::FAILURE;
         }

@@ -227,7 +227,7 @@ impl<'w> Rules<'w, '_> {
     /// `value` with `who`'s condition modifiers on `on` added ([`super::query::roll_modifiers`]);
     /// the modifiers counted are logged as `RollModified` (nothing when there are none).
     fn modified(&mut self, who: Cid, on: RollOn, value: i32) -> i32 {
-        let modifiers = super::query::roll_modifiers(&self.ruleset, self.c(who).conditions, on);
+        let modifiers = self.modifiers_on(who, on);
         if modifiers.is_empty() {
             return value;
         }
@@ -238,6 +238,9 @@ impl<'w> Rules<'w, '_> {
 
     /// [`Self::modified`]'s modifiers without logging them (for a roll logged first).
     fn modifiers_on(&self, who: Cid, on: RollOn) -> Vec<(String, i32)> {
+        if !super::query::has_roll_modifiers(&self.ruleset) {
+            return Vec::new();
+        }
         super::query::roll_modifiers(&self.ruleset, self.c(who).conditions, on)
     }
 

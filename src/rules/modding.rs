@@ -280,11 +280,29 @@ pub fn ruleset_with_mods(mut ruleset: Ruleset, mods: &ModList) -> Result<Ruleset
     let Some(content) = scratch.remove_resource::<ModContent>() else { return Ok(ruleset) };
     let fail = |name: &str, message: String| ModInstallError { name: name.to_string(), message };
     let rs_name = ruleset.name.clone();
+    // Which mod of this list defined each id: a second mod defining it is a conflict even word for
+    // word (one the ruleset had before is this list applied again, as undo and saves do).
+    let mut by: std::collections::BTreeMap<(&str, String), String> = Default::default();
+    let mut clash = |kind: &'static str, id: &str, name: &str| match by.get(&(kind, id.to_string())) {
+        Some(first) if first != name => Err(fail(
+            name,
+            format!(
+                "defines the {kind} `{id}`, which the Rust mod `{first}` defines too: two mods may not define one id \
+                 (give one of them another id)"
+            ),
+        )),
+        _ => {
+            by.insert((kind, id.to_string()), name.to_string());
+            Ok(())
+        }
+    };
     for (name, def) in content.conditions {
+        clash("condition", &def.id, &name)?;
         add_checked(&mut ruleset.conditions, |c| &c.id, "condition", &rs_name, def, |_| Ok(()))
             .map_err(|m| fail(&name, m))?;
     }
     for (name, def) in content.abilities {
+        clash("ability", &def.id, &name)?;
         let says_how_many = |d: &AbilityDef| super::query::unsaid_targets(d).map_or(Ok(()), Err);
         add_checked(&mut ruleset.abilities, |a| &a.id, "ability", &rs_name, def, says_how_many)
             .map_err(|m| fail(&name, m))?;
@@ -312,8 +330,8 @@ fn add_checked<T: serde::Serialize + serde::de::DeserializeOwned>(
     match list.iter().find(|have| id(have) == id(&def)) {
         Some(have) if ron::to_string(have).ok().as_deref() == Some(text.as_str()) => Ok(()),
         Some(_) => Err(format!(
-            "defines the {kind} `{}`, which the ruleset `{ruleset}` already has: a Rust mod adds {kind}s, it does \
-             not replace them (give it another id)",
+            "defines the {kind} `{}`, which the ruleset `{ruleset}` already has (from its file or a data mod): a Rust \
+             mod adds {kind}s, it does not replace them (give it another id)",
             id(&def)
         )),
         None => {

@@ -80,7 +80,7 @@ impl AbilityDef {
     }
 }
 
-/// Issue 28: a mod's ability whose effect picks creatures must say how many (`targets:`), so
+/// Issue 28: an ability (in a ruleset file or a mod) whose effect picks creatures must say how many (`targets:`), so
 /// that a spell meant for one creature is never aimed at every enemy by default. The error's
 /// words when it does not.
 pub fn unsaid_targets(d: &AbilityDef) -> Option<String> {
@@ -180,6 +180,13 @@ pub(crate) fn armor_class(ruleset: &Ruleset, ac: i32, stats: &Stats, conditions:
         }
     }
     ac
+}
+
+/// Whether any condition of the ruleset modifies a roll: without one, [`roll_modifiers`] is
+/// empty for every creature, and a caller need not read the creature (issue 22: a read of every
+/// component costs more than this scan of a dozen definitions).
+pub fn has_roll_modifiers(ruleset: &Ruleset) -> bool {
+    ruleset.conditions.iter().any(|c| !c.modifiers.is_empty())
 }
 
 /// The condition modifiers that count toward one kind of roll (issue 28): each as (the condition

@@ -302,6 +302,17 @@ impl SaveFile {
     /// `encounter` names the fight in save lists. The ruleset is embedded; see
     /// [`SaveFile::with_installed_ruleset`].
     pub fn capture(combat: &Combat, encounter: &str) -> Result<SaveFile, SaveError> {
+        Self::capture_with(combat, encounter, &crate::modding::ModRegistry::current())
+    }
+
+    /// As [`SaveFile::capture`], finding the combat's Rust mods in `registry` (a program that
+    /// registers its own mods runs with them as [`crate::modding::ModRegistry::current`]; a test
+    /// or a host that keeps several registries names one).
+    pub fn capture_with(
+        combat: &Combat,
+        encounter: &str,
+        registry: &crate::modding::ModRegistry,
+    ) -> Result<SaveFile, SaveError> {
         let ruleset = combat.ruleset().clone();
         let setup = EncounterSetup {
             name: encounter.to_string(),
@@ -328,7 +339,7 @@ impl SaveFile {
             state: Snapshot::of(combat),
             mods: combat.mods().into_iter().map(|(name, _)| name).collect(),
         };
-        let mut replay = save.start("(capture)").map_err(|e| SaveError::NotSavable(e.to_string()))?;
+        let mut replay = save.start_with("(capture)", registry).map_err(|e| SaveError::NotSavable(e.to_string()))?;
         let mut checkpoints = Vec::new();
         for (i, e) in save.journal.iter().enumerate() {
             let _ = replay.apply_entry(e);
@@ -408,7 +419,7 @@ impl SaveFile {
             RulesetSource::Embedded(rs) => {
                 // The same checks a ruleset file gets (cross references, limits).
                 let text = ron::to_string(rs).map_err(|e| invalid(format!("ruleset: {e}")))?;
-                Ruleset::from_ron_str("(embedded ruleset)", &text)
+                Ruleset::from_saved_ron_str("(embedded ruleset)", &text)
                     .map_err(|e| invalid(format!("ruleset: the embedded ruleset is invalid: {}", e.message)))?
             }
             RulesetSource::Installed { name, hash } => {
@@ -445,11 +456,16 @@ impl SaveFile {
 
     /// Set the combat up as it was before its first command (no journal entry applied yet).
     pub fn start(&self, file: &str) -> Result<Combat, SaveError> {
+        self.start_with(file, &crate::modding::ModRegistry::current())
+    }
+
+    /// As [`SaveFile::start`], with the Rust mods the save names made by `registry`.
+    pub fn start_with(&self, file: &str, registry: &crate::modding::ModRegistry) -> Result<Combat, SaveError> {
         let ruleset = self.resolve_ruleset(file)?;
         let rows: Vec<&str> = self.encounter.map.iter().map(String::as_str).collect();
         let map = BattleMap::from_rows(&rows)
             .map_err(|m| SaveError::Invalid { file: file.to_string(), message: format!("encounter.map: {m}") })?;
-        let mods = crate::modding::ModRegistry::current()
+        let mods = registry
             .list(&self.mods)
             .map_err(|m| SaveError::Invalid { file: file.to_string(), message: format!("mods: {m}") })?;
         Combat::with_mods(ruleset, self.seed, &self.encounter.combatants, map, &self.dice, &mods)
@@ -470,7 +486,18 @@ impl SaveFile {
         verify: bool,
         each: impl FnMut(usize, &Combat),
     ) -> Result<(Combat, Option<Divergence>), SaveError> {
-        self.replay_checking(file, verify, verify, each)
+        self.replay_with(file, verify, &crate::modding::ModRegistry::current(), each)
+    }
+
+    /// As [`SaveFile::replay`], with the Rust mods made by `registry`.
+    pub fn replay_with(
+        &self,
+        file: &str,
+        verify: bool,
+        registry: &crate::modding::ModRegistry,
+        each: impl FnMut(usize, &Combat),
+    ) -> Result<(Combat, Option<Divergence>), SaveError> {
+        self.replay_checking(file, verify, verify, registry, each)
     }
 
     /// Whether the file's log hash was taken in this build's event format
@@ -487,12 +514,13 @@ impl SaveFile {
         file: &str,
         verify: bool,
         check_log: bool,
+        registry: &crate::modding::ModRegistry,
         mut each: impl FnMut(usize, &Combat),
     ) -> Result<(Combat, Option<Divergence>), SaveError> {
         if verify {
             self.check_checkpoints(file)?;
         }
-        let mut c = self.start(file)?;
+        let mut c = self.start_with(file, registry)?;
         let mut first: Option<Divergence> = None;
         if verify {
             first = self.meta_difference().map(|what| Divergence { entry: 0, agreed_after: 0, what });
@@ -747,7 +775,12 @@ pub fn load(path: &Path) -> Result<Loaded, SaveError> {
 
 /// Restore a parsed save (see [`load`]).
 pub fn restore(save: SaveFile, file: &str) -> Result<Loaded, SaveError> {
-    let (combat, divergence) = save.replay_checking(file, true, false, |_, _| {})?;
+    restore_with(save, file, &crate::modding::ModRegistry::current())
+}
+
+/// As [`restore`], with the Rust mods the save names made by `registry`.
+pub fn restore_with(save: SaveFile, file: &str, registry: &crate::modding::ModRegistry) -> Result<Loaded, SaveError> {
+    let (combat, divergence) = save.replay_checking(file, true, false, registry, |_, _| {})?;
     if let Some(divergence) = divergence {
         return Err(SaveError::Mismatched { file: file.to_string(), divergence });
     }

@@ -156,6 +156,10 @@ pub enum SimError {
         name: String,
         /// The installed ones.
         installed: Vec<String>,
+        /// The mods given (`--mod`), and the rulesets they add.
+        mods: Vec<String>,
+        /// The rulesets of those mods.
+        from_mods: Vec<String>,
     },
     /// A bad option value (runs, shard, rounds, jobs).
     Config(String),
@@ -173,13 +177,12 @@ impl fmt::Display for SimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SimError::Data(e) => write!(f, "{e}"),
-            SimError::UnknownRuleset { name, installed } => {
-                write!(
-                    f,
-                    "no ruleset `{name}` (installed: {}; or `all`). A data mod's ruleset needs its mod: add \
-                     `--mod MOD` (`skirmish mods` lists them)",
-                    installed.join(", ")
-                )
+            SimError::UnknownRuleset { name, installed, mods, from_mods } => {
+                write!(f, "no ruleset `{name}` (installed: {}", installed.join(", "))?;
+                if !from_mods.is_empty() {
+                    write!(f, "; from the mods: {}", from_mods.join(", "))?;
+                }
+                write!(f, "; or `all`). {}", unknown_ruleset_hint(mods))
             }
             SimError::Config(m) | SimError::Setup(m) | SimError::Io(m) | SimError::Merge(m) => write!(f, "{m}"),
             SimError::Cancelled => write!(f, "cancelled"),
@@ -188,6 +191,21 @@ impl fmt::Display for SimError {
 }
 
 impl std::error::Error for SimError {}
+
+/// What to do about a ruleset nobody has, given the mods loaded (`--mod`): load the data mod that
+/// defines it, or, with mods loaded, know that none of them does.
+pub fn unknown_ruleset_hint(mods: &[String]) -> String {
+    if mods.is_empty() {
+        "A data mod's ruleset needs its mod: add `--mod MOD` (`skirmish mods` lists them)".into()
+    } else {
+        let names: Vec<String> = mods.iter().map(|m| format!("`{m}`")).collect();
+        format!(
+            "None of the mods given ({}) defines it: check the name, or add the mod that does (`skirmish mods` \
+             lists them)",
+            names.join(", ")
+        )
+    }
+}
 
 impl From<DataError> for SimError {
     fn from(e: DataError) -> Self {
@@ -310,6 +328,8 @@ pub fn prepare(cfg: &SimConfig) -> Result<Prepared, SimError> {
                 return Err(SimError::UnknownRuleset {
                     name: name.clone(),
                     installed: installed.iter().map(|r| r.name.clone()).collect(),
+                    mods: cfg.mods.clone(),
+                    from_mods: loaded.data.rulesets.keys().cloned().collect(),
                 });
             }
         },

@@ -415,3 +415,23 @@ fn tactical_is_a_pure_function_of_the_state() {
         assert_eq!(logs[0], logs[1], "{rs}");
     }
 }
+
+#[test]
+fn tactical_aims_a_one_creature_spell_at_the_creature_worth_the_most_not_the_nearest() {
+    // Issue 28: Magic Missile picks one creature (G-X-05). The nearer orc is untouched; the
+    // farther one has 3 hit points left, so the missile is worth most there.
+    for rs in ["pf1e", "segments"] {
+        let c = start(
+            rs,
+            vec![
+                fighter("Mage", "a", 20, (0, 0), rs, 1, 2).stat("SPELL", 5).with(&["magic_missile"]),
+                fighter("Near", "b", 10, (4, 0), rs, 3, 2).hp(30),
+                fighter("Far", "b", 5, (8, 0), rs, 3, 2).hp(3),
+            ],
+        );
+        let cmd = next(&c);
+        let far = c.cid("Far").unwrap();
+        assert_eq!(act(&cmd).ability, "magic_missile", "{rs}: {cmd:?}");
+        assert_eq!(act(&cmd).targets, vec![far], "{rs}: {cmd:?}");
+    }
+}

@@ -426,3 +426,65 @@ fn g_x_04_a_delay_that_lapses_resolves_nothing_more_for_that_turn() {
     assert_eq!(f.value("A", "frightened"), Some(1));
     assert!(f.saw(next, "Damaged", "who: A, amount: 4"));
 }
+
+// ---------------------------------------------------------------- G-X-05
+
+#[test]
+fn g_x_05_every_shipped_ability_that_picks_creatures_says_how_many() {
+    let want = [
+        ("homebrew-d20", "fireball", "All"),
+        ("homebrew-d20", "hold_person", "UpTo(1)"),
+        ("pf1e", "magic_missile", "UpTo(1)"),
+        ("pf1e", "bless", "All"),
+        ("pf2e", "electric_arc", "UpTo(2)"),
+        ("pf2e", "heal", "All"),
+        ("pf2e", "fear", "UpTo(1)"),
+        ("pf2e", "slow", "UpTo(1)"),
+        ("pf2e", "haste", "UpTo(1)"),
+        ("pf2e", "demoralize", "UpTo(1)"),
+        ("pf2e", "hampering_hex", "UpTo(1)"),
+        ("pf2e", "taunt", "UpTo(1)"),
+        ("segments", "magic_missile", "UpTo(1)"),
+        ("segments", "sleep", "All"),
+        ("segments", "mind_spike", "UpTo(1)"),
+    ];
+    let mut picking = 0;
+    for (name, rs) in [("homebrew-d20", homebrew()), ("pf1e", pf1e()), ("pf2e", pf2e()), ("segments", segments())] {
+        for a in rs.abilities.iter().filter(|a| a.effect.picks_creatures()) {
+            picking += 1;
+            let said = format!("{:?}", a.targets);
+            let expected = want.iter().find(|(r, id, _)| *r == name && *id == a.id).map(|w| w.2);
+            assert_eq!(Some(said.as_str()), expected, "{name} {}", a.id);
+        }
+    }
+    assert_eq!(picking, want.len(), "every ability in the table picks creatures");
+    // A ruleset file whose picking ability does not say it is refused at the ability.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/pf1e.ron");
+    let text = std::fs::read_to_string(path).unwrap().replacen("targets: UpTo(1), ", "", 1);
+    let e = Ruleset::from_ron_str("pf1e.ron", &text).unwrap_err();
+    let line = text.lines().position(|l| l.contains("(id: \"magic_missile\"")).unwrap() + 1;
+    assert_eq!(e.line, line, "{e}");
+    assert!(
+        e.message
+            .starts_with("abilities[magic_missile].targets: the ability picks creatures but does not say how many"),
+        "{e}"
+    );
+}
+
+#[test]
+fn g_x_05_magic_missile_picks_one_creature() {
+    let specs = || {
+        vec![
+            p1("Mage", "heroes", 20, (0, 0)).stat("SPELL", 5).with(&["magic_missile"]),
+            p1("Orc", "monsters", 10, (5, 0)),
+            p1("Wolf", "monsters", 5, (5, 2)),
+        ]
+    };
+    let mut f = Fight::pf1e(specs());
+    let e = f.act("Mage", "magic_missile", &["Orc", "Wolf"]).unwrap_err();
+    assert!(f.0.explain(&e).contains("picks at most 1 creature (2 named)"), "{}", f.0.explain(&e));
+    let m = f.mark();
+    f.act("Mage", "magic_missile", &["Orc"]).unwrap();
+    assert_eq!(count(&f, m, "Damaged", "who: Orc"), 1);
+    assert_eq!(count(&f, m, "Damaged", "who: Wolf"), 0);
+}

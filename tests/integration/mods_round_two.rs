@@ -289,6 +289,35 @@ fn a_rust_mod_defines_conditions_and_abilities_and_gives_a_typed_modifier() {
 }
 
 #[test]
+fn a_combat_with_a_rust_mods_own_condition_saves_loads_and_replays_exactly() {
+    // A program that registers Muse (as `skirmish::run(ModRegistry::builtin().with(..))` does).
+    let registry = ModRegistry::builtin().with(Muse(Lasts::OwnerTurns(1), Answers::default()));
+    let (c, _) = muse_fight(pf2e(), Lasts::OwnerTurns(1));
+    let mut f = Fight(c);
+    f.force(&[10, 3]);
+    f.act("A", "strike", &["B"]).unwrap();
+    f.act("A", "chill_touch", &["B"]).unwrap();
+    f.end("A");
+    assert!(f.has("B", "chill") && f.has("B", "muse_inspired"), "B's turn started under Muse");
+    let save = skirmish::save::SaveFile::capture_with(&f.0, "muse duel", &registry).expect("the fight saves");
+    let text = save.to_ron();
+    assert!(text.contains("\"muse\""), "the save names the mod: {text}");
+    // Loaded and checked as the game loads a save: the same state, the mod's conditions on B.
+    let parsed = skirmish::save::parse("muse.ron", &text).expect("parses");
+    let loaded = skirmish::save::restore_with(parsed, "muse.ron", &registry).expect("loads");
+    assert_eq!(loaded.combat.state_hash(), f.0.state_hash());
+    assert!(Fight(loaded.combat).has("B", "chill"));
+    // Replayed, the log is the same event for event.
+    let (replayed, divergence) = save.replay_with("muse.ron", true, &registry, |_, _| {}).expect("replays");
+    assert!(divergence.is_none(), "{divergence:?}");
+    assert_eq!(format!("{:?}", replayed.log()), format!("{:?}", f.0.log()));
+    // Without the mod registered, loading says which mod it needs.
+    let parsed = skirmish::save::parse("muse.ron", &text).expect("parses");
+    let e = skirmish::save::restore_with(parsed, "muse.ron", &ModRegistry::builtin()).err().expect("refused");
+    assert!(e.to_string().contains("mods: no mod `muse`"), "{e}");
+}
+
+#[test]
 fn a_duration_the_ruleset_never_counts_down_is_refused_and_data_is_checked() {
     // homebrew-d20 has no end-of-turn steps: OwnerTurns would never run out.
     let (_, answers) = muse_fight(crate::common::homebrew(), Lasts::OwnerTurns(1));
@@ -325,9 +354,30 @@ fn a_duration_the_ruleset_never_counts_down_is_refused_and_data_is_checked() {
     }
     assert_eq!(
         ruleset_with_mods(pf2e(), &ModList::new().with(Again)).unwrap_err().to_string(),
-        "mod `again`: defines the condition `frightened`, which the ruleset `pf2e` already has: a Rust mod adds \
-         conditions, it does not replace them (give it another id)"
+        "mod `again`: defines the condition `frightened`, which the ruleset `pf2e` already has (from its file or a \
+         data mod): a Rust mod adds conditions, it does not replace them (give it another id)"
     );
+    // Two Rust mods defining one id, even word for word, is a conflict naming both.
+    #[derive(Clone)]
+    struct Twin(&'static str);
+    impl RulesMod for Twin {
+        fn name(&self) -> &str {
+            self.0
+        }
+        fn build(&self, m: &mut ModBuilder) {
+            m.condition(ConditionDef::named("twinned"));
+        }
+    }
+    let both = ModList::new().with(Twin("twin-a")).with(Twin("twin-b"));
+    assert_eq!(
+        ruleset_with_mods(pf2e(), &both).unwrap_err().to_string(),
+        "mod `twin-b`: defines the condition `twinned`, which the Rust mod `twin-a` defines too: two mods may not \
+         define one id (give one of them another id)"
+    );
+    // One mod applied again to its own result (undo, a save's embedded ruleset) changes nothing.
+    let once = ruleset_with_mods(pf2e(), &ModList::new().with(Twin("twin-a"))).expect("one mod");
+    let twice = ruleset_with_mods(once.clone(), &ModList::new().with(Twin("twin-a"))).expect("again");
+    assert_eq!(ron::to_string(&once).unwrap(), ron::to_string(&twice).unwrap());
     // A data ability whose duration never runs out is a load error.
     let text = std::fs::read_to_string(root().join("assets/rulesets/homebrew-d20.ron")).unwrap().replacen(
         "effect: SelfCondition(condition: \"defensive_position\")",
@@ -424,4 +474,18 @@ fn a_misspelt_field_variant_or_id_gets_a_did_you_mean() {
     assert!(!e.message.contains("did you mean"), "{e}");
     assert_eq!(skirmish::rules::data::did_you_mean("strke", ["strike", "stride", "step"]), Some("strike"));
     assert_eq!(skirmish::rules::data::did_you_mean("ab", ["cd"]), None);
+}
+
+#[test]
+fn an_unknown_ruleset_hints_at_the_mod_only_when_no_mod_was_given() {
+    let enc = "mods/frost-variant/encounters/frost-3v3.ron";
+    let without = cli(&["sim", enc, "--ruleset", "pf2e-frost", "--runs", "1"]);
+    assert!(!without.status.success());
+    assert!(stderr(&without).contains("A data mod's ruleset needs its mod: add `--mod MOD`"), "{}", stderr(&without));
+    let misspelt = cli(&["sim", enc, "--mod", "frost-variant", "--ruleset", "pf2e-frots", "--runs", "1"]);
+    assert!(!misspelt.status.success());
+    let e = stderr(&misspelt);
+    assert!(e.contains("; from the mods: pf2e-frost; or `all`)"), "{e}");
+    assert!(e.contains("None of the mods given (`frost-variant`) defines it"), "{e}");
+    assert!(!e.contains("add `--mod MOD`"), "{e}");
 }

@@ -247,13 +247,18 @@ mod fixture {
     /// with `hp` hit points and `conditions`. Both know the basic abilities only: Strike
     /// (d20 + STR, 1d8+STR), Stride, Step, Raise a Shield (+2 AC for a round), Sustain.
     pub(super) fn duel(hp: i32, conditions: &[&str]) -> Combat {
+        duel_with(hp, conditions, &[], &[])
+    }
+
+    /// [`duel`], with abilities and conditions for a too.
+    pub(super) fn duel_with(hp: i32, conditions: &[&str], a_knows: &[&str], a_has: &[&str]) -> Combat {
         let spec = |name: &str, at: (i32, i32), ac: i32, hp: i32, conditions: &[&str]| CombatantSpec {
             name: name.into(),
             names: BTreeMap::new(),
             side: name.into(),
             stats: BTreeMap::from([("STR".to_string(), 3), ("AC".to_string(), ac)]),
             hp,
-            abilities: vec![],
+            abilities: if name == "a" { a_knows.iter().map(|s| s.to_string()).collect() } else { vec![] },
             initiative: InitiativeSetup::Total(10),
             at,
             movement: BTreeMap::new(),
@@ -265,7 +270,7 @@ mod fixture {
             loadouts: Default::default(),
             movement_for: Default::default(),
         };
-        let specs = [spec("a", (0, 0), 15, 20, &[]), spec("b", (1, 0), 16, hp, conditions)];
+        let specs = [spec("a", (0, 0), 15, 20, a_has), spec("b", (1, 0), 16, hp, conditions)];
         Combat::new(ruleset("pf2e"), 1, &specs).expect("valid set-up")
     }
 }

@@ -18,10 +18,13 @@ pub(super) struct AttackRoll {
 }
 
 /// A change to a defender's defences, for pricing a buff.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, PartialEq)]
 pub(super) struct DefMod {
+    /// To its armour class (a static AC).
     pub(super) ac: i32,
     pub(super) adv: bool,
+    /// To its defence roll (an active defence; issue 28's AC modifiers).
+    pub(super) roll: i32,
 }
 
 /// [`View::flank_squares`] of a creature.
@@ -43,6 +46,11 @@ pub(super) fn dmg_range(e: &DiceExpr, stats: &Stats) -> (i32, i32, f32) {
     let (dlo, dhi, dmean) = e.dice_range();
     let (lo, hi, mean) = (base.saturating_add(dlo), base.saturating_add(dhi), base as f32 + dmean);
     (lo.max(0), hi.max(0), mean.max(0.0))
+}
+
+/// A damage range with `m` added to every total, floored at 0 like [`dmg_range`].
+pub(super) fn shifted((lo, hi, mean): (i32, i32, f32), m: i32) -> (i32, i32, f32) {
+    (lo.saturating_add(m).max(0), hi.saturating_add(m).max(0), (mean + m as f32).max(0.0))
 }
 
 /// Expected value of min(D, h), D spread evenly over lo..=hi (exact for one die).
@@ -162,6 +170,8 @@ impl<'a> View<'a> {
                     best = Some(best.map_or(parry, |b: i32| b.max(parry)));
                 }
                 let Some(d) = best else { return 1.0 };
+                // Issue 28: AC modifiers change the defence roll (`rules::combat`'s defence).
+                let d = d.saturating_add(t.def_roll).saturating_add(m.roll);
                 let adv = m.adv || t.adv;
                 let diff = bonus.saturating_sub(d);
                 if !(-60..=60).contains(&diff) {
@@ -237,7 +247,7 @@ impl<'a> View<'a> {
     pub(super) fn attack_roll(&self, stat: &str, dmg: &DiceExpr) -> AttackRoll {
         let me = self.me();
         let stat = me.stats.get(stat).saturating_add(self.modifier(me, RollOn::Attack));
-        AttackRoll { stat, range: self.dmg(dmg, me.stats) }
+        AttackRoll { stat, range: self.dealt_by(dmg, me) }
     }
 
     /// Expected damage (capped at `left` hit points) of an attack by the decider from `from`.
@@ -295,27 +305,27 @@ impl<'a> View<'a> {
         match &def.effect {
             Effect::Attack { kind, stat, damage, iterative } => {
                 let bonus = e.stats.get(stat).saturating_add(self.modifier(e, RollOn::Attack));
-                let (_, _, mean) = self.dmg(damage, e.stats);
+                let (_, _, mean) = self.dealt_by(damage, e);
                 let melee = *kind == AttackKind::Melee;
                 std::iter::once(&0)
                     .chain(iterative.iter())
                     .map(|x| self.p_hit(bonus.saturating_add(*x), melee, opportunity, a, m) * mean)
                     .sum()
             }
-            Effect::Damage { amount } => self.dmg(amount, e.stats).2,
+            Effect::Damage { amount } => self.dealt_by(amount, e).2,
             Effect::Save { stat, dc, damage: Some(d), .. } => {
                 let save = a.stats.get(stat).saturating_add(self.modifier(a, RollOn::Save));
                 let dc = dc.saturating_add(self.modifier(e, RollOn::Dc));
                 let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, save, self.save_need(dc));
-                p_fail * self.dmg(d, e.stats).2
+                p_fail * self.dealt_by(d, e).2
             }
             _ => 0.0,
         }
     }
 
     /// The rules' [`query::roll_modifier`] of a unit's conditions (issue 28: frightened, bless).
-    fn modifier(&self, u: &Unit, on: RollOn) -> i32 {
-        u.conds.map_or(0, |c| query::roll_modifier(self.rs, c, on))
+    pub(super) fn modifier(&self, u: &Unit, on: RollOn) -> i32 {
+        u.mods[on as usize]
     }
 
     pub(super) fn save_need(&self, dc: i32) -> i32 {
@@ -346,19 +356,29 @@ impl<'a> View<'a> {
         r
     }
 
+    /// [`View::dmg`] of damage dealt by `u`: shifted by its damage modifiers (issue 28), as the
+    /// rules add them to the rolled total and floor it at 0.
+    pub(super) fn dealt_by(&self, e: &DiceExpr, u: &Unit) -> (i32, i32, f32) {
+        let r = self.dmg(e, u.stats);
+        match self.modifier(u, RollOn::Damage) {
+            0 => r,
+            m => shifted(r, m),
+        }
+    }
+
     /// Damage `a` expects before its next turn, with a defence change.
     pub(super) fn incoming(&self, a: &Unit, m: DefMod) -> f32 {
         let hit = self
             .incoming_memo
             .borrow()
             .iter()
-            .find(|(id, pos, ac, adv, _)| *id == a.id && *pos == a.pos && *ac == m.ac && *adv == m.adv)
-            .map(|x| x.4);
+            .find(|(id, pos, mm, _)| *id == a.id && *pos == a.pos && *mm == m)
+            .map(|x| x.3);
         if let Some(v) = hit {
             return v;
         }
         let v = self.incoming_uncached(a, m);
-        self.incoming_memo.borrow_mut().push((a.id, a.pos, m.ac, m.adv, v));
+        self.incoming_memo.borrow_mut().push((a.id, a.pos, m, v));
         v
     }
 
@@ -447,7 +467,7 @@ mod tests {
         let b = v.units.iter().find(|u| u.id == Cid(1)).expect("b stands");
         // d20 + 3 ≥ AC 16: 8 faces; 2 more AC (a shield being priced): 6 faces.
         assert_eq!(v.p_hit(3, true, false, b, DefMod::default()), 8.0 / 20.0);
-        assert_eq!(v.p_hit(3, true, false, b, DefMod { ac: 2, adv: false }), 6.0 / 20.0);
+        assert_eq!(v.p_hit(3, true, false, b, DefMod { ac: 2, ..DefMod::default() }), 6.0 / 20.0);
         // b's three Strikes on a before a's next turn: d20 + 3 ≥ 15 (9 faces) × 7.5, three times;
         // a is the only creature b can pick.
         assert!(close(v.incoming(v.me(), DefMod::default()), 3.0 * 0.45 * 7.5));

@@ -204,7 +204,11 @@ impl<'a> View<'a> {
             _ => true,
         };
         // An ability limited to a few creatures picks as it was priced (issue 28).
-        let keep = |eligible: &dyn Fn(&Unit) -> bool| o.and_then(|o| self.limited(o, me.pos, eligible));
+        // The command is the plan's first step: priced with nothing dealt yet this turn.
+        let nothing = vec![0.0; self.units.len()];
+        let keep = |eligible: &dyn Fn(&Unit) -> bool| {
+            o.and_then(|o| self.limited(o, me.pos, eligible, |i| self.on_one(o, i, &nothing).0))
+        };
         let targets: Vec<Cid> = match p.tgt {
             Tgt::None => vec![],
             Tgt::One(c) => vec![c],

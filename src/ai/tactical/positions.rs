@@ -445,12 +445,24 @@ impl<'a> View<'a> {
     }
 
     /// For an ability limited to a few creatures (issue 28: `targets: UpTo(n)`), the units it
-    /// picks among those `eligible`: the nearest to `from`, then in unit order. `None` when it
-    /// is not limited (every eligible unit).
-    pub(super) fn limited(&self, o: &Opt, from: GridPos, eligible: impl Fn(&Unit) -> bool) -> Option<Vec<usize>> {
+    /// picks among those `eligible`: those worth the most by `worth` (an index into `units`),
+    /// then the nearest to `from`, then in unit order. `None` when it is not limited (every
+    /// eligible unit; `worth` is not asked).
+    pub(super) fn limited(
+        &self,
+        o: &Opt,
+        from: GridPos,
+        eligible: impl Fn(&Unit) -> bool,
+        worth: impl Fn(usize) -> f32,
+    ) -> Option<Vec<usize>> {
         let most = o.def.targets.most().filter(|_| o.def.effect.picks_creatures())?;
-        let mut v: Vec<usize> = (0..self.units.len()).filter(|&i| eligible(&self.units[i])).collect();
-        v.sort_by_key(|&i| (self.units[i].pos.distance(from), i));
+        let mut v: Vec<(f32, usize)> =
+            (0..self.units.len()).filter(|&i| eligible(&self.units[i])).map(|i| (worth(i), i)).collect();
+        v.sort_by(|(a, i), (b, j)| {
+            b.total_cmp(a)
+                .then_with(|| (self.units[*i].pos.distance(from), *i).cmp(&(self.units[*j].pos.distance(from), *j)))
+        });
+        let mut v: Vec<usize> = v.into_iter().map(|(_, i)| i).collect();
         v.truncate(most);
         v.sort_unstable();
         Some(v)

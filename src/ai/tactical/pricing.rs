@@ -5,7 +5,8 @@
 use crate::rules::components::{Cid, GridPos, Stats};
 use crate::rules::query;
 use crate::rules::ruleset::{
-    AbilityDef, ActionBudget, ActionType, AttackKind, ConditionDef, DefenseRule, Effect, Lasts, Ruleset, TurnModel,
+    AbilityDef, ActionBudget, ActionType, AttackKind, ConditionDef, DefenseRule, Effect, Lasts, RollOn, Ruleset,
+    TurnModel,
 };
 
 use super::budget::Budget;
@@ -169,19 +170,7 @@ impl<'a> View<'a> {
             return 0.0;
         }
         let rounds = self.rounds(lasts, cond.save_ends.is_some());
-        let mut v = 0.0;
-        // Issue 28: a roll modifier on attacks is about 5% of the bearer's hits a point (a d20):
-        // worth as much of its threat, a penalty on a foe or a bonus on a friend.
-        let attack: i32 = cond
-            .modifiers
-            .iter()
-            .filter(|m| m.to.contains(&crate::rules::ruleset::RollOn::Attack))
-            .map(|m| if m.per_value { m.amount.saturating_mul(value) } else { m.amount })
-            .sum();
-        let helps = if u.enemy { -attack } else { attack };
-        if helps > 0 && u.can_act {
-            v += u.threat * (helps as f32 / 20.0).min(1.0) * rounds / HORIZON;
-        }
+        let mut v = self.modifiers_value(u, cond, value, rounds);
         if u.enemy {
             if cond.blocks_actions && u.can_act {
                 v += u.threat * rounds / HORIZON;
@@ -204,7 +193,7 @@ impl<'a> View<'a> {
             }
         } else {
             if cond.ac_bonus > 0 || cond.defense_advantage {
-                let m = DefMod { ac: cond.ac_bonus.max(0), adv: cond.defense_advantage };
+                let m = DefMod { ac: cond.ac_bonus.max(0), adv: cond.defense_advantage, roll: 0 };
                 let prevented = (self.incoming(u, DefMod::default()) - self.incoming(u, m)).max(0.0);
                 v += DEFENSE_WEIGHT * prevented * u.w * rounds;
             }
@@ -217,6 +206,72 @@ impl<'a> View<'a> {
                     v += per * f32::from(cond.regain_bonus) * self.mean_enemy_w() * rounds;
                 }
             }
+        }
+        v
+    }
+
+    /// What `cond`'s roll modifiers at `value` are worth on `u` for `rounds` (issue 28). Each
+    /// point is about 5% of the d20 rolls it touches. A penalty on a foe or a bonus on a friend is
+    /// worth something; the reverse costs as much. A condition's own modifiers are counted, not
+    /// how they stack with the bearer's others.
+    fn modifiers_value(&self, u: &Unit, cond: &ConditionDef, value: i32, rounds: f32) -> f32 {
+        // The points on `on` in our favour.
+        let helps = |on: RollOn| {
+            let m: i32 = cond
+                .modifiers
+                .iter()
+                .filter(|m| m.to.contains(&on))
+                .map(|m| if m.per_value { m.amount.saturating_mul(value) } else { m.amount })
+                .fold(0, i32::saturating_add);
+            if u.enemy { m.saturating_neg() } else { m }
+        };
+        let share = |points: i32| (points as f32 / 20.0).clamp(-1.0, 1.0);
+        let asks_save = |d: &AbilityDef| matches!(d.effect, Effect::Save { .. });
+        let mut v = 0.0;
+        if u.can_act {
+            // Its attack rolls: a share of its threat.
+            v += u.threat * share(helps(RollOn::Attack)) * rounds / HORIZON;
+            // Its DCs: a share of the threat of its power that asks a save, if that is its shot.
+            if let Some((_, n)) = u.shot.filter(|(d, _)| asks_save(d)) {
+                v += (u.shot_per * n).min(u.threat) * share(helps(RollOn::Dc)) * rounds / HORIZON;
+            }
+            // Its damage: the points over a hit's mean, as a share of its threat.
+            let damage = helps(RollOn::Damage);
+            if damage != 0 {
+                let hit = u.melee.or(u.shot).map_or(0.0, |(d, _)| match &d.effect {
+                    Effect::Attack { damage, .. } | Effect::Save { damage: Some(damage), .. } => {
+                        self.dmg(damage, u.stats).2
+                    }
+                    Effect::Damage { amount } => self.dmg(amount, u.stats).2,
+                    _ => 0.0,
+                });
+                v += u.threat * (damage as f32 / hit.max(1.0)).clamp(-1.0, 1.0) * rounds / HORIZON;
+            }
+        }
+        // Its defences, from the damage the other side expects to deal it: on a foe, worth what
+        // it adds; on a friend, a share of what it prevents, as a raised shield is.
+        let weight = if u.enemy { 1.0 } else { DEFENSE_WEIGHT };
+        let ac = helps(RollOn::Ac);
+        if ac != 0 {
+            let change = if u.enemy { ac.saturating_neg() } else { ac };
+            let m = match self.rs.defense {
+                DefenseRule::StaticAc { .. } => DefMod { ac: change, ..DefMod::default() },
+                DefenseRule::ActiveRoll { .. } => DefMod { roll: change, ..DefMod::default() },
+            };
+            let moved = (self.incoming(u, DefMod::default()) - self.incoming(u, m)).abs();
+            v += weight * moved * u.w * rounds * ac.signum() as f32;
+        }
+        // Its saves, against the other side's powers that ask one, spread over its side.
+        let save = helps(RollOn::Save);
+        if save != 0 {
+            let powers: f32 = self
+                .units
+                .iter()
+                .filter(|e| e.enemy != u.enemy && e.can_act)
+                .filter_map(|e| e.shot.filter(|(d, _)| asks_save(d)).map(|(_, n)| e.shot_per * n))
+                .sum();
+            let side = self.units.iter().filter(|a| a.enemy == u.enemy).count().max(1) as f32;
+            v += weight * powers / side * share(save) * u.w * rounds;
         }
         v
     }
@@ -306,7 +361,12 @@ impl<'a> View<'a> {
             }
             Kind::OnAllies { cond, value, lasts } => {
                 let eligible = |u: &Unit| !u.enemy && (u.id == me.id || self.aims(o, from, u.pos));
-                let keep = self.limited(o, from, |u| eligible(u) && self.condition_value(u, cond, value, lasts) > EPS);
+                let keep = self.limited(
+                    o,
+                    from,
+                    |u| eligible(u) && self.condition_value(u, cond, value, lasts) > EPS,
+                    |i| self.on_one(o, i, dealt).0,
+                );
                 let v: f32 = self
                     .units
                     .iter()
@@ -317,7 +377,8 @@ impl<'a> View<'a> {
                 (v, Tgt::Allies)
             }
             Kind::OnEnemies { cond, value, lasts } => {
-                let keep = self.limited(o, from, |u| u.enemy && self.aims(o, from, u.pos));
+                let keep =
+                    self.limited(o, from, |u| u.enemy && self.aims(o, from, u.pos), |i| self.on_one(o, i, dealt).0);
                 let v: f32 = self
                     .units
                     .iter()
@@ -329,46 +390,16 @@ impl<'a> View<'a> {
                     .sum();
                 (v, Tgt::AllEnemies)
             }
-            Kind::Save { stat, dc, dmg, on_fail, lasts } => {
+            Kind::Save { .. } | Kind::Damage { .. } => {
                 let mut v = 0.0;
-                let keep = self.limited(o, from, |u| u.enemy && self.aims(o, from, u.pos));
+                let keep =
+                    self.limited(o, from, |u| u.enemy && self.aims(o, from, u.pos), |i| self.on_one(o, i, dealt).0);
                 for (i, t) in self.units.iter().enumerate() {
                     if !t.enemy || !self.aims(o, from, t.pos) || keep.as_ref().is_some_and(|k| !k.contains(&i)) {
                         continue;
                     }
-                    let left = t.hp - dealt[i].ceil() as i32;
-                    if left <= 0 {
-                        continue;
-                    }
-                    let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, t.stats.get(stat), self.save_need(dc));
-                    let mut e = 0.0;
-                    if let Some(d) = dmg {
-                        let (lo, hi, mean) = self.dmg(d, me.stats);
-                        e = p_fail * emin(lo, hi, mean, left);
-                    }
-                    let conds: f32 = on_fail
-                        .iter()
-                        .filter_map(|c| self.rs.condition(c))
-                        .map(|c| self.condition_value(t, c, 1, lasts))
-                        .sum();
-                    v += e * t.w + p_fail * conds;
-                    if commit {
-                        dealt[i] += e;
-                    }
-                }
-                (v, Tgt::AllEnemies)
-            }
-            Kind::Damage { dmg } => {
-                let (lo, hi, mean) = self.dmg(dmg, me.stats);
-                let mut v = 0.0;
-                let keep = self.limited(o, from, |u| u.enemy && self.aims(o, from, u.pos));
-                for (i, t) in self.units.iter().enumerate() {
-                    if !t.enemy || !self.aims(o, from, t.pos) || keep.as_ref().is_some_and(|k| !k.contains(&i)) {
-                        continue;
-                    }
-                    let left = t.hp - dealt[i].ceil() as i32;
-                    let e = emin(lo, hi, mean, left);
-                    v += e * t.w;
+                    let (value, e) = self.on_one(o, i, dealt);
+                    v += value;
                     if commit {
                         dealt[i] += e;
                     }
@@ -378,7 +409,7 @@ impl<'a> View<'a> {
             Kind::Heal { amount } => {
                 let (lo, hi, mean) = self.dmg(amount, me.stats);
                 let eligible = |u: &Unit| !u.enemy && (u.id == me.id || self.aims(o, from, u.pos));
-                let keep = self.limited(o, from, |u| eligible(u) && u.hp < u.max_hp);
+                let keep = self.limited(o, from, |u| eligible(u) && u.hp < u.max_hp, |i| self.on_one(o, i, dealt).0);
                 let v = self
                     .units
                     .iter()
@@ -412,6 +443,53 @@ impl<'a> View<'a> {
             }
         };
         (v, t, None)
+    }
+
+    /// What option `o` is worth on `units[i]` alone, with `dealt` dealt so far this turn, and the
+    /// damage it adds there: one term of [`View::eval`]'s sum for the kinds that pick creatures
+    /// (0 for the others). An ability limited to a few creatures (issue 28) picks the creatures
+    /// worth the most by it.
+    pub(super) fn on_one(&self, o: &Opt, i: usize, dealt: &[f32]) -> (f32, f32) {
+        let me = self.me();
+        let t = &self.units[i];
+        let left = t.hp - dealt.get(i).map_or(0, |d| d.ceil() as i32);
+        match o.kind {
+            Kind::OnAllies { cond, value, lasts } | Kind::OnEnemies { cond, value, lasts } => {
+                (self.condition_value(t, cond, value, lasts), 0.0)
+            }
+            Kind::Save { stat, dc, dmg, on_fail, lasts } => {
+                if left <= 0 {
+                    return (0.0, 0.0);
+                }
+                // Issue 28: the target's save modifiers and the decider's DC modifiers.
+                let save = t.stats.get(stat).saturating_add(self.modifier(t, RollOn::Save));
+                let need = self.save_need(dc.saturating_add(self.modifier(me, RollOn::Dc)));
+                let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, save, need);
+                let mut e = 0.0;
+                if let Some(d) = dmg {
+                    let (lo, hi, mean) = self.dealt_by(d, me);
+                    e = p_fail * emin(lo, hi, mean, left);
+                }
+                let conds: f32 = on_fail
+                    .iter()
+                    .filter_map(|c| self.rs.condition(c))
+                    .map(|c| self.condition_value(t, c, 1, lasts))
+                    .sum();
+                (e * t.w + p_fail * conds, e)
+            }
+            Kind::Damage { dmg } => {
+                let (lo, hi, mean) = self.dealt_by(dmg, me);
+                let e = emin(lo, hi, mean, left);
+                (e * t.w, e)
+            }
+            Kind::Heal { amount } => {
+                let (lo, hi, mean) = self.dmg(amount, me.stats);
+                let missing = t.max_hp - t.hp;
+                let v = if missing > 0 { emin(lo, hi, mean, missing) * t.threat / t.max_hp.max(1) as f32 } else { 0.0 };
+                (v, 0.0)
+            }
+            _ => (0.0, 0.0),
+        }
     }
 
     /// Fill a budget from `from` with the best options. Returns the total value, the first
@@ -627,24 +705,62 @@ mod tests {
     }
 
     #[test]
-    fn a_roll_penalty_on_a_foe_and_a_bonus_on_a_friend_are_worth_a_share_of_its_threat() {
-        // Issue 28: frightened 2 on b is 2 points off each of its attack rolls: 10% of its
-        // threat a round, for the round it is counted.
+    fn a_roll_penalty_on_a_foe_and_a_bonus_on_a_friend_are_worth_a_share_of_what_it_changes() {
+        // Issue 28. In the duel a and b each Strike three times a turn (d20 + 3, 1d8+3: 7.5) and
+        // neither has a power that asks a save, so save and DC modifiers change nothing here.
         let c = duel(20, &[]);
         let v = View::new(&c, Cid(0)).expect("a reads the fight");
-        let b = v.units.iter().position(|u| u.id == Cid(1)).expect("b stands");
-        let frightened = v.rs.condition("frightened").expect("pf2e has it");
+        let (me, b) = (v.me, v.units.iter().position(|u| u.id == Cid(1)).expect("b stands"));
         let lasts = Some(Lasts::Rounds(1));
-        let want = v.units[b].threat * 0.1 * v.rounds(lasts, false) / HORIZON;
-        assert!(want > 0.0 && close(v.condition_value(&v.units[b], frightened, 2, lasts), want));
-        // On a friend the same penalty is worth nothing; a bonus is worth as much.
-        let me = v.me;
-        assert_eq!(v.condition_value(&v.units[me], frightened, 2, lasts), 0.0);
-        let mut bonus = frightened.clone();
-        bonus.modifiers[0].amount = 1;
-        bonus.negative = false;
-        let mine = v.units[me].threat * 0.1 * v.rounds(lasts, false) / HORIZON;
-        assert!(close(v.condition_value(&v.units[me], &bonus, 2, lasts), mine));
+        let on = |to: RollOn, amount: i32| {
+            let mut c = ConditionDef::named("test");
+            c.modifiers = vec![crate::rules::ruleset::RollModifier {
+                to: vec![to],
+                amount,
+                kind: crate::rules::ruleset::BonusKind::Status,
+                per_value: true,
+            }];
+            c
+        };
+        let value = |u: usize, c: &ConditionDef| v.condition_value(&v.units[u], c, 2, lasts);
+        let (tb, ta) = (v.units[b].threat, v.units[me].threat);
+        // Attack rolls: 2 points are 10% of the bearer's threat, for the one round counted; a
+        // penalty on b is worth it, on a it costs it, a bonus on a is worth it.
+        assert!(tb > 0.0 && close(value(b, &on(RollOn::Attack, -1)), tb * 0.1 / HORIZON));
+        assert!(close(value(me, &on(RollOn::Attack, -1)), -ta * 0.1 / HORIZON));
+        assert!(close(value(me, &on(RollOn::Attack, 1)), ta * 0.1 / HORIZON));
+        // AC: -2 on b lets a's three Strikes hit AC 14 instead of 16 (10 faces of 20, not 8):
+        // 1.5 more damage, worth b's threat per hit point. +2 on a is a raised shield:
+        // DEFENSE_WEIGHT of the 2.25 prevented (b's Strikes against AC 17, not 15).
+        assert!(close(value(b, &on(RollOn::Ac, -1)), 3.0 * 0.1 * 7.5 * W));
+        assert!(close(value(me, &on(RollOn::Ac, 1)), DEFENSE_WEIGHT * 3.0 * 0.1 * 7.5 * W));
+        // Damage: 2 more on a 7.5-point hit is that share of the bearer's threat.
+        assert!(close(value(me, &on(RollOn::Damage, 1)), ta * (2.0 / 7.5) / HORIZON));
+        assert!(close(value(b, &on(RollOn::Damage, -1)), tb * (2.0 / 7.5) / HORIZON));
+        // No power here asks a save.
+        assert_eq!(value(b, &on(RollOn::Save, -1)), 0.0);
+        assert_eq!(value(b, &on(RollOn::Dc, -1)), 0.0);
+        // pf2e's frightened 2 on b: its attack rolls and its AC.
+        let frightened = v.rs.condition("frightened").expect("pf2e has it");
+        assert!(close(value(b, frightened), tb * 0.1 / HORIZON + 3.0 * 0.1 * 7.5 * W));
+    }
+
+    #[test]
+    fn a_save_power_prices_the_targets_save_and_the_casters_dc_modifiers() {
+        // Issue 28: pf2e's Electric Arc (REF DC 17, 2d4: mean 5, all of it under b's 20 hp) on b
+        // (REF 0) fails on a d20 of 1..=16. Frightened 1 on b makes it 1..=17; on the caster, the
+        // DC drops to 16: 1..=15.
+        let arc = |b_has: &[&str], a_has: &[&str]| {
+            let c = super::super::fixture::duel_with(20, b_has, &["electric_arc"], a_has);
+            let v = View::new(&c, Cid(0)).expect("a reads the fight");
+            let o = v.opts.iter().find(|o| o.def.id == "electric_arc").expect("a can cast it");
+            let mut dealt = vec![0.0; v.units.len()];
+            let w = v.units.iter().find(|u| u.id == Cid(1)).expect("b stands").w;
+            v.eval(o, v.me().pos, &mut dealt, false).0 / w
+        };
+        assert!(close(arc(&[], &[]), 0.8 * 5.0));
+        assert!(close(arc(&["frightened"], &[]), 0.85 * 5.0));
+        assert!(close(arc(&[], &["frightened"]), 0.75 * 5.0));
     }
 
     #[test]

@@ -14,12 +14,12 @@ use crate::rules::driver::Combat;
 use crate::rules::map::BattleMap;
 use crate::rules::query;
 use crate::rules::ruleset::{
-    AbilityDef, AttackKind, ConditionDef, DefenseRule, Effect, Lasts, MultiTurnActivities, Ruleset, Timing,
+    AbilityDef, AttackKind, ConditionDef, DefenseRule, Effect, Lasts, MultiTurnActivities, RollOn, Ruleset, Timing,
 };
 use crate::rules::state::Roster;
 
 use super::memo::{SEARCHES, SightTable};
-use super::odds::{Flank, PSlots, p_active_slots};
+use super::odds::{DefMod, Flank, PSlots, p_active_slots};
 use super::pricing::{Filled, Rating, rating};
 
 /// The components the AI reads of every creature, read at once when the engine allows
@@ -104,6 +104,12 @@ pub(super) struct Unit<'a> {
     /// Its dodge and parry stats under an active defence roll (0 otherwise).
     pub(super) dodge: i32,
     pub(super) parry: i32,
+    /// Its conditions' AC modifiers, which change its defence roll under an active defence
+    /// (issue 28; 0 under a static AC, where [`query::armor_class`] counts them).
+    pub(super) def_roll: i32,
+    /// Its conditions' roll modifiers ([`query::roll_modifier`]), by [`RollOn`] (`on as usize`),
+    /// read once a decision.
+    pub(super) mods: [i32; 5],
 }
 
 /// How a step's targets are chosen when the command is built.
@@ -194,7 +200,7 @@ pub(super) struct View<'a> {
     /// Damage ranges computed so far this decision, by expression and stat block.
     pub(super) dmg_memo: std::cell::RefCell<Vec<(*const DiceExpr, *const Stats, (i32, i32, f32))>>,
     /// [`View::incoming`] computed so far this decision: (creature, square, defence change, value).
-    pub(super) incoming_memo: std::cell::RefCell<Vec<(Cid, GridPos, i32, bool, f32)>>,
+    pub(super) incoming_memo: std::cell::RefCell<Vec<(Cid, GridPos, DefMod, f32)>>,
     /// [`View::pos_value`] by square on a bounded map (NaN: not yet). A decision has one
     /// approach field ([`View::turn`]), so a square's value is the same each time it is asked.
     pub(super) pos_memo: std::cell::RefCell<Vec<f32>>,
@@ -289,6 +295,7 @@ impl<'a> View<'a> {
         let down = &rs.defeated_condition;
         let reach = rs.engagement.melee_reach;
         let mut units = Vec::with_capacity(roster.entities.len());
+        let modifying = query::has_roll_modifiers(rs);
         let mut me = None;
         let mut n_enemies = 0usize;
         let mut foe = vec![false; roster.entities.len()];
@@ -317,6 +324,10 @@ impl<'a> View<'a> {
                 my_movement = r.movement;
             }
             let stats = r.stats?;
+            let mods = match conds {
+                Some(k) if modifying && !k.0.is_empty() => RollOn::ALL.map(|on| query::roll_modifier(rs, k, on)),
+                _ => [0; 5],
+            };
             units.push(Unit {
                 id,
                 pos,
@@ -347,6 +358,11 @@ impl<'a> View<'a> {
                     DefenseRule::ActiveRoll { parry_stat, .. } => stats.get(parry_stat),
                     DefenseRule::StaticAc { .. } => 0,
                 },
+                def_roll: match &rs.defense {
+                    DefenseRule::ActiveRoll { .. } => mods[RollOn::Ac as usize],
+                    DefenseRule::StaticAc { .. } => 0,
+                },
+                mods,
             });
         }
         let me = me?;

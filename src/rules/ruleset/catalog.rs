@@ -455,6 +455,11 @@ pub enum RollOn {
     Ac,
 }
 
+impl RollOn {
+    /// Every roll a modifier can change, in declaration order (`on as usize` indexes it).
+    pub const ALL: [RollOn; 5] = [RollOn::Attack, RollOn::Save, RollOn::Dc, RollOn::Damage, RollOn::Ac];
+}
+
 /// A modifier's type: same-typed modifiers stack as the ruleset's `modifier_stacking` says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize, Reflect)]
 pub enum BonusKind {

@@ -556,8 +556,23 @@ impl Ruleset {
         self.conditions.iter().find(|c| c.id == id)
     }
 
-    /// Parse and validate a ruleset from text; `file` names it in errors.
+    /// Parse and validate a ruleset from text; `file` names it in errors. Every ability that
+    /// picks creatures must say how many ([`super::query::unsaid_targets`], issue 28).
     pub fn from_ron_str(file: &str, text: &str) -> Result<Self, DataError> {
+        let rs = Self::from_saved_ron_str(file, text)?;
+        if let Some((id, message)) =
+            rs.abilities.iter().find_map(|a| super::query::unsaid_targets(a).map(|m| (&a.id, m)))
+        {
+            let at = format!("id: \"{id}\"");
+            let needle = if text.contains(&at) { at } else { format!("\"{id}\"") };
+            return Err(DataError::at_text(file, text, &needle, message));
+        }
+        Ok(rs)
+    }
+
+    /// As [`Ruleset::from_ron_str`], for a ruleset a save embedded: one written before abilities
+    /// said their targets keeps its meaning (any number of creatures), so old saves still load.
+    pub(crate) fn from_saved_ron_str(file: &str, text: &str) -> Result<Self, DataError> {
         let rs: Ruleset = parse_ron(file, text)?;
         rs.validate(file, text)?;
         Ok(rs)
