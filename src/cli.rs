@@ -313,8 +313,11 @@ fn play(a: PlayArgs) -> ExitCode {
             && !loaded.data.rulesets.contains_key(r.as_str())
         {
             let known: Vec<&str> = lib.rulesets.iter().map(|(n, _)| n.as_str()).collect();
+            let from_mods: Vec<&str> = loaded.data.rulesets.keys().map(String::as_str).collect();
+            let from_mods =
+                if from_mods.is_empty() { String::new() } else { format!("; from the mods: {}", from_mods.join(", ")) };
             eprintln!(
-                "skirmish: no ruleset `{r}` (installed: {}). {}",
+                "skirmish: no ruleset `{r}` (installed: {}{from_mods}). {}",
                 known.join(", "),
                 skirmish::sim::unknown_ruleset_hint(&o.mods)
             );

@@ -474,7 +474,10 @@ pub(crate) fn handle_input(
     if actions.just_pressed(&GameAction::Confirm)
         && let Some(ab) = selection.ability.clone()
     {
-        let targets: Vec<Cid> = selection.target.into_iter().collect();
+        let targets: Vec<Cid> = match selection.target {
+            Some(t) => crate::hud_model::targets_of_use(&mut battle.combat, who, &ab, t),
+            None => vec![],
+        };
         let mut intent = ActIntent::new(who, ab.clone(), targets.clone());
         if let [t] = targets[..]
             && is_charge(&battle.combat, &ab)
@@ -571,7 +574,7 @@ fn click_intent(combat: &mut Combat, who: Cid, ability: &str, cell: GridPos, on_
     if to_square || on_cell.is_none() {
         intent.to = Some(cell);
     } else if let Some(t) = on_cell {
-        intent.targets = vec![t];
+        intent.targets = crate::hud_model::targets_of_use(combat, who, ability, t);
         if is_charge(combat, ability) {
             intent.to = crate::hud_model::charge_destination(combat, who, ability, t);
         }

@@ -914,6 +914,29 @@ pub(crate) fn valid_targets(combat: &mut Combat, who: Cid, ability: &str) -> Vec
         .collect()
 }
 
+/// The creatures a person's use of `ability` on `clicked` names: `clicked` alone; or, for an
+/// ability that hits every creature named (`targets: All`, an area: Fireball, Bless), every
+/// creature on `clicked`'s side it can be used on now, as the AI names them (issue 28). `clicked`
+/// stays among them even when it cannot be, so that a refusal names it.
+pub(crate) fn targets_of_use(combat: &mut Combat, who: Cid, ability: &str, clicked: Cid) -> Vec<Cid> {
+    let area = combat
+        .ruleset()
+        .ability(ability)
+        .is_some_and(|d| d.effect.picks_creatures() && d.targets == crate::rules::ruleset::TargetCount::All);
+    if !area {
+        return vec![clicked];
+    }
+    let side = |c: &Combat, t: Cid| c.get::<crate::rules::components::Side>(t).map(|s| s.0.clone());
+    let theirs = side(combat, clicked);
+    let mut v: Vec<Cid> =
+        valid_targets(combat, who, ability).into_iter().filter(|t| side(combat, *t) == theirs).collect();
+    if !v.contains(&clicked) {
+        v.push(clicked);
+        v.sort();
+    }
+    v
+}
+
 /// Abilities the creature has, in hotkey order: its own, then the ruleset's basic ones.
 pub(crate) fn abilities_of(combat: &Combat, who: Cid) -> Vec<String> {
     let listed = combat.get::<Abilities>(who).map_or(&[][..], |a| &a.0[..]);
@@ -1082,6 +1105,36 @@ mod tests {
             })
             .collect();
         Combat::new(rs, 1, &specs).unwrap()
+    }
+
+    #[test]
+    fn a_persons_area_spell_names_every_creature_of_the_clicked_side_and_a_single_one_names_one() {
+        use crate::rules::components::InitiativeSetup;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron");
+        let rs = crate::rules::ruleset::Ruleset::load(&path).unwrap();
+        let spec = |name: &str, side: &str, at: (i32, i32), init: i32| crate::rules::setup::CombatantSpec {
+            name: name.into(),
+            side: side.into(),
+            at,
+            hp: 20,
+            abilities: vec!["fireball".into(), "hold_person".into()],
+            initiative: InitiativeSetup::Total(init),
+            ..Default::default()
+        };
+        let specs = [
+            spec("Mage", "heroes", (0, 0), 20),
+            spec("Knight", "heroes", (1, 0), 15),
+            spec("Orc", "monsters", (5, 0), 10),
+            spec("Wolf", "monsters", (5, 2), 5),
+            spec("Goblin", "monsters", (6, 4), 3),
+        ];
+        let mut c = Combat::new(rs, 1, &specs).unwrap();
+        // Fireball (`targets: All`) on the Wolf: the three monsters; on the Knight: heroes only.
+        assert_eq!(targets_of_use(&mut c, Cid(0), "fireball", Cid(3)), vec![Cid(2), Cid(3), Cid(4)]);
+        let heroes = targets_of_use(&mut c, Cid(0), "fireball", Cid(1));
+        assert!(heroes.contains(&Cid(1)) && heroes.iter().all(|t| t.0 <= 1), "{heroes:?}");
+        // Hold Person (`UpTo(1)`): the creature clicked.
+        assert_eq!(targets_of_use(&mut c, Cid(0), "hold_person", Cid(3)), vec![Cid(3)]);
     }
 
     /// Side colours: blue, red, green, gold, then again from blue. Found by cargo-mutants (issue 26).

@@ -156,7 +156,7 @@ pub enum SimError {
         name: String,
         /// The installed ones.
         installed: Vec<String>,
-        /// The mods given (`--mod`), and the rulesets they add.
+        /// The mods given (`--mod`).
         mods: Vec<String>,
         /// The rulesets of those mods.
         from_mods: Vec<String>,

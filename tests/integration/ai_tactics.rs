@@ -435,3 +435,47 @@ fn tactical_aims_a_one_creature_spell_at_the_creature_worth_the_most_not_the_nea
         assert_eq!(act(&cmd).targets, vec![far], "{rs}: {cmd:?}");
     }
 }
+
+/// The basic AI's turn (found by cargo-mutants, issue 26): the weakest enemy in reach, else a
+/// shot at the nearest, else a step toward the nearest, to the square nearest it.
+#[test]
+fn basic_ai_hits_the_weakest_in_reach_else_shoots_the_nearest_else_closes_in() {
+    let basic = |c: &Combat| ai::next_command_with(c, SCOPE, Brain::Basic).expect("a command");
+    for rs in RULESETS {
+        let (melee, ranged) = weapons(rs);
+        // Two enemies in reach and a friend: the weaker enemy (not the friend, who is weaker).
+        let c = start(
+            rs,
+            vec![
+                fighter("Hero", "a", 20, (0, 0), rs, 3, 2).with(&[melee]),
+                fighter("Friend", "a", 1, (0, 1), rs, 3, 2).hp(1),
+                fighter("Tough", "b", 10, (1, 0), rs, 3, 2).hp(30),
+                fighter("Weak", "b", 5, (-1, 0), rs, 3, 2).hp(4),
+            ],
+        );
+        let cmd = basic(&c);
+        assert_eq!(act(&cmd).targets, vec![c.cid("Weak").unwrap()], "{rs}: {cmd:?}");
+        // Nobody in reach, a bow: the nearest enemy.
+        let c = start(
+            rs,
+            vec![
+                fighter("Hero", "a", 20, (0, 0), rs, 3, 2).with(&[ranged]),
+                fighter("Far", "b", 10, (9, 0), rs, 3, 2).hp(2),
+                fighter("Near", "b", 5, (0, 6), rs, 3, 2).hp(30),
+            ],
+        );
+        let cmd = basic(&c);
+        assert_eq!((act(&cmd).ability.as_str(), act(&cmd).targets.clone()), (ranged, vec![c.cid("Near").unwrap()]));
+        // Nobody in reach, no bow: a move toward the nearest, ending nearer.
+        let c = start(
+            rs,
+            vec![
+                moving(fighter("Hero", "a", 20, (0, 0), rs, 3, 2).with(&[melee]), rs, 4),
+                fighter("Far", "b", 10, (12, 0), rs, 3, 2),
+            ],
+        );
+        let cmd = basic(&c);
+        let to = act(&cmd).to.unwrap_or_else(|| panic!("{rs}: a move: {cmd:?}"));
+        assert!(to.distance(GridPos { x: 12, y: 0 }) < 12, "{rs}: {cmd:?}");
+    }
+}

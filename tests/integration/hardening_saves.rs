@@ -872,3 +872,139 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------- the save sample's survivors
+// (issue 26: each test below fails on a mutant that cargo-mutants found surviving in src/save/;
+// docs/mutants/save-after-missed.txt)
+
+#[test]
+fn each_checkpoint_error_says_exactly_which_checkpoint_and_why() {
+    let base = &bases()[0];
+    let n = base.journal.len();
+    let (e1, e2, e3) = (CHECKPOINT_EVERY, 2 * CHECKPOINT_EVERY, 3 * CHECKPOINT_EVERY);
+    let with = |f: &dyn Fn(&mut Vec<Checkpoint>)| {
+        let mut s = base.clone();
+        f(&mut s.checkpoints);
+        s
+    };
+    let tail = |i: usize, want: usize| {
+        format!("; checkpoints[{i}] must be the one after {want} entries, so it cannot be checked")
+    };
+    let error = |s: &SaveFile| save::restore(s.clone(), "t").err().expect("refused").to_string();
+    // The first two swapped: the one after 16 is found at index 1 (`i + 1 + j`).
+    let s = with(&|c| c.swap(0, 1));
+    assert_eq!(
+        error(&s),
+        format!("t: checkpoints[0]: after {e2}: out of order (checkpoints[1] is the one after {e1}){}", tail(0, e1))
+    );
+    // The second left out: the third sits where the second goes, after the first (not before it).
+    let s = with(&|c| drop(c.remove(1)));
+    assert_eq!(
+        error(&s),
+        format!("t: checkpoints[1]: after {e3}, but the checkpoint after {e2} is missing before it{}", tail(1, e2))
+    );
+    // The third moved back to the first's place: before the second.
+    let s = with(&|c| c[2].after = e1);
+    assert_eq!(
+        error(&s),
+        format!("t: checkpoints[2]: after {e1} comes before checkpoints[1] (after {e2}): out of order{}", tail(2, e3))
+    );
+    // One more than the journal has room for, though it sits where the next would go.
+    let k = base.checkpoints.len();
+    let mut s = with(&|c| c.push(Checkpoint { after: (k + 1) * CHECKPOINT_EVERY, hash: c[0].hash }));
+    s.journal.truncate(k * CHECKPOINT_EVERY + CHECKPOINT_EVERY - 1);
+    let entries = s.journal.len();
+    assert_eq!(
+        error(&s),
+        format!(
+            "t: checkpoints[{k}]: a journal of {entries} entries has room for {k} checkpoints (one after every \
+             {CHECKPOINT_EVERY} entries), and the file lists {}",
+            k + 1
+        )
+    );
+    assert!(n >= e3, "three checkpoints' worth of journal");
+}
+
+#[test]
+fn the_first_divergence_is_the_one_reported_and_only_under_verify() {
+    let base = &bases()[1];
+    // Two applied commands marked as rejected: the replay applies them, the first is reported.
+    let applied: Vec<usize> = base
+        .journal
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, Entry::Command { ok: true, .. }))
+        .map(|(i, _)| i)
+        .collect();
+    let (a, b) = (applied[3], applied[applied.len() - 2]);
+    let mut s = base.clone();
+    for i in [a, b] {
+        if let Entry::Command { ok, .. } = &mut s.journal[i] {
+            *ok = false;
+        }
+    }
+    let (_, d) = s.replay("t", true, |_, _| {}).unwrap();
+    let d = d.expect("a divergence");
+    assert_eq!(d.entry, a + 1, "{d:?}");
+    assert!(d.what.contains("was rejected when recorded and is applied now"), "{d:?}");
+    // Without --verify nothing is compared.
+    let (_, d) = s.replay("t", false, |_, _| {}).unwrap();
+    assert!(d.is_none(), "{d:?}");
+}
+
+#[test]
+fn a_map_rows_cannot_hold_is_not_savable() {
+    // A wall on an open, unbounded plane: rows of `.`, `#` and `~` describe bounded maps only.
+    let mut map = skirmish::rules::map::BattleMap::open();
+    map.blocked.insert(skirmish::rules::components::GridPos { x: 3, y: 3 });
+    let specs = [crate::common::who("A", "a", 10, (0, 0)), crate::common::who("B", "b", 5, (1, 0))];
+    let rs = Ruleset::load(&root().join("assets/rulesets/homebrew-d20.ron")).unwrap();
+    let c = skirmish::rules::driver::Combat::with_map(rs, 1, &specs, map, &[]).unwrap();
+    match SaveFile::capture(&c, "walled plane") {
+        Err(SaveError::NotSavable(m)) => {
+            assert_eq!(m, "the battle map cannot be written as rows of `.`, `#` and `~`");
+        }
+        other => panic!("{:?}", other.map(|s| s.encounter.map)),
+    }
+}
+
+#[test]
+fn names_in_other_languages_never_change_a_rulesets_hash() {
+    // Every ability named in Spanish, no condition named, no stat names: the hash is the one of
+    // the same ruleset without the names.
+    let mut rs = Ruleset::load(&root().join("assets/rulesets/pf2e.ron")).unwrap();
+    rs.conditions.iter_mut().for_each(|c| c.names.clear());
+    rs.stat_names.clear();
+    let mut plain = rs.clone();
+    plain.abilities.iter_mut().for_each(|a| a.names.clear());
+    rs.abilities.iter_mut().for_each(|a| drop(a.names.insert("es".into(), format!("{} (es)", a.name))));
+    assert_eq!(save::ruleset_hash(&rs), save::ruleset_hash(&plain));
+    // A rule does count.
+    plain.abilities[0].cost += 1;
+    assert_ne!(save::ruleset_hash(&rs), save::ruleset_hash(&plain));
+}
+
+#[test]
+fn the_save_list_shows_only_ron_files_that_are_not_hidden() {
+    let dir = Scratch::new("list");
+    let base = &bases()[0];
+    save::write_atomic(&dir.0.join("kept.ron"), base).unwrap();
+    dir.write("notes.txt", base.to_ron());
+    dir.write(".half-written.ron", base.to_ron());
+    let listed: Vec<String> =
+        save::list(&dir.0).iter().map(|l| l.path.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    assert_eq!(listed, ["kept.ron"]);
+}
+
+#[test]
+fn the_replay_log_says_set_up_once_before_the_first_command() {
+    let dir = Scratch::new("replaylog");
+    let p = dir.write("r.ron", bases()[0].to_ron());
+    let o = ReplayOptions { file: p.display().to_string(), verify: false, log: true };
+    let mut lines = Vec::new();
+    replay(&o, &mut |l| lines.push(l.to_string())).unwrap();
+    let at: Vec<usize> = lines.iter().enumerate().filter(|(_, l)| *l == "set-up").map(|(i, _)| i).collect();
+    assert_eq!(at.len(), 1, "{lines:?}");
+    let first = lines.iter().position(|l| l.starts_with("#1 ")).expect("the first entry is shown");
+    assert!(at[0] < first, "{lines:?}");
+}

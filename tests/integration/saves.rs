@@ -380,6 +380,7 @@ fn undo_skips_back_over_the_ai_to_the_players_decision_point_and_the_dice_stay_t
         let end_log = c.log().clone();
         let mut h = History::new();
         let &(at, hash) = points.last().unwrap();
+        assert!(h.can_undo(&c), "{rs}: a person's command to undo");
         let step = h.undo(&mut c).unwrap();
         assert_eq!(c.journal().len(), at, "{rs}: back to the player's last command");
         assert_eq!(c.state_hash(), hash, "{rs}");
@@ -413,6 +414,7 @@ fn undo_skips_back_over_the_ai_to_the_players_decision_point_and_the_dice_stay_t
     }
     // Nothing a person sent: nothing to undo.
     let (mut c, _) = game_fight("pf2e", 3, 0);
+    assert!(!History::new().can_undo(&c));
     assert_eq!(History::new().undo(&mut c).unwrap_err(), UndoError::NothingToUndo);
 }
 

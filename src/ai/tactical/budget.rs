@@ -129,3 +129,67 @@ impl<'a> View<'a> {
         }
     }
 }
+
+/// Found by cargo-mutants (issue 26: the AI area's sample).
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn different_budgets_have_different_keys() {
+        let pool = |regular, restricted| Budget::Pool { regular, restricted };
+        let typed = |standard, moves, swift, moved, stepped, one_of| Budget::Typed {
+            standard,
+            moves,
+            swift,
+            moved,
+            stepped,
+            one_of,
+        };
+        let all = [
+            pool(0, 0),
+            pool(1, 0),
+            pool(0, 1),
+            pool(3, 1),
+            typed(0, 0, 0, false, false, false),
+            typed(1, 0, 0, false, false, false),
+            typed(0, 1, 0, false, false, false),
+            typed(0, 0, 1, false, false, false),
+            typed(0, 0, 0, true, false, false),
+            typed(0, 0, 0, false, true, false),
+            typed(0, 0, 0, false, false, true),
+            Budget::Timed { left: true },
+            Budget::Timed { left: false },
+        ];
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert_ne!(a.key(), b.key(), "{a:?} and {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_timed_action_takes_its_recovery_cast_and_focus_time() {
+        use crate::rules::components::{Cid, InitiativeSetup};
+        use crate::rules::setup::CombatantSpec;
+        let spec = |name: &str, at: (i32, i32)| CombatantSpec {
+            name: name.into(),
+            side: name.into(),
+            at,
+            hp: 20,
+            abilities: vec!["magic_missile".into(), "mind_spike".into()],
+            initiative: InitiativeSetup::Total(10),
+            ..Default::default()
+        };
+        let c = crate::rules::driver::Combat::new(
+            super::super::fixture::ruleset("segments"),
+            1,
+            &[spec("a", (0, 0)), spec("b", (3, 0))],
+        )
+        .expect("valid set-up");
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        // Magic Missile: recovery 4 + cast 2; Mind Spike: recovery 3 + focus 2.
+        assert_eq!(v.time_of(v.rs.ability("magic_missile").unwrap()), 6.0);
+        assert_eq!(v.time_of(v.rs.ability("mind_spike").unwrap()), 5.0);
+    }
+}

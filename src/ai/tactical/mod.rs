@@ -274,3 +274,66 @@ mod fixture {
         Combat::new(ruleset("pf2e"), 1, &specs).expect("valid set-up")
     }
 }
+
+/// Found by cargo-mutants (issue 26: the AI area's sample).
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::rules::components::InitiativeSetup;
+    use crate::rules::setup::CombatantSpec;
+
+    /// A homebrew-d20 defender (`Cid(0)`, DEX for Dodge, STR for Parry) with these conditions, and
+    /// an attacker beside it.
+    fn defender(dex: i32, str_: i32, conditions: &[&str]) -> Combat {
+        let spec = |name: &str, at: (i32, i32), stats: &[(&str, i32)], conds: &[&str]| CombatantSpec {
+            name: name.into(),
+            side: name.into(),
+            at,
+            hp: 20,
+            stats: stats.iter().map(|(k, v)| (k.to_string(), *v)).collect::<BTreeMap<_, _>>(),
+            conditions: conds.iter().map(|c| c.to_string()).collect(),
+            initiative: InitiativeSetup::Total(10),
+            ..Default::default()
+        };
+        let specs = [spec("d", (0, 0), &[("DEX", dex), ("STR", str_)], conditions), spec("a", (1, 0), &[], &[])];
+        Combat::new(fixture::ruleset("homebrew-d20"), 1, &specs).expect("valid set-up")
+    }
+
+    #[test]
+    fn the_better_defence_is_chosen_dodge_on_a_tie_and_advantage_keeps_the_order() {
+        use DefenseMethod::{Dodge, NoDefense, Parry};
+        let both = [Dodge, Parry];
+        // Equal stats: Dodge.
+        assert_eq!(best_defense(&defender(3, 3, &[]), Cid(0), &both, 15), Dodge);
+        // The higher stat wins, whichever it is, also when listed second.
+        assert_eq!(best_defense(&defender(1, 4, &[]), Cid(0), &both, 15), Parry);
+        assert_eq!(best_defense(&defender(4, 1, &[]), Cid(0), &[Parry, Dodge], 15), Dodge);
+        // With advantage on defence rolls the better stat still has the better odds.
+        assert_eq!(best_defense(&defender(1, 4, &["defensive_position"]), Cid(0), &both, 15), Parry);
+        // Nothing to roll: no defence.
+        assert_eq!(best_defense(&defender(1, 4, &[]), Cid(0), &[], 15), NoDefense);
+    }
+
+    #[test]
+    fn a_condition_matters_when_a_rule_looks_at_one_of_its_fields() {
+        let plain = ConditionDef::named("plain");
+        assert!(!condition_matters(&plain));
+        let with = |f: &dyn Fn(&mut ConditionDef)| {
+            let mut c = plain.clone();
+            f(&mut c);
+            condition_matters(&c)
+        };
+        assert!(with(&|c| c.regain_bonus = 1));
+        assert!(with(&|c| c.ac_bonus = -1));
+        assert!(with(&|c| c.rt_add = 2));
+        assert!(with(&|c| c.blocks_actions = true));
+        assert!(with(&|c| c.modifiers.push(crate::rules::ruleset::RollModifier {
+            to: vec![crate::rules::ruleset::RollOn::Attack],
+            kind: crate::rules::ruleset::BonusKind::Status,
+            amount: 1,
+            per_value: false,
+        })));
+    }
+}

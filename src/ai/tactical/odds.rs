@@ -42,15 +42,16 @@ fn stat_terms(e: &DiceExpr, stats: &Stats) -> i32 {
 
 /// Lowest, highest and mean of a damage expression (never below 0).
 pub(super) fn dmg_range(e: &DiceExpr, stats: &Stats) -> (i32, i32, f32) {
-    let base = e.flat.saturating_add(stat_terms(e, stats));
+    dmg_range_plus(e, stats, 0)
+}
+
+/// [`dmg_range`] with `m` more on every total before the floor at 0 (issue 28: the rules add a
+/// damage modifier to the rolled total, then floor it).
+pub(super) fn dmg_range_plus(e: &DiceExpr, stats: &Stats, m: i32) -> (i32, i32, f32) {
+    let base = e.flat.saturating_add(stat_terms(e, stats)).saturating_add(m);
     let (dlo, dhi, dmean) = e.dice_range();
     let (lo, hi, mean) = (base.saturating_add(dlo), base.saturating_add(dhi), base as f32 + dmean);
     (lo.max(0), hi.max(0), mean.max(0.0))
-}
-
-/// A damage range with `m` added to every total, floored at 0 like [`dmg_range`].
-pub(super) fn shifted((lo, hi, mean): (i32, i32, f32), m: i32) -> (i32, i32, f32) {
-    (lo.saturating_add(m).max(0), hi.saturating_add(m).max(0), (mean + m as f32).max(0.0))
 }
 
 /// Expected value of min(D, h), D spread evenly over lo..=hi (exact for one die).
@@ -359,10 +360,9 @@ impl<'a> View<'a> {
     /// [`View::dmg`] of damage dealt by `u`: shifted by its damage modifiers (issue 28), as the
     /// rules add them to the rolled total and floor it at 0.
     pub(super) fn dealt_by(&self, e: &DiceExpr, u: &Unit) -> (i32, i32, f32) {
-        let r = self.dmg(e, u.stats);
         match self.modifier(u, RollOn::Damage) {
-            0 => r,
-            m => shifted(r, m),
+            0 => self.dmg(e, u.stats),
+            m => dmg_range_plus(e, u.stats, m),
         }
     }
 
@@ -458,6 +458,9 @@ mod tests {
         assert_eq!(dmg_range(&d("1d8+STR"), &stats), (3, 10, 6.5));
         assert_eq!(dmg_range(&d("2d6-1"), &stats), (1, 11, 6.0));
         assert_eq!(dmg_range(&d("1d4-5"), &stats), (0, 0, 0.0));
+        // A modifier counts before the floor: 1d4-5 with +3 is 1d4-2 (0..=2), not 0 + 3.
+        assert_eq!(dmg_range_plus(&d("1d4-5"), &stats, 3), (0, 2, 0.5));
+        assert_eq!(dmg_range_plus(&d("1d8+3"), &stats, -2), (2, 9, 5.5));
     }
 
     #[test]

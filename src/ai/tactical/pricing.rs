@@ -127,7 +127,9 @@ pub(super) fn rating<'a>(rs: &'a Ruleset, known: &[&'a AbilityDef], stats: &Stat
                 }
             }
             Effect::Damage { .. } | Effect::Save { .. } => {
-                let total = per * n * foes as f32;
+                // On every foe, or on as many as it may pick (issue 28: `targets: UpTo(n)`).
+                let hit = d.targets.most().map_or(foes, |most| foes.min(most));
+                let total = per * n * hit as f32;
                 if best_shot.is_none_or(|(_, _, v, _)| total > v) {
                     best_shot = Some((d, n, total, per));
                 }
@@ -236,16 +238,19 @@ impl<'a> View<'a> {
                 v += (u.shot_per * n).min(u.threat) * share(helps(RollOn::Dc)) * rounds / HORIZON;
             }
             // Its damage: the points over a hit's mean, as a share of its threat.
+            // Its damage: the points over a hit's mean, as a share of its threat (from the attack
+            // its threat comes from: at range for a creature that fights at range).
             let damage = helps(RollOn::Damage);
-            if damage != 0 {
-                let hit = u.melee.or(u.shot).map_or(0.0, |(d, _)| match &d.effect {
-                    Effect::Attack { damage, .. } | Effect::Save { damage: Some(damage), .. } => {
-                        self.dmg(damage, u.stats).2
-                    }
-                    Effect::Damage { amount } => self.dmg(amount, u.stats).2,
-                    _ => 0.0,
-                });
-                v += u.threat * (damage as f32 / hit.max(1.0)).clamp(-1.0, 1.0) * rounds / HORIZON;
+            let best = if u.ranged { u.shot.or(u.melee) } else { u.melee.or(u.shot) };
+            let hit = best.map_or(0.0, |(d, _)| match &d.effect {
+                Effect::Attack { damage, .. } | Effect::Save { damage: Some(damage), .. } => {
+                    self.dmg(damage, u.stats).2
+                }
+                Effect::Damage { amount } => self.dmg(amount, u.stats).2,
+                _ => 0.0,
+            });
+            if damage != 0 && hit > 0.0 {
+                v += u.threat * (damage as f32 / hit).clamp(-1.0, 1.0) * rounds / HORIZON;
             }
         }
         // Its defences, from the damage the other side expects to deal it: on a foe, worth what
@@ -367,12 +372,14 @@ impl<'a> View<'a> {
                     |u| eligible(u) && self.condition_value(u, cond, value, lasts) > EPS,
                     |i| self.on_one(o, i, dealt).0,
                 );
+                // The allies the command names (`planning`: those it is worth something on).
                 let v: f32 = self
                     .units
                     .iter()
                     .enumerate()
                     .filter(|(i, u)| eligible(u) && keep.as_ref().is_none_or(|k| k.contains(i)))
                     .map(|(_, u)| self.condition_value(u, cond, value, lasts))
+                    .filter(|v| *v > EPS)
                     .sum();
                 (v, Tgt::Allies)
             }
