@@ -477,5 +477,19 @@ fn basic_ai_hits_the_weakest_in_reach_else_shoots_the_nearest_else_closes_in() {
         let cmd = basic(&c);
         let to = act(&cmd).to.unwrap_or_else(|| panic!("{rs}: a move: {cmd:?}"));
         assert!(to.distance(GridPos { x: 12, y: 0 }) < 12, "{rs}: {cmd:?}");
+        // Boxed in by friends, one square a move: no square it can reach is nearer, so it
+        // ends its turn rather than shuffle sideways.
+        let c = start(
+            rs,
+            vec![
+                moving(fighter("Hero", "a", 20, (0, 0), rs, 3, 2).with(&[melee]), rs, 1),
+                fighter("F1", "a", 3, (1, -1), rs, 3, 2),
+                fighter("F2", "a", 2, (1, 0), rs, 3, 2),
+                fighter("F3", "a", 1, (1, 1), rs, 3, 2),
+                fighter("Far", "b", 10, (12, 0), rs, 3, 2),
+            ],
+        );
+        let cmd = basic(&c);
+        assert!(matches!(cmd, Command::EndTurn { .. }), "{rs}: {cmd:?}");
     }
 }

@@ -950,6 +950,34 @@ fn the_first_divergence_is_the_one_reported_and_only_under_verify() {
     // Without --verify nothing is compared.
     let (_, d) = s.replay("t", false, |_, _| {}).unwrap();
     assert!(d.is_none(), "{d:?}");
+    // Two checkpoints and the final state wrong as well: still the first, and only under verify.
+    let mut s2 = base.clone();
+    for k in [1, 2] {
+        s2.checkpoints[k].hash = Hash64(s2.checkpoints[k].hash.0 ^ 1);
+    }
+    s2.state.combatants[0].hp += 1;
+    let (_, d) = s2.replay("t", true, |_, _| {}).unwrap();
+    let d = d.expect("a divergence");
+    assert!(d.what.contains("checkpoints[1] says"), "{d:?}");
+    assert_eq!(d.entry, s2.checkpoints[1].after);
+    let (_, d) = s2.replay("t", false, |_, _| {}).unwrap();
+    assert!(d.is_none(), "{d:?}");
+    // The final state alone wrong: reported after the last entry, under verify only.
+    let mut s3 = base.clone();
+    s3.state.combatants[0].hp += 1;
+    assert!(s3.replay("t", true, |_, _| {}).unwrap().1.is_some_and(|d| d.what.contains("hp")));
+    assert!(s3.replay("t", false, |_, _| {}).unwrap().1.is_none());
+}
+
+#[test]
+fn a_checkpoint_after_the_last_entry_is_inside_the_journal() {
+    // A journal cut at a checkpoint's place: that checkpoint, after the last entry, is checked
+    // (the replay then disagrees with the recorded end state, which is another error).
+    let mut s = bases()[0].clone();
+    let k = s.checkpoints.len();
+    s.journal.truncate(k * CHECKPOINT_EVERY);
+    let e = save::restore(s, "t").err().expect("refused").to_string();
+    assert!(!e.contains("outside the journal"), "{e}");
 }
 
 #[test]
@@ -972,13 +1000,19 @@ fn a_map_rows_cannot_hold_is_not_savable() {
 fn names_in_other_languages_never_change_a_rulesets_hash() {
     // Every ability named in Spanish, no condition named, no stat names: the hash is the one of
     // the same ruleset without the names.
+    // (pf2e's GM never opens, so its hash is taken on the fast path that names would change.)
     let mut rs = Ruleset::load(&root().join("assets/rulesets/pf2e.ron")).unwrap();
+    assert!(rs.gm_policy.is_never());
     rs.conditions.iter_mut().for_each(|c| c.names.clear());
     rs.stat_names.clear();
     let mut plain = rs.clone();
     plain.abilities.iter_mut().for_each(|a| a.names.clear());
     rs.abilities.iter_mut().for_each(|a| drop(a.names.insert("es".into(), format!("{} (es)", a.name))));
     assert_eq!(save::ruleset_hash(&rs), save::ruleset_hash(&plain));
+    // Only conditions named: the same.
+    let mut conds = plain.clone();
+    conds.conditions.iter_mut().for_each(|c| drop(c.names.insert("es".into(), format!("{} (es)", c.id))));
+    assert_eq!(save::ruleset_hash(&conds), save::ruleset_hash(&plain));
     // A rule does count.
     plain.abilities[0].cost += 1;
     assert_ne!(save::ruleset_hash(&rs), save::ruleset_hash(&plain));

@@ -771,6 +771,39 @@ mod tests {
     }
 
     #[test]
+    fn under_an_active_defence_an_ac_modifier_is_priced_on_the_defence_roll() {
+        // homebrew-d20: a rolls d20 + STR 3 against b's Dodge (d20 + DEX 2). An AC penalty on b
+        // lowers its defence roll, so a's attacks land more often: worth something.
+        use crate::rules::components::InitiativeSetup;
+        let spec = |name: &str, at: (i32, i32)| crate::rules::setup::CombatantSpec {
+            name: name.into(),
+            side: name.into(),
+            at,
+            hp: 20,
+            stats: BTreeMap::from([("STR".to_string(), 3), ("DEX".to_string(), 2)]),
+            abilities: vec!["sword".into()],
+            initiative: InitiativeSetup::Total(10),
+            ..Default::default()
+        };
+        let c = crate::rules::driver::Combat::new(ruleset("homebrew-d20"), 1, &[spec("a", (0, 0)), spec("b", (1, 0))])
+            .expect("valid set-up");
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let b = v.units.iter().position(|u| u.id == Cid(1)).expect("b stands");
+        let mut exposed = ConditionDef::named("exposed");
+        exposed.modifiers = vec![crate::rules::ruleset::RollModifier {
+            to: vec![RollOn::Ac],
+            kind: crate::rules::ruleset::BonusKind::Untyped,
+            amount: -2,
+            per_value: false,
+        }];
+        let lasts = Some(Lasts::Rounds(1));
+        let more = v.incoming(&v.units[b], DefMod { roll: -2, ..DefMod::default() })
+            - v.incoming(&v.units[b], DefMod::default());
+        assert!(more > 0.0);
+        assert!(close(v.condition_value(&v.units[b], &exposed, 1, lasts), more * v.units[b].w));
+    }
+
+    #[test]
     fn raising_a_shield_is_worth_a_share_of_the_damage_it_prevents() {
         let c = duel(20, &[]);
         let v = View::new(&c, Cid(0)).expect("a reads the fight");
