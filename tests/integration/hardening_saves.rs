@@ -898,7 +898,9 @@ fn each_checkpoint_error_says_exactly_which_checkpoint_and_why() {
         format!("t: checkpoints[0]: after {e2}: out of order (checkpoints[1] is the one after {e1}){}", tail(0, e1))
     );
     // The second left out: the third sits where the second goes, after the first (not before it).
-    let s = with(&|c| drop(c.remove(1)));
+    let s = with(&|c| {
+        c.remove(1);
+    });
     assert_eq!(
         error(&s),
         format!("t: checkpoints[1]: after {e3}, but the checkpoint after {e2} is missing before it{}", tail(1, e2))
