@@ -730,7 +730,7 @@ pub fn modifier_lines(tr: &Tr, def: &crate::rules::ruleset::ConditionDef, value:
     def.modifiers
         .iter()
         .map(|m| {
-            let amount = if m.per_value { m.amount.saturating_mul(value) } else { m.amount };
+            let amount = m.amount_at(value);
             let what: Vec<String> = m.to.iter().map(|on| tr.t(log::roll_on_key(*on))).collect();
             let kind = tr.t(match m.kind {
                 BonusKind::Untyped => "bonus-kind-untyped",

@@ -198,7 +198,7 @@ pub fn roll_modifiers(ruleset: &Ruleset, conditions: &Conditions, on: RollOn) ->
     for (id, st) in &conditions.0 {
         let Some(d) = ruleset.condition(id) else { continue };
         for m in d.modifiers.iter().filter(|m| m.to.contains(&on)) {
-            let amount = if m.per_value { m.amount.saturating_mul(st.value) } else { m.amount };
+            let amount = m.amount_at(st.value);
             if amount != 0 {
                 all.push((id.as_str(), m.kind, amount));
             }

@@ -223,7 +223,7 @@ impl<'a> View<'a> {
                 .modifiers
                 .iter()
                 .filter(|m| m.to.contains(&on))
-                .map(|m| if m.per_value { m.amount.saturating_mul(value) } else { m.amount })
+                .map(|m| m.amount_at(value))
                 .fold(0, i32::saturating_add);
             if u.enemy { m.saturating_neg() } else { m }
         };

@@ -439,6 +439,13 @@ pub struct RollModifier {
     pub per_value: bool,
 }
 
+impl RollModifier {
+    /// Its amount on a condition of this value: `amount`, times the value when `per_value`.
+    pub fn amount_at(&self, value: i32) -> i32 {
+        if self.per_value { self.amount.saturating_mul(value) } else { self.amount }
+    }
+}
+
 /// What a [`RollModifier`] changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect)]
 pub enum RollOn {
