@@ -729,8 +729,8 @@ pub(crate) fn advance_playback(
     let events = &battle.combat.log().events;
     let start = playback.shown.min(events.len());
     let map = battle.combat.map();
-    for e in &events[start..] {
-        match beat_for(e) {
+    for (_, e, beat) in new_beats(events, start, &battle.combat.ruleset().defeated_condition) {
+        match beat {
             // A walk follows the map's cheapest path, square by square, around walls and mud.
             Some(Beat::Walk { who, from, to }) => {
                 let path = map.path(from, to, 400, |_| true, |_| true).unwrap_or_else(|| vec![from, to]);
@@ -802,6 +802,33 @@ fn finish_beat(playback: &mut Playback, b: &Beat) {
 }
 
 /// What the view shows for one event, if anything.
+/// Whether `e` only repeats what the event before it put over the creature's head: a creature
+/// taken out of the fight gets the ruleset's defeated condition ("down", pf2e's "dead"), whose
+/// name floats, then `Downed`, which would float "down!" over it (issue 23, fault 4: "down" and
+/// "down!" were drawn one over the other).
+pub(crate) fn says_again(before: Option<&CombatEvent>, e: &CombatEvent, defeated: &str) -> bool {
+    matches!(
+        (before, e),
+        (Some(CombatEvent::ConditionApplied { who: a, condition, .. }), CombatEvent::Downed { who: b })
+            if a == b && condition == defeated
+    )
+}
+
+/// The beats of the log's events from `start` on, with the event (and its index) each comes from:
+/// one an event, less those that [`says_again`] what the event before said.
+pub(crate) fn new_beats<'a>(
+    events: &'a [CombatEvent],
+    start: usize,
+    defeated: &'a str,
+) -> impl Iterator<Item = (usize, &'a CombatEvent, Option<Beat>)> + 'a {
+    events
+        .iter()
+        .enumerate()
+        .skip(start)
+        .filter(move |(i, e)| !says_again(events[..*i].last(), e, defeated))
+        .map(|(i, e)| (i, e, beat_for(e)))
+}
+
 pub(crate) fn beat_for(e: &CombatEvent) -> Option<Beat> {
     const RED: [f32; 3] = [1.0, 0.35, 0.3];
     const GREEN: [f32; 3] = [0.4, 1.0, 0.5];
@@ -924,4 +951,84 @@ fn damage_dealt(c: &Combat, who: Cid) -> i32 {
         }
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::components::InitiativeSetup;
+    use crate::rules::setup::CombatantSpec;
+
+    /// A shipped ruleset.
+    fn ruleset(name: &str) -> Ruleset {
+        Ruleset::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/rulesets/{name}.ron")))
+            .expect("shipped ruleset loads")
+    }
+
+    /// Issue 23, fault 4: a creature taken out of the fight got "down" (the ruleset's defeated
+    /// condition) and then "down!" (`Downed`), drawn one over the other. Over real fights under
+    /// every ruleset (two against two, the AI on every side, to the end), no creature's float
+    /// says again what the one before it said, and creatures do go down in them.
+    #[test]
+    fn a_downed_creature_gets_one_float_saying_so() {
+        let tr = Tr::shipped("en");
+        // Each ruleset's melee weapon (pf2e's and pf1e's are basic abilities, known anyway).
+        for (name, weapon) in
+            [("homebrew-d20", "sword"), ("pf2e", "strike"), ("pf1e", "melee_attack"), ("segments", "longsword")]
+        {
+            let rs = ruleset(name);
+            let mut downed = 0;
+            for seed in 0..4 {
+                let spec = |n: &str, side: &str, at: (i32, i32)| CombatantSpec {
+                    name: n.into(),
+                    side: side.into(),
+                    at,
+                    hp: 9,
+                    stats: [("STR", 3), ("DEX", 2), ("MELEE", 6), ("AC", 12)]
+                        .map(|(k, v)| (k.to_string(), v))
+                        .into_iter()
+                        .collect(),
+                    initiative: InitiativeSetup::Total(10),
+                    abilities: vec![weapon.to_string()],
+                    ..Default::default()
+                };
+                let specs =
+                    [spec("a", "x", (0, 0)), spec("b", "x", (0, 1)), spec("c", "y", (1, 0)), spec("d", "y", (1, 1))];
+                let mut c = Combat::new(rs.clone(), seed, &specs).expect("valid set-up");
+                ai::play(&mut c, AiScope { gm: true, all_creatures: true }, 2_000);
+                let events = &c.log().events;
+                downed += events.iter().filter(|e| matches!(e, CombatEvent::Downed { .. })).count();
+                let mut last: BTreeMap<Cid, (usize, String)> = BTreeMap::new();
+                for (i, _, beat) in new_beats(events, 0, &rs.defeated_condition) {
+                    let Some(Beat::Float { who, text, .. }) = beat else { continue };
+                    let words = text.words(Some(&rs), &tr);
+                    if let Some((j, before)) = last.get(&who)
+                        && *j + 1 == i
+                    {
+                        assert_ne!(
+                            before.trim_end_matches('!'),
+                            words.trim_end_matches('!'),
+                            "{name}, seed {seed}: events {j} and {i} float the same words over one creature"
+                        );
+                    }
+                    last.insert(who, (i, words));
+                }
+            }
+            assert!(downed > 0, "{name}: nobody went down in 4 fights: the test saw nothing");
+        }
+    }
+
+    /// The one repeat [`says_again`] drops: the defeated condition, then `Downed`, for one
+    /// creature. pf2e's `Downed` at 0 hit points comes before its dying condition and is kept.
+    #[test]
+    fn only_downed_after_the_defeated_condition_is_dropped() {
+        let (a, b) = (Cid(0), Cid(1));
+        let cond = |who, c: &str| CombatEvent::ConditionApplied { who, condition: c.into(), value: 1, lasts: None };
+        let down = |who| CombatEvent::Downed { who };
+        assert!(says_again(Some(&cond(a, "down")), &down(a), "down"));
+        assert!(!says_again(Some(&cond(a, "down")), &down(b), "down"), "another creature");
+        assert!(!says_again(Some(&cond(a, "dying")), &down(a), "dead"), "not the defeated condition");
+        assert!(!says_again(Some(&down(a)), &cond(a, "dying"), "dead"), "pf2e: down, then dying");
+        assert!(!says_again(None, &down(a), "down"));
+    }
 }

@@ -108,16 +108,17 @@ impl BoardArea {
 }
 
 /// The free area of a window of `window` logical pixels once `panels` (left, top, right, bottom)
-/// are drawn: a panel across the top or bottom takes its height, one against the left or right
-/// edge its width. Too little left (under 240 × 160): the whole window.
+/// are drawn: a panel across the window takes its height from the top or the bottom (whichever
+/// half it lies in: segments' timeline sits under the banner, not at the window's top edge), one
+/// against the left or right edge its width. Too little left (under 240 × 160): the whole window.
 pub fn free_area(window: Vec2, panels: &[(f32, f32, f32, f32)]) -> Rect {
     let (mut l, mut t, mut r, mut b) = (0.0f32, 0.0f32, window.x, window.y);
     let near = |a: f32, b: f32| (a - b).abs() <= 2.0;
     for &(pl, pt, pr, pb) in panels {
         let across = near(pl, 0.0) && near(pr, window.x);
-        if across && near(pt, 0.0) {
+        if across && pt + pb <= window.y {
             t = t.max(pb);
-        } else if across && near(pb, window.y) {
+        } else if across {
             b = b.min(pt);
         } else if near(pl, 0.0) {
             l = l.max(pr);
@@ -644,6 +645,7 @@ fn spawn_floats(
             Text2d::new(words),
             TextFont { font: font.into(), font_size: FontSize::Px(18.0), ..default() },
             TextColor(Color::srgb(rgb[0], rgb[1], rgb[2])),
+            float_plate(),
             Transform::from_translation(w.extend(5.0)),
             Float { age: 0.0 },
             BoardPart,
@@ -651,15 +653,28 @@ fn spawn_floats(
     }
 }
 
+/// How opaque the dark plate behind a floating text is when it appears: a text that rises over
+/// a neighbour's token or name stays readable (issue 23, fault 4).
+const PLATE_ALPHA: f32 = 0.75;
+
+/// The dark plate behind a floating text, in either view.
+pub(crate) fn float_plate() -> bevy::text::TextBackgroundColor {
+    bevy::text::TextBackgroundColor(Color::srgba(0.05, 0.06, 0.08, PLATE_ALPHA))
+}
+
 fn move_floats(
     mut commands: Commands,
     time: Res<Time>,
-    mut q: Query<(Entity, &mut Float, &mut Transform, &mut TextColor)>,
+    mut q: Query<(Entity, &mut Float, &mut Transform, &mut TextColor, Option<&mut bevy::text::TextBackgroundColor>)>,
 ) {
-    for (e, mut f, mut t, mut c) in &mut q {
+    for (e, mut f, mut t, mut c, plate) in &mut q {
         f.age += time.delta_secs();
         t.translation.y += 30.0 * time.delta_secs();
-        c.0.set_alpha((1.0 - f.age / 1.2).max(0.0));
+        let alpha = (1.0 - f.age / 1.2).max(0.0);
+        c.0.set_alpha(alpha);
+        if let Some(mut p) = plate {
+            p.0.set_alpha(PLATE_ALPHA * alpha);
+        }
         if f.age > 1.2 {
             commands.entity(e).despawn();
         }

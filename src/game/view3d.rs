@@ -1127,6 +1127,7 @@ fn floats3d(
             Text2d::new(words),
             TextFont { font: font.into(), font_size: FontSize::Px(20.0), ..default() },
             TextColor(Color::srgb(rgb[0], rgb[1], rgb[2])),
+            super::view::float_plate(),
             Transform::from_xyz(at.x, y, 150.0),
             RenderLayers::layer(LABEL_LAYER),
             Float { age: 0.0 },
