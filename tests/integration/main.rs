@@ -8,6 +8,8 @@
 //!   per-round limit, "never", the simulator's opening counts with forced dice, bad policies.
 //! - `golden`: a fresh CLI process reproduces the committed log of each ruleset's AI brawl
 //!   (`tests/fixtures/golden-logs/`; re-bless with `SKIRMISH_BLESS=1`).
+//! - `ai_choices`: both AIs' choices in 10 seeded runs of every shipped encounter under every
+//!   ruleset, pinned by digest (`tests/fixtures/ai-choices.txt`; re-bless with `SKIRMISH_BLESS=1`).
 //! - `data_errors`: malformed rulesets and scenarios give `file:line:col: message`.
 //! - `engine`: the schedule, the plugin, the timeline and the headless boundary.
 //! - `game`: the game's own plugins headless: AI-vs-AI to the end, keys and clicks via leafwing mocking.
@@ -52,6 +54,7 @@
 //! - `fused_driver`: the fused driver against the rules schedule it stands in for: the bench
 //!   encounter under every ruleset, logs, state hashes and runs compared after every command.
 
+mod ai_choices;
 mod ai_strength;
 mod ai_tactics;
 mod architecture;
