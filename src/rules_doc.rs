@@ -263,12 +263,12 @@ pub fn doc_in(code: &str) -> Option<&'static RulesDoc> {
 }
 
 /// A rule's title and text by ID in a language, falling back to English entry by entry.
-pub fn rule_in(code: &str, id: &str) -> Option<(&'static str, &'static str)> {
+pub(crate) fn rule_in(code: &str, id: &str) -> Option<(&'static str, &'static str)> {
     doc_in(code).and_then(|d| d.rule(id)).map(|e| (e.title.as_str(), e.text.as_str())).or_else(|| rule(id))
 }
 
 /// A condition's name and text by id in a language, falling back to English.
-pub fn condition_in(code: &str, id: &str) -> Option<(&'static str, &'static str)> {
+pub(crate) fn condition_in(code: &str, id: &str) -> Option<(&'static str, &'static str)> {
     doc_in(code).and_then(|d| d.condition(id)).map(|e| (e.title.as_str(), e.text.as_str())).or_else(|| condition(id))
 }
 

@@ -15,7 +15,7 @@ use crate::rules::state::{DecisionKind, EngineStatus, Pending, Roster};
 
 /// The command this AI sends now, if the engine waits for something it answers (GM decisions
 /// included when `scope.gm`).
-pub fn next_command(combat: &Combat, scope: AiScope) -> Option<Command> {
+pub(crate) fn next_command(combat: &Combat, scope: AiScope) -> Option<Command> {
     let plays = |c: Cid| scope.all_creatures || combat.controller(c) == crate::rules::components::Controller::Ai;
     match combat.status() {
         EngineStatus::AwaitingCommand(c) if plays(c) => Some(turn_command(combat, c)),
@@ -147,7 +147,7 @@ pub(crate) fn turn_command(combat: &Combat, who: Cid) -> Command {
 }
 
 /// Decisions: defend with the better stat, always take attacks of opportunity, pass openings.
-pub fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
+pub(crate) fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
     let p = combat.world.resource::<Pending>().0.clone()?;
     Some(match p.kind {
         DecisionKind::Defense { options, .. } => {

@@ -24,7 +24,7 @@ pub fn watch_from_now(combat: &mut Combat) {
 /// everything up to now, whether or not an opening is due. The first look after set-up, or after
 /// journal entries were applied, starts from now. The game's GM window offers this to a person
 /// in the GM's seat.
-pub fn opening_due(combat: &mut Combat) -> Option<OpeningCall> {
+pub(crate) fn opening_due(combat: &mut Combat) -> Option<OpeningCall> {
     if combat.ruleset().gm_policy.is_never() {
         return None;
     }

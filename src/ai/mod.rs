@@ -55,7 +55,7 @@ impl Brain {
     pub const ALL: [Brain; 3] = [Brain::Tactical, Brain::Fast, Brain::Basic];
 
     /// The brain's name on the command line and in `summary.json`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Brain::Basic => "basic",
             Brain::Tactical => "tactical",

@@ -70,7 +70,7 @@ pub enum ViewMode {
 
 impl ViewMode {
     /// The other view.
-    pub fn toggled(self) -> Self {
+    pub(crate) fn toggled(self) -> Self {
         match self {
             ViewMode::TwoD => ViewMode::ThreeD,
             ViewMode::ThreeD => ViewMode::TwoD,
@@ -78,7 +78,7 @@ impl ViewMode {
     }
 
     /// `2d` or `3d`, as `play --view` and the settings file spell it.
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             ViewMode::TwoD => "2d",
             ViewMode::ThreeD => "3d",
@@ -86,7 +86,7 @@ impl ViewMode {
     }
 
     /// The view `play --view` names: `2d` or `3d`.
-    pub fn from_code(s: &str) -> Option<Self> {
+    pub(crate) fn from_code(s: &str) -> Option<Self> {
         match s.to_ascii_lowercase().as_str() {
             "2d" => Some(ViewMode::TwoD),
             "3d" => Some(ViewMode::ThreeD),
@@ -105,6 +105,6 @@ pub struct Selection {
 }
 
 /// Where saves and the settings file go: `saves/` in the working directory.
-pub fn saves_dir() -> PathBuf {
+pub(crate) fn saves_dir() -> PathBuf {
     PathBuf::from("saves")
 }

@@ -70,7 +70,7 @@ pub struct GmDesk {
 
 impl GmDesk {
     /// A desk for a new battle: the policy starts watching from now.
-    pub fn new(combat: &mut Combat) -> Self {
+    pub(crate) fn new(combat: &mut Combat) -> Self {
         ai::gm::watch_from_now(combat);
         GmDesk::default()
     }
@@ -86,12 +86,12 @@ impl GmDesk {
     }
 
     /// Remember a suggestion made now.
-    pub fn suggest(&mut self, combat: &Combat, call: crate::rules::gm_policy::OpeningCall) {
+    pub(crate) fn suggest(&mut self, combat: &Combat, call: crate::rules::gm_policy::OpeningCall) {
         self.suggestions.insert(Self::at(combat), call);
     }
 
     /// The person lets the suggestion made at this point go.
-    pub fn dismiss(&mut self, combat: &Combat) {
+    pub(crate) fn dismiss(&mut self, combat: &Combat) {
         self.suggestions.remove(&Self::at(combat));
     }
 }
@@ -113,12 +113,12 @@ pub enum Words {
 
 impl Words {
     /// A catalog message, its arguments to add with [`Words::with`].
-    pub fn msg(key: &'static str) -> Words {
+    pub(crate) fn msg(key: &'static str) -> Words {
         Words::Msg(key, Vec::new())
     }
 
     /// The message with one more argument (only a [`Words::Msg`] takes arguments).
-    pub fn with(self, name: &'static str, value: impl Into<Words>) -> Words {
+    pub(crate) fn with(self, name: &'static str, value: impl Into<Words>) -> Words {
         match self {
             Words::Msg(key, mut args) => {
                 args.push((name, value.into()));
@@ -130,7 +130,7 @@ impl Words {
 
     /// The words in the language of `tr`. A refusal names the creatures of `combat` (without
     /// one, the engine's English words).
-    pub fn say(&self, combat: Option<&Combat>, tr: &Tr) -> String {
+    pub(crate) fn say(&self, combat: Option<&Combat>, tr: &Tr) -> String {
         match self {
             Words::Msg(key, args) if args.is_empty() => tr.t(key),
             Words::Msg(key, args) => {
@@ -191,19 +191,19 @@ words_from_int!(i32, i64, u8, u32, u64, usize);
 
 impl Battle {
     /// Show a refusal in the banner, in the language of `tr`.
-    pub fn refuse(&mut self, why: Words, tr: &Tr) {
+    pub(crate) fn refuse(&mut self, why: Words, tr: &Tr) {
         self.last_rejection = Some(why.say(Some(&self.combat), tr));
         self.refused = Some(why);
     }
 
     /// No refusal in the banner any more.
-    pub fn clear_refusal(&mut self) {
+    pub(crate) fn clear_refusal(&mut self) {
         self.last_rejection = None;
         self.refused = None;
     }
 
     /// Word the banner's refusal again, in the language of `tr` (the language changed).
-    pub fn reword(&mut self, tr: &Tr) {
+    pub(crate) fn reword(&mut self, tr: &Tr) {
         if let Some(w) = &self.refused {
             self.last_rejection = Some(w.say(Some(&self.combat), tr));
         }
@@ -357,7 +357,7 @@ pub enum FloatText {
 impl FloatText {
     /// The text in the language of `tr`; a condition is named by the ruleset `rs` (its id with
     /// spaces without one).
-    pub fn words(&self, rs: Option<&Ruleset>, tr: &Tr) -> String {
+    pub(crate) fn words(&self, rs: Option<&Ruleset>, tr: &Tr) -> String {
         match self {
             FloatText::Attack(total) => tr!(tr, "float-attack", total = *total),
             FloatText::Blocked => tr.t("float-blocked"),
@@ -375,7 +375,7 @@ impl FloatText {
 
 impl Beat {
     /// How long it takes at speed 1, in seconds.
-    pub fn seconds(&self) -> f32 {
+    pub(crate) fn seconds(&self) -> f32 {
         match self {
             Beat::Walk { from, to, .. } => 0.12 * from.distance(*to).clamp(1, 12) as f32,
             Beat::Float { .. } => 0.35,
@@ -406,7 +406,7 @@ impl Playback {
     /// How far (in squares) a token stands off its square this moment because it lunges at its
     /// target: a third of a square towards it and back, over the strike's beat. Both views add it
     /// to [`Playback::display`].
-    pub fn lunge(&self, who: Cid) -> Vec2 {
+    pub(crate) fn lunge(&self, who: Cid) -> Vec2 {
         let Some((Beat::Strike { attacker, target }, t)) = &self.current else { return Vec2::ZERO };
         if *attacker != who {
             return Vec2::ZERO;
@@ -417,7 +417,7 @@ impl Playback {
     }
 
     /// Whether something is still playing.
-    pub fn busy(&self) -> bool {
+    pub(crate) fn busy(&self) -> bool {
         self.current.is_some() || !self.queue.is_empty()
     }
 }
@@ -596,7 +596,7 @@ fn start_from_files(
 
 /// Each frame: once the view has caught up, submit the next command: the player's, a policy's
 /// answer, or the AI's after its pause.
-pub fn drive(
+pub(crate) fn drive(
     battle: Option<ResMut<Battle>>,
     mut human: MessageReader<HumanCommand>,
     mut queued: ResMut<HumanQueue>,
@@ -696,7 +696,7 @@ fn policy_answer(combat: &Combat, policies: &Policies) -> Option<Command> {
 }
 
 /// "No" to a decision: no defence roll, no attack, pass, release the cast, keep the order.
-pub fn decline(kind: &DecisionKind) -> crate::rules::command::Choice {
+pub(crate) fn decline(kind: &DecisionKind) -> crate::rules::command::Choice {
     use crate::rules::command::{ActionLoss, Choice, DefenseMethod};
     match kind {
         DecisionKind::Defense { .. } => Choice::Defend(DefenseMethod::NoDefense),
@@ -905,7 +905,7 @@ pub(crate) fn finish_when_over(
 
 /// A short summary of the finished fight: who won, in which round, who is still standing; in
 /// the language of `tr`.
-pub fn summary_in(battle: &Battle, tr: &Tr) -> Vec<String> {
+pub(crate) fn summary_in(battle: &Battle, tr: &Tr) -> Vec<String> {
     let c = &battle.combat;
     let mut lines = Vec::new();
     let draw = c.log().events.iter().find_map(|e| match e {

@@ -9,7 +9,7 @@ use crate::rules::components::Cid;
 use crate::rules::driver::Combat;
 
 /// The combat a scenario's steps lead to (`skirmish play --scenario FILE`).
-pub fn combat(path: &std::path::Path, mods: &[String]) -> Result<Combat, String> {
+pub(crate) fn combat(path: &std::path::Path, mods: &[String]) -> Result<Combat, String> {
     let ls = crate::scenario::load_with_mods(path, mods).map_err(|e| e.to_string())?;
     let (report, combat) = crate::scenario::run_keeping(&ls, None);
     if let Some(f) = report.checks.iter().find(|c| c.failure.is_some()) {
@@ -26,7 +26,7 @@ pub fn combat(path: &std::path::Path, mods: &[String]) -> Result<Combat, String>
 
 /// A setup for a scenario file: its ruleset, map and combatants, after its steps. Every side is
 /// played by people unless the options name the AI's sides.
-pub fn setup(options: &super::app_state::PlayOptions, path: &std::path::Path) -> Result<BattleSetup, String> {
+pub(crate) fn setup(options: &super::app_state::PlayOptions, path: &std::path::Path) -> Result<BattleSetup, String> {
     let ls = crate::scenario::load(path).map_err(|e| e.to_string())?;
     let s = &ls.scenario;
     let mut side_names: Vec<String> = Vec::new();

@@ -161,7 +161,7 @@ impl HudCache {
     }
 
     /// Side names in the language: the log's sentences and the card use them.
-    pub fn set_side_names(&mut self, sides: std::collections::BTreeMap<String, String>) {
+    pub(crate) fn set_side_names(&mut self, sides: std::collections::BTreeMap<String, String>) {
         if self.sides != sides {
             self.log.set_side_names(sides.clone());
             self.sides = sides;

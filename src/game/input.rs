@@ -318,7 +318,7 @@ impl BindingsNote {
     }
 
     /// The note in the language of `tr`, if there is one.
-    pub fn words(&self, tr: &Tr) -> Option<String> {
+    pub(crate) fn words(&self, tr: &Tr) -> Option<String> {
         self.1.as_ref().map(|e| crate::tr!(tr, "keys-bindings-error", error = e))
     }
 }

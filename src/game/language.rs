@@ -35,7 +35,7 @@ pub struct Languages {
 
 /// The language to start in: `--lang`, the settings file, the environment, English. Unknown
 /// codes fall through to the next source (with a note).
-pub fn starting_language(
+pub(crate) fn starting_language(
     options_lang: Option<&str>,
     settings: &Result<Settings, String>,
     env: &dyn Fn(&str) -> Option<String>,
@@ -71,7 +71,7 @@ pub(crate) fn setup_language(mut commands: Commands, options: Res<PlayOptions>) 
 }
 
 /// Switch to `code` now and keep the choice in the settings file.
-pub fn switch_language(code: &str, tr: &mut Tr, languages: &mut Languages, saves_dir: &std::path::Path) {
+pub(crate) fn switch_language(code: &str, tr: &mut Tr, languages: &mut Languages, saves_dir: &std::path::Path) {
     *tr = Tr::new(languages.catalogs.clone(), code);
     // The other settings (the view) stay as they were; a file that does not read is left alone
     // (the start screen shows why).
@@ -128,7 +128,7 @@ impl BoardFonts {
     /// The font for a board text: Nanum Gothic if it has a character outside ASCII (Bevy's
     /// built-in font is a subset with ASCII only: `á`, `¡` or Hangul would be missing), else
     /// Bevy's default, so plain Latin text keeps its look.
-    pub fn for_text(&self, text: &str) -> Handle<Font> {
+    pub(crate) fn for_text(&self, text: &str) -> Handle<Font> {
         if !text.is_ascii() { self.hangul.clone() } else { Handle::default() }
     }
 }

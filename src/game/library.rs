@@ -30,7 +30,7 @@ pub struct Library {
 impl Library {
     /// Read every ruleset and encounter under `assets`, plus the built-in defaults when the folder
     /// lacks them.
-    pub fn scan(assets: &Path) -> Self {
+    pub(crate) fn scan(assets: &Path) -> Self {
         let mut lib = Library::default();
         for f in ron_files(&assets.join("rulesets")) {
             let name = f.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
@@ -57,7 +57,7 @@ impl Library {
     }
 
     /// A loaded encounter whose file name ends with `file` (or the default one for `None`).
-    pub fn encounter(&self, file: Option<&Path>) -> Option<(&PathBuf, &Encounter)> {
+    pub(crate) fn encounter(&self, file: Option<&Path>) -> Option<(&PathBuf, &Encounter)> {
         let wanted = file.map_or(Path::new("skirmish-4v4.ron"), |f| f);
         // The exact file first (a copy elsewhere with a shipped file's name is that copy).
         let exact = self.encounters.iter().find(|(f, _)| f == wanted);
@@ -67,7 +67,7 @@ impl Library {
     }
 
     /// Every load error, one line each.
-    pub fn errors(&self) -> Vec<String> {
+    pub(crate) fn errors(&self) -> Vec<String> {
         let rs = self.rulesets.iter().filter_map(|(_, r)| r.as_ref().err().map(|e| e.to_string()));
         let en = self.encounters.iter().filter_map(|(_, e)| e.as_ref().err().map(|e| e.to_string()));
         rs.chain(en).collect()
@@ -75,7 +75,7 @@ impl Library {
 }
 
 /// The project's `assets/` folder: in the working directory, else the crate's own.
-pub fn assets_root() -> PathBuf {
+pub(crate) fn assets_root() -> PathBuf {
     let here = PathBuf::from("assets");
     if here.join("rulesets").is_dir() { here } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("assets") }
 }

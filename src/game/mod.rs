@@ -107,7 +107,7 @@ impl Plugin for GameLogicPlugin {
 }
 
 /// Open the game window and play.
-pub fn run(options: PlayOptions) -> AppExit {
+pub(crate) fn run(options: PlayOptions) -> AppExit {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window { title: "skirmish".into(), resolution: (1280, 800).into(), ..default() }),

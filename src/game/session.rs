@@ -461,7 +461,7 @@ impl Default for SimPanel {
 impl SimPanel {
     /// Start `runs` runs of the battle's encounter under its ruleset and mods, seeds from `seed`.
     /// A battle set up from a scenario file has no encounter file to simulate: an error result.
-    pub fn start(&mut self, battle: &Battle) {
+    pub(crate) fn start(&mut self, battle: &Battle) {
         if battle.setup.scenario.is_some() || battle.setup.from_save.is_some() {
             let key = if battle.setup.scenario.is_some() { "simulate-from-scenario" } else { "simulate-from-save" };
             self.fail(Words::msg(key));
@@ -521,7 +521,7 @@ impl SimPanel {
     }
 
     /// Take the batch's result once it is done; `true` when one arrived.
-    pub fn poll(&mut self) -> bool {
+    pub(crate) fn poll(&mut self) -> bool {
         let finished = self.job.as_ref().and_then(|j| j.out.lock().ok().and_then(|mut s| s.take()));
         match finished {
             Some(Ok(s)) => {

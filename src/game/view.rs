@@ -460,7 +460,7 @@ pub(crate) fn hp_fill(h: &Health) -> (f32, Color) {
 
 /// A condition as a badge: the initials of its name, and its value when it has one
 /// (`frightened` 2 → `F2`, `posición defensiva` → `PD`, `무방비` → `무`).
-pub fn badge(name: &str, value: i32) -> String {
+pub(crate) fn badge(name: &str, value: i32) -> String {
     let letters: String =
         name.split(['_', ' ', '-']).filter_map(|w| w.chars().next()).collect::<String>().to_uppercase();
     if value > 1 { format!("{letters}{value}") } else { letters }
@@ -684,7 +684,7 @@ fn move_floats(
 /// The point of the 2D board's world under the window point `cursor`, for a camera at `cam`
 /// with zoom `scale` drawing into `area` (logical pixels): the camera shows [`VIEW_ROWS`]
 /// squares' height times `scale` over the area's height, centred on `cam`.
-pub fn cursor_to_world(cursor: Vec2, area: Rect, cam: Vec2, scale: f32) -> Vec2 {
+pub(crate) fn cursor_to_world(cursor: Vec2, area: Rect, cam: Vec2, scale: f32) -> Vec2 {
     let k = VIEW_ROWS * CELL * scale / area.height().max(1.0);
     let d = cursor - area.center();
     cam + Vec2::new(d.x * k, -d.y * k)

@@ -125,7 +125,7 @@ impl Orbit {
     pub const FOLLOW: f32 = 16.0;
 
     /// The camera's transform.
-    pub fn transform(&self) -> Transform {
+    pub(crate) fn transform(&self) -> Transform {
         let (sy, cy) = self.yaw.sin_cos();
         let (sp, cp) = self.pitch.sin_cos();
         let eye = self.focus + self.distance * Vec3::new(sy * cp, sp, cy * cp);
@@ -133,7 +133,7 @@ impl Orbit {
     }
 
     /// The camera's projection onto a viewport of `size`, worked out once for many points.
-    pub fn projector(&self, size: Vec2) -> Projector {
+    pub(crate) fn projector(&self, size: Vec2) -> Projector {
         let tr = self.transform();
         let t = (FOV / 2.0).tan();
         Projector { eye: tr.translation, inverse: tr.rotation.inverse(), size, tx: t * size.x / size.y.max(1.0), ty: t }
@@ -141,7 +141,7 @@ impl Orbit {
 
     /// The ray from the camera through the point `at` of a viewport of `size` (logical pixels,
     /// from its top left corner).
-    pub fn ray(&self, at: Vec2, size: Vec2) -> Ray3d {
+    pub(crate) fn ray(&self, at: Vec2, size: Vec2) -> Ray3d {
         let aspect = size.x / size.y.max(1.0);
         let ndc = Vec2::new(2.0 * at.x / size.x.max(1.0) - 1.0, 1.0 - 2.0 * at.y / size.y.max(1.0));
         let t = (FOV / 2.0).tan();
@@ -159,7 +159,7 @@ impl Orbit {
     /// The distance from which a board of squares `lo..=hi` (walls included) is seen whole in a
     /// viewport of `size`, whatever the camera's angle: its bounding sphere fits the narrower
     /// field of view.
-    pub fn fit_distance(lo: GridPos, hi: GridPos, size: Vec2) -> f32 {
+    pub(crate) fn fit_distance(lo: GridPos, hi: GridPos, size: Vec2) -> f32 {
         // A viewport squeezed to nothing (a minimised window) frames as a square one would.
         let size = if size.x < 1.0 || size.y < 1.0 { Vec2::ONE } else { size };
         let aspect = size.x / size.y;
@@ -173,7 +173,7 @@ impl Orbit {
     /// The nearest distance from which the board `lo..=hi` (its walls' height included) is seen
     /// whole in a viewport of `size` at this camera's angle, with a small margin: the corners of
     /// its box all drawn inside. Never farther than [`Orbit::fit_distance`], which fits any angle.
-    pub fn fit_distance_here(&self, lo: GridPos, hi: GridPos, size: Vec2) -> f32 {
+    pub(crate) fn fit_distance_here(&self, lo: GridPos, hi: GridPos, size: Vec2) -> f32 {
         let far = Self::fit_distance(lo, hi, size);
         let (x0, x1) = (lo.x as f32 - 0.5, hi.x as f32 + 0.5);
         let (z0, z1) = (lo.y as f32 - 0.5, hi.y as f32 + 0.5);
@@ -208,7 +208,7 @@ impl Orbit {
     }
 
     /// The centre of a board of squares `lo..=hi`, on the ground.
-    pub fn centre(lo: GridPos, hi: GridPos) -> Vec3 {
+    pub(crate) fn centre(lo: GridPos, hi: GridPos) -> Vec3 {
         Vec3::new((lo.x + hi.x) as f32 / 2.0, 0.0, (lo.y + hi.y) as f32 / 2.0)
     }
 
@@ -232,7 +232,7 @@ pub struct Projector {
 impl Projector {
     /// Where `p` is drawn (logical pixels from the viewport's top left corner) and how far in
     /// front of the camera it is; none behind the camera.
-    pub fn project(&self, p: Vec3) -> Option<(Vec2, f32)> {
+    pub(crate) fn project(&self, p: Vec3) -> Option<(Vec2, f32)> {
         let local = self.inverse * (p - self.eye);
         let depth = -local.z;
         if depth < 0.05 {
@@ -245,7 +245,7 @@ impl Projector {
 }
 
 /// The point of the scene a square's centre is (on the ground).
-pub fn square_point(p: Vec2) -> Vec3 {
+pub(crate) fn square_point(p: Vec2) -> Vec3 {
     Vec3::new(p.x, 0.0, p.y)
 }
 
@@ -289,7 +289,7 @@ pub struct PickToken {
 /// chosen), a token the ray meets before that is picked, the nearest first. When it wants a
 /// square (a movement, an area), tokens are passed through: a token in front does not steal the
 /// click from the square behind it.
-pub fn pick(ray: &Ray3d, walls: &BTreeSet<GridPos>, tokens: &[PickToken], creatures: bool) -> Option<GridPos> {
+pub(crate) fn pick(ray: &Ray3d, walls: &BTreeSet<GridPos>, tokens: &[PickToken], creatures: bool) -> Option<GridPos> {
     let mut best: Option<(f32, GridPos)> = None;
     let d = *ray.direction;
     if d.y < -1e-6 {
@@ -329,7 +329,7 @@ pub fn pick(ray: &Ray3d, walls: &BTreeSet<GridPos>, tokens: &[PickToken], creatu
 /// A low camera (for the screenshot of walls in front of tokens): of eight directions around
 /// the board, the one from which the most creatures stand behind a wall, raised only a little
 /// above the ground and framing the board.
-pub fn low_angle_over_walls(battle: &Battle, size: Vec2) -> Orbit {
+pub(crate) fn low_angle_over_walls(battle: &Battle, size: Vec2) -> Orbit {
     let (lo, hi) = bounds(battle);
     let walls = &battle.combat.map().blocked;
     let tokens = pick_tokens(battle);
@@ -962,7 +962,7 @@ const LABEL_BOX: Vec2 = Vec2::new(84.0, 34.0);
 /// covering another after two steps is left out (a crowd seen from afar shows its nearest
 /// names, not a heap of them, and a name stays near its creature); the creature keeps its HP
 /// bar, ring and colour.
-pub fn place_labels(wanted: &[(Cid, Vec2)]) -> Vec<(Cid, Vec2)> {
+pub(crate) fn place_labels(wanted: &[(Cid, Vec2)]) -> Vec<(Cid, Vec2)> {
     let step_size = Vec2::new(LABEL_BOX.x, LABEL_BOX.y * 0.9);
     // A hair's tolerance: a label moved exactly one step above another does not cover it.
     let covers = |a: Vec2, b: Vec2| (a.x - b.x).abs() < step_size.x - 0.01 && (a.y - b.y).abs() < step_size.y - 0.01;

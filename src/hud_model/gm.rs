@@ -64,7 +64,7 @@ pub fn gm_calls(combat: &mut Combat, form: &GmForm) -> Vec<GmCall> {
 }
 
 /// [`gm_calls`] in a language.
-pub fn gm_calls_in(combat: &mut Combat, form: &GmForm, tr: &Tr) -> Vec<GmCall> {
+pub(crate) fn gm_calls_in(combat: &mut Combat, form: &GmForm, tr: &Tr) -> Vec<GmCall> {
     let name = |c: Cid| combat.name_in(c, tr.code());
     let who = name(form.who);
     let mut inputs: Vec<(String, GmInput)> = Vec::new();
@@ -124,7 +124,7 @@ pub fn suggestion_words(combat: &Combat, call: &OpeningCall) -> String {
 }
 
 /// [`suggestion_words`] in a language.
-pub fn suggestion_words_in(combat: &Combat, call: &OpeningCall, tr: &Tr) -> String {
+pub(crate) fn suggestion_words_in(combat: &Combat, call: &OpeningCall, tr: &Tr) -> String {
     use crate::rules::gm_policy::OpeningTrigger;
     let who: Vec<String> = call.eligible.iter().map(|c| combat.name_in(*c, tr.code())).collect();
     let reasons: Vec<String> = call

@@ -97,7 +97,7 @@ pub struct LogFilter {
 
 impl LogFilter {
     /// Whether an entry passes.
-    pub fn keeps(&self, e: &LogEntry) -> bool {
+    pub(crate) fn keeps(&self, e: &LogEntry) -> bool {
         self.who.is_none_or(|w| e.actors.contains(&w)) && !self.hidden.contains(&e.category)
     }
 }
@@ -320,7 +320,7 @@ pub fn dice_words(dice: &[DieRoll]) -> Option<String> {
 }
 
 /// [`dice_words`] in a language.
-pub fn dice_words_in(tr: &Tr, dice: &[DieRoll]) -> Option<String> {
+pub(crate) fn dice_words_in(tr: &Tr, dice: &[DieRoll]) -> Option<String> {
     if dice.is_empty() {
         return None;
     }
@@ -395,17 +395,17 @@ fn roll_words(tr: &Tr, r: RollParts<'_>) -> String {
 }
 
 /// The name of an ability in a language: its `names` entry, else its display name, else its id.
-pub fn ability_name(rs: &Ruleset, tr: &Tr, id: &str) -> String {
+pub(crate) fn ability_name(rs: &Ruleset, tr: &Tr, id: &str) -> String {
     rs.ability(id).map_or(id.to_string(), |d| tr.name(d.display_name(), &d.names).to_string())
 }
 
 /// A stat's abbreviation in a language: the ruleset's `stat_names` entry, else the stat.
-pub fn stat_name(rs: &Ruleset, tr: &Tr, stat: &str) -> String {
+pub(crate) fn stat_name(rs: &Ruleset, tr: &Tr, stat: &str) -> String {
     rs.stat_names.get(stat).and_then(|n| n.get(tr.code())).cloned().unwrap_or_else(|| stat.to_string())
 }
 
 /// The name of a condition in a language: its `names` entry, else its id with spaces.
-pub fn condition_name(rs: &Ruleset, tr: &Tr, id: &str) -> String {
+pub(crate) fn condition_name(rs: &Ruleset, tr: &Tr, id: &str) -> String {
     match rs.condition(id).and_then(|d| d.names.get(tr.code())) {
         Some(n) => n.clone(),
         None => id.replace('_', " "),
@@ -524,7 +524,7 @@ fn attack_sentence(
 }
 
 /// The catalog key of what a roll modifier changes (`roll-on-attack`: "attack roll").
-pub fn roll_on_key(on: RollOn) -> &'static str {
+pub(crate) fn roll_on_key(on: RollOn) -> &'static str {
     match on {
         RollOn::Attack => "roll-on-attack",
         RollOn::Save => "roll-on-save",
@@ -544,7 +544,7 @@ fn modifier_words(rs: &Ruleset, tr: &Tr, modifiers: &[(String, i32)]) -> String 
 }
 
 /// A defence method in words.
-pub fn defense_words(tr: &Tr, m: DefenseMethod) -> String {
+pub(crate) fn defense_words(tr: &Tr, m: DefenseMethod) -> String {
     tr.t(match m {
         DefenseMethod::Dodge => "defense-dodge",
         DefenseMethod::Parry => "defense-parry",

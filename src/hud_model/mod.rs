@@ -211,7 +211,7 @@ pub fn tracker(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &st
 }
 
 /// [`tracker`] in a language.
-pub fn tracker_in(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &str)>, tr: &Tr) -> Tracker {
+pub(crate) fn tracker_in(combat: &mut Combat, ahead: usize, what_if_mark: Option<(Cid, &str)>, tr: &Tr) -> Tracker {
     let rs = combat.ruleset().clone();
     let kind = match rs.turn_model {
         TurnModel::RecoveryTime { segments_per_round } => TrackerKind::Segments { per_round: segments_per_round },
@@ -346,7 +346,7 @@ pub fn what_if(combat: &mut Combat, who: Cid, ability: &str) -> Option<WhatIf> {
 }
 
 /// [`what_if`] in a language.
-pub fn what_if_in(combat: &mut Combat, who: Cid, ability: &str, tr: &Tr) -> Option<WhatIf> {
+pub(crate) fn what_if_in(combat: &mut Combat, who: Cid, ability: &str, tr: &Tr) -> Option<WhatIf> {
     let (round, segment) = combat.next_turn_if(who, ability)?;
     let rank = combat.get::<Initiative>(who).map_or(0, |i| i.rank);
     let forecast = combat.forecast(combat.len().saturating_mul(3));
@@ -511,7 +511,7 @@ pub fn card(combat: &mut Combat, who: Cid) -> Card {
 }
 
 /// [`card`] in a language.
-pub fn card_in(combat: &mut Combat, who: Cid, tr: &Tr) -> Card {
+pub(crate) fn card_in(combat: &mut Combat, who: Cid, tr: &Tr) -> Card {
     let rs = combat.ruleset().clone();
     let pool = combat.get::<ActionPool>(who).cloned().unwrap_or_default();
     let hp = combat.get::<Health>(who).copied().unwrap_or(Health { hp: 0, max: 0 });
@@ -725,7 +725,7 @@ fn badge(combat: &Combat, rs: &Ruleset, tr: &Tr, who: Cid, id: &str, st: &Condit
 }
 
 /// A condition's roll modifiers in words at a value: `attack roll, saving throw −2 (status)`.
-pub fn modifier_lines(tr: &Tr, def: &crate::rules::ruleset::ConditionDef, value: i32) -> Vec<String> {
+pub(crate) fn modifier_lines(tr: &Tr, def: &crate::rules::ruleset::ConditionDef, value: i32) -> Vec<String> {
     use crate::rules::ruleset::BonusKind;
     def.modifiers
         .iter()
@@ -822,7 +822,7 @@ pub fn cost_text(rs: &Ruleset, ability: &str) -> String {
 }
 
 /// [`cost_text`] in a language.
-pub fn cost_text_in(rs: &Ruleset, tr: &Tr, ability: &str) -> String {
+pub(crate) fn cost_text_in(rs: &Ruleset, tr: &Tr, ability: &str) -> String {
     let Some(d) = rs.ability(ability) else { return String::new() };
     let timing = match d.timing {
         Timing::Reaction => Some(tr.t("cost-reaction")),
@@ -956,7 +956,7 @@ pub fn ability_buttons(combat: &mut Combat, who: Cid, hotkeys: &[String]) -> Vec
 }
 
 /// [`ability_buttons`] in a language.
-pub fn ability_buttons_in(combat: &mut Combat, who: Cid, hotkeys: &[String], tr: &Tr) -> Vec<AbilityButton> {
+pub(crate) fn ability_buttons_in(combat: &mut Combat, who: Cid, hotkeys: &[String], tr: &Tr) -> Vec<AbilityButton> {
     let rs = combat.ruleset().clone();
     let ids = abilities_of(combat, who);
     let me = combat.get::<GridPos>(who).copied();

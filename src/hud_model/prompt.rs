@@ -17,7 +17,7 @@ pub fn choices(c: &mut Combat, kind: &DecisionKind, by: Decider) -> Vec<(String,
 }
 
 /// [`choices`] in a language.
-pub fn choices_in(c: &mut Combat, kind: &DecisionKind, by: Decider, tr: &Tr) -> Vec<(String, Choice)> {
+pub(crate) fn choices_in(c: &mut Combat, kind: &DecisionKind, by: Decider, tr: &Tr) -> Vec<(String, Choice)> {
     if let DecisionKind::Opening { id } = kind {
         return opening_choices(c, *id, by, tr);
     }

@@ -217,7 +217,7 @@ pub fn rule_text_in(code: &str, id: &str) -> Option<(String, String)> {
 }
 
 /// [`condition_text_for`] in a language (English where the language lacks it).
-pub fn condition_text_in(rs: &Ruleset, code: &str, id: &str) -> Option<String> {
+pub(crate) fn condition_text_in(rs: &Ruleset, code: &str, id: &str) -> Option<String> {
     let (_, text) = crate::rules_doc::condition_in(code, id).map(|(t, x)| (t.to_string(), x.to_string()))?;
     const MARKS: [&str; 4] = ["homebrew-d20: ", "pf2e: ", "pf1e: ", "segments: "];
     let mine = match family(rs) {

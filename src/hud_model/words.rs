@@ -11,7 +11,7 @@ use crate::rules::driver::Combat;
 use crate::tr;
 
 /// Who decides, in words: the creature's name or "the GM".
-pub fn decider_words(combat: &Combat, by: Decider, tr: &Tr) -> String {
+pub(crate) fn decider_words(combat: &Combat, by: Decider, tr: &Tr) -> String {
     match by {
         Decider::Creature(c) => combat.name_in(c, tr.code()),
         Decider::Gm => tr.t("the-gm"),

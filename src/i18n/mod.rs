@@ -32,12 +32,12 @@ const SHIPPED: [(&str, &str); 3] = [
 ];
 
 /// The shipped languages other than English: the ones `skirmish check` expects data names in.
-pub fn translated_languages() -> Vec<&'static str> {
+pub(crate) fn translated_languages() -> Vec<&'static str> {
     SHIPPED.iter().map(|(c, _)| *c).filter(|c| *c != FALLBACK).collect()
 }
 
 /// Warnings for names that lack a shipped language: `what` (`ability `sword``), its `names`.
-pub fn missing_names<'a>(items: impl Iterator<Item = (String, &'a BTreeMap<String, String>)>) -> Vec<String> {
+pub(crate) fn missing_names<'a>(items: impl Iterator<Item = (String, &'a BTreeMap<String, String>)>) -> Vec<String> {
     let langs = translated_languages();
     items
         .filter_map(|(what, names)| {
@@ -123,7 +123,7 @@ impl Catalog {
     }
 
     /// A message, if this catalog has it and it formats without errors.
-    pub fn format(&self, key: &str, args: Option<&FluentArgs>) -> Option<String> {
+    pub(crate) fn format(&self, key: &str, args: Option<&FluentArgs>) -> Option<String> {
         let msg = self.bundle.get_message(key)?;
         let pattern = msg.value()?;
         let mut errors = Vec::new();
@@ -132,7 +132,7 @@ impl Catalog {
     }
 
     /// Whether the catalog defines `key`.
-    pub fn has(&self, key: &str) -> bool {
+    pub(crate) fn has(&self, key: &str) -> bool {
         self.bundle.has_message(key)
     }
 
@@ -222,7 +222,7 @@ pub struct Catalogs {
 
 impl Catalogs {
     /// The built-in catalogs only.
-    pub fn shipped() -> Arc<Catalogs> {
+    pub(crate) fn shipped() -> Arc<Catalogs> {
         static SHIPPED_CATS: OnceLock<Arc<Catalogs>> = OnceLock::new();
         SHIPPED_CATS.get_or_init(|| Arc::new(Catalogs::from_sources(Vec::new()))).clone()
     }
@@ -364,7 +364,7 @@ macro_rules! tr {
 
 impl Tr {
     /// The language `code` of `cats` (English if it has no such language).
-    pub fn new(cats: Arc<Catalogs>, code: &str) -> Tr {
+    pub(crate) fn new(cats: Arc<Catalogs>, code: &str) -> Tr {
         let cur = cats.list.iter().position(|c| c.code == code).unwrap_or(0);
         Tr { cats, cur, strict: false }
     }
@@ -381,17 +381,17 @@ impl Tr {
     }
 
     /// The language's code.
-    pub fn code(&self) -> &str {
+    pub(crate) fn code(&self) -> &str {
         self.cats.list.get(self.cur).map_or(FALLBACK, |c| c.code.as_str())
     }
 
     /// Every language there is, to choose from.
-    pub fn catalogs(&self) -> &Arc<Catalogs> {
+    pub(crate) fn catalogs(&self) -> &Arc<Catalogs> {
         &self.cats
     }
 
     /// A message without arguments.
-    pub fn t(&self, key: &str) -> String {
+    pub(crate) fn t(&self, key: &str) -> String {
         self.lookup(key, None)
     }
 
@@ -418,12 +418,12 @@ impl Tr {
     }
 
     /// Whether the current language has `key` itself (no fallback).
-    pub fn has_own(&self, key: &str) -> bool {
+    pub(crate) fn has_own(&self, key: &str) -> bool {
         self.cats.list.get(self.cur).is_some_and(|c| c.has(key))
     }
 
     /// A data name in this language: `names[code]`, else the default name.
-    pub fn name<'a>(&self, default: &'a str, names: &'a BTreeMap<String, String>) -> &'a str {
+    pub(crate) fn name<'a>(&self, default: &'a str, names: &'a BTreeMap<String, String>) -> &'a str {
         names.get(self.code()).map_or(default, |s| s.as_str())
     }
 }

@@ -67,7 +67,7 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// Ask for a decision and stop resolving until it comes.
-    pub fn ask(&mut self, by: Decider, kind: DecisionKind, resume: Option<Work>, attack: Option<AttackCtx>) {
+    pub(crate) fn ask(&mut self, by: Decider, kind: DecisionKind, resume: Option<Work>, attack: Option<AttackCtx>) {
         self.emit(CombatEvent::DecisionRequested { by, about: kind.name().to_string() });
         self.pending.0 = Some(PendingDecision { by, kind, resume, attack });
     }
@@ -338,7 +338,7 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// Which defences the target may use (HB-41..44, HB-47, G-HB-16).
-    pub fn defense_options(&self, ctx: &AttackCtx) -> Vec<DefenseMethod> {
+    pub(crate) fn defense_options(&self, ctx: &AttackCtx) -> Vec<DefenseMethod> {
         let DefenseRule::ActiveRoll { dodge_stat, parry_stat, .. } = &self.ruleset.defense else {
             return vec![];
         };
@@ -427,7 +427,7 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// Regain hit points, up to the maximum, and log it.
-    pub fn heal(&mut self, who: Cid, amount: i32) {
+    pub(crate) fn heal(&mut self, who: Cid, amount: i32) {
         self.heal_rolled(who, amount, Vec::new());
     }
 
@@ -525,7 +525,7 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// Dead (dying reached its limit): the defeated condition; no more turns.
-    pub fn die(&mut self, who: Cid) {
+    pub(crate) fn die(&mut self, who: Cid) {
         let counted_already = self.ruleset.at_zero_hp.is_some() && self.c(who).health.hp <= 0;
         self.remove_from_fight(who, !counted_already);
     }
@@ -600,7 +600,7 @@ impl<'w> Rules<'w, '_> {
     /// Put a condition on a creature. A non-stacking condition already present changes nothing
     /// (HB-24) unless the new value is higher; a negative one ends conditions that end on negative
     /// status (HB-23) and interrupts. Under turn hooks, its creator keeps track of it (P2-05).
-    pub fn apply_condition(&mut self, who: Cid, id: &str, nc: NewCondition) {
+    pub(crate) fn apply_condition(&mut self, who: Cid, id: &str, nc: NewCondition) {
         let Some(def) = self.rs().condition(id) else { return };
         if def.immune_traits.iter().any(|t| self.c(who).traits.has(t)) {
             // P1-20: Uncanny Dodge is never caught flat-footed.
@@ -737,7 +737,7 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// Interrupt: a spread activity fails and its spent actions are lost (G-HB-09).
-    pub fn interrupt(&mut self, who: Cid) {
+    pub(crate) fn interrupt(&mut self, who: Cid) {
         let DisruptionPolicy::ActivityFails { spent_lost, .. } = self.ruleset.disruption else { return };
         // A spread activity that does not fail on interruption (SpreadCost) carries on.
         if let super::ruleset::MultiTurnActivities::SpreadCost { fails_on_interrupt: false, .. } =

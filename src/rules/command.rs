@@ -313,7 +313,7 @@ impl Rejection {
     ];
 
     /// The variant's name, used by scenario expectations.
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         match self {
             Rejection::CombatOver => "CombatOver",
             Rejection::UnknownCombatant(_) => "UnknownCombatant",
@@ -357,7 +357,7 @@ impl fmt::Display for Rejection {
 
 impl Decider {
     /// Who decides, in words: the creature's name (through `name`) or "the GM".
-    pub fn describe(&self, name: &dyn Fn(Cid) -> String) -> String {
+    pub(crate) fn describe(&self, name: &dyn Fn(Cid) -> String) -> String {
         match self {
             Decider::Creature(c) => name(*c),
             Decider::Gm => "the GM".into(),
@@ -367,7 +367,7 @@ impl Decider {
 
 impl Rejection {
     /// The reason in words, naming creatures through `name` (the log's names).
-    pub fn describe(&self, name: &dyn Fn(Cid) -> String) -> String {
+    pub(crate) fn describe(&self, name: &dyn Fn(Cid) -> String) -> String {
         struct With<'a>(&'a Rejection, &'a dyn Fn(Cid) -> String);
         impl fmt::Display for With<'_> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -193,12 +193,12 @@ impl ActionPool {
     }
 
     /// Unrestricted actions still available.
-    pub fn regular(&self) -> u8 {
+    pub(crate) fn regular(&self) -> u8 {
         self.max.saturating_sub(self.spent)
     }
 
     /// Actions available for a given ability.
-    pub fn available_for(&self, ability: &str) -> u8 {
+    pub(crate) fn available_for(&self, ability: &str) -> u8 {
         let restricted = if self.restricted_to.is_empty() || self.restricted_to.iter().any(|a| a == ability) {
             self.restricted_left
         } else {
@@ -208,7 +208,7 @@ impl ActionPool {
     }
 
     /// Spend `cost` actions on `ability`, restricted ones first where allowed.
-    pub fn spend(&mut self, ability: &str, cost: u8) {
+    pub(crate) fn spend(&mut self, ability: &str, cost: u8) {
         let usable = self.available_for(ability) - self.regular();
         let from_restricted = usable.min(cost);
         self.restricted_left -= from_restricted;
@@ -235,7 +235,7 @@ pub struct ConditionState {
 
 impl ConditionState {
     /// A plain condition with no duration.
-    pub fn plain(value: i32) -> Self {
+    pub(crate) fn plain(value: i32) -> Self {
         Self { lasts: None, left: None, stacks: 1, value, creator: None, sustained: false }
     }
 }
@@ -276,7 +276,7 @@ pub struct Activity {
 
 impl Activity {
     /// An activity paid over turns (HB-26) or cast over rounds (G-P1-10).
-    pub fn spread(i: &ActIntent, cost: u8, paid: u8) -> Self {
+    pub(crate) fn spread(i: &ActIntent, cost: u8, paid: u8) -> Self {
         Self {
             ability: i.ability.clone(),
             targets: i.targets.clone(),

@@ -21,7 +21,7 @@ use super::ruleset::Ruleset;
 
 /// What stands at a path, in words ("a FIFO (named pipe)", "a folder", ...), for messages that
 /// refuse it. Reads the metadata as given: pass `symlink_metadata` to see a link itself.
-pub fn kind(meta: &std::fs::Metadata) -> &'static str {
+pub(crate) fn kind(meta: &std::fs::Metadata) -> &'static str {
     let t = meta.file_type();
     if t.is_file() {
         return "a regular file";
@@ -169,7 +169,7 @@ pub fn locate(text: &str, needle: &str) -> Option<(usize, usize)> {
 /// The 1-based line and column of byte `at` of `text`, as an editor shows them: a line ends at
 /// `\n`, `\r\n` or a lone `\r`; a column counts characters; a leading byte-order mark is not
 /// counted. (`at` is clamped to the text and to a character boundary.)
-pub fn position(text: &str, at: usize) -> (usize, usize) {
+pub(crate) fn position(text: &str, at: usize) -> (usize, usize) {
     let mut at = at.min(text.len());
     while !text.is_char_boundary(at) {
         at -= 1;

@@ -36,7 +36,7 @@ impl Dice {
 
     /// Where the dice stream stands: the RNG's word position and the forced results still
     /// queued (part of the state hash).
-    pub fn position(&self) -> (u128, Vec<i32>) {
+    pub(crate) fn position(&self) -> (u128, Vec<i32>) {
         (self.rng.get_word_pos(), self.forced.iter().copied().collect())
     }
 
@@ -184,7 +184,7 @@ pub struct DiceTerm {
 
 impl DiceTerm {
     /// How many dice count.
-    pub fn kept(&self) -> u32 {
+    pub(crate) fn kept(&self) -> u32 {
         match self.keep {
             Keep::All => self.count,
             Keep::Highest(k) | Keep::Lowest(k) => k,

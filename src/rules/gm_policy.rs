@@ -69,7 +69,7 @@ impl GmPolicy {
     }
 
     /// Read a policy file (`sim --gm-policy FILE`): errors at `file:line:col` with the field.
-    pub fn load(path: &std::path::Path) -> Result<Self, super::data::DataError> {
+    pub(crate) fn load(path: &std::path::Path) -> Result<Self, super::data::DataError> {
         let text = super::data::read_data_file(path)?;
         super::data::parse_ron(&path.display().to_string(), &text)
     }
@@ -140,7 +140,7 @@ impl Rules<'_, '_> {
     /// the creature whose turn it is (an opening is acting outside your turn, HB-29), of a side
     /// the policy leaves out, or already given `per_creature_per_round` openings this round.
     /// `None` under a ruleset without openings.
-    pub fn opening_due(&self, since: usize) -> Option<OpeningCall> {
+    pub(crate) fn opening_due(&self, since: usize) -> Option<OpeningCall> {
         let policy = &self.ruleset.gm_policy;
         if policy.is_never() || self.ruleset.openings == super::ruleset::Openings::None || self.turn.ended {
             return None;
@@ -242,7 +242,7 @@ impl Rules<'_, '_> {
     }
 
     /// Openings created this round that listed `who` (from the log, back to the round's start).
-    pub fn openings_this_round(&self, who: Cid) -> u32 {
+    pub(crate) fn openings_this_round(&self, who: Cid) -> u32 {
         let mut n = 0;
         for e in self.log.events.iter().rev() {
             match e {

@@ -59,15 +59,19 @@ fn check<E: Error, T: PartialOrd + std::fmt::Display>(v: T, lo: T, hi: T) -> Res
     if v < lo || v > hi { Err(E::custom(format_args!("{v} is out of range {lo}..={hi}"))) } else { Ok(v) }
 }
 
+// Each bound gets both forms; not every bound is read in both (the data types that use one form
+// only would leave the other unused).
 macro_rules! bounded {
     ($(#[$m:meta])* $name:ident, $opt:ident: $t:ty, $lo:expr, $hi:expr) => {
         $(#[$m])*
-        pub fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+        #[allow(dead_code)]
+        pub(crate) fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
             check(<$t>::deserialize(d)?, $lo, $hi)
         }
         $(#[$m])*
         /// (Optional.)
-        pub fn $opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<$t>, D::Error> {
+        #[allow(dead_code)]
+        pub(crate) fn $opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<$t>, D::Error> {
             Option::<$t>::deserialize(d)?.map(|v| check(v, $lo, $hi)).transpose()
         }
     };
@@ -111,7 +115,7 @@ bounded!(/// 1..=[`MAX_LIST`] creatures picked by one ability.
     count_pos, count_pos_opt: u32, 1, MAX_LIST as u32);
 
 /// Attack modifiers of a full attack: at most 10, each within ±[`MAX_FLAT`].
-pub fn modifiers<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
+pub(crate) fn modifiers<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
     let v = Vec::<i32>::deserialize(d)?;
     if v.len() > 10 {
         return Err(D::Error::custom(format_args!("{} attacks: at most 10", v.len())));
@@ -135,7 +139,7 @@ pub(crate) fn forced_dice<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D
 }
 
 /// Stats: each within ±[`MAX_STAT`], at most 100 of them.
-pub fn stats<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, i32>, D::Error> {
+pub(crate) fn stats<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, i32>, D::Error> {
     bounded_map(d, -MAX_STAT, MAX_STAT)
 }
 
@@ -145,7 +149,7 @@ pub(crate) fn speeds<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String,
 }
 
 /// Items: 0..=[`MAX_ITEMS`] of each, at most 100 kinds.
-pub fn items<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, u32>, D::Error> {
+pub(crate) fn items<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, u32>, D::Error> {
     bounded_map(d, 0, MAX_ITEMS)
 }
 
@@ -164,7 +168,7 @@ where
 }
 
 /// Loadouts: at most 100 rulesets, each listing at most [`MAX_LIST`] abilities.
-pub fn loadouts<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Vec<String>>, D::Error> {
+pub(crate) fn loadouts<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Vec<String>>, D::Error> {
     let m = BTreeMap::<String, Vec<String>>::deserialize(d)?;
     if m.len() > 100 {
         return Err(D::Error::custom(format_args!("{} entries: at most 100", m.len())));
@@ -229,7 +233,7 @@ pub(crate) fn name_problem(s: &str) -> Option<String> {
 /// Names in other languages (`names: {"es": "Espada", "ko": "검"}`): at most 100 languages,
 /// each code a plain language code (`es`, `pt-BR`: letters, digits and `-`, at most 16), each
 /// name a name (`name_problem`) of at most 200 characters.
-pub fn names<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+pub(crate) fn names<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
     translations(d, 200)
 }
 
@@ -248,7 +252,7 @@ pub(crate) fn stat_names<'de, D: Deserializer<'de>>(
 }
 
 /// Descriptions in other languages: as [`names`], each at most 2,000 characters.
-pub fn descriptions<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+pub(crate) fn descriptions<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
     translations(d, 2000)
 }
 
@@ -272,7 +276,7 @@ fn translations<'de, D: Deserializer<'de>>(d: D, most: usize) -> Result<BTreeMap
 }
 
 /// A name or id: no control characters (`name_problem`).
-pub fn name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+pub(crate) fn name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let s = String::deserialize(d)?;
     match name_problem(&s) {
         Some(why) => Err(D::Error::custom(why)),
@@ -291,7 +295,7 @@ pub(crate) fn plain_name_char(c: char) -> bool {
 pub const MAX_LIST: usize = 1_000;
 
 /// A list of at most [`MAX_LIST`] entries.
-pub fn list<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+pub(crate) fn list<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
     let v = Vec::<T>::deserialize(d)?;
     if v.len() > MAX_LIST {
         return Err(D::Error::custom(format_args!("{} entries: at most {MAX_LIST}", v.len())));
@@ -300,7 +304,7 @@ pub fn list<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<
 }
 
 /// A grid square: each coordinate within ±[`MAX_COORD`].
-pub fn square<'de, D: Deserializer<'de>>(d: D) -> Result<(i32, i32), D::Error> {
+pub(crate) fn square<'de, D: Deserializer<'de>>(d: D) -> Result<(i32, i32), D::Error> {
     let (x, y) = <(i32, i32)>::deserialize(d)?;
     Ok((check(x, -MAX_COORD, MAX_COORD)?, check(y, -MAX_COORD, MAX_COORD)?))
 }

@@ -840,7 +840,7 @@ impl CombatEvent {
 
     /// Turn and round bookkeeping that happens even when nobody can act. Every other event
     /// counts as the combat moving on (see `Rules::emit` and the stalemate rule there).
-    pub fn is_bookkeeping(&self) -> bool {
+    pub(crate) fn is_bookkeeping(&self) -> bool {
         matches!(
             self,
             CombatEvent::RoundStarted { .. }
@@ -868,7 +868,7 @@ impl CombatEvent {
     }
 
     /// The creature this event is mainly about.
-    pub fn subject(&self) -> Option<Cid> {
+    pub(crate) fn subject(&self) -> Option<Cid> {
         use CombatEvent::*;
         match self {
             InitiativeRolled { who, .. }
@@ -958,7 +958,7 @@ pub struct CombatLog {
 
 impl CombatLog {
     /// Append an event.
-    pub fn push(&mut self, e: CombatEvent) {
+    pub(crate) fn push(&mut self, e: CombatEvent) {
         self.events.push(e);
     }
 
@@ -1018,7 +1018,7 @@ pub struct CommandOutcomes {
 
 impl CommandOutcomes {
     /// The last command's outcome.
-    pub fn last(&self) -> Option<&Result<(), Rejection>> {
+    pub(crate) fn last(&self) -> Option<&Result<(), Rejection>> {
         self.entries.last().map(|(_, r)| r)
     }
 }

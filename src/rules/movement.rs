@@ -142,7 +142,7 @@ impl Rules<'_, '_> {
     }
 
     /// Put a creature on a square and log it.
-    pub fn move_to(&mut self, who: Cid, to: GridPos, mode: &str) {
+    pub(crate) fn move_to(&mut self, who: Cid, to: GridPos, mode: &str) {
         let from = *self.c(who).pos;
         if from == to {
             return;
@@ -157,7 +157,7 @@ impl Rules<'_, '_> {
 
     /// Disengage (HB-16/17): a short move that provokes nothing, and the next Move will not
     /// provoke the enemies disengaged from (all engaged enemies when no target is named).
-    pub fn disengage(&mut self, who: Cid, targets: Vec<Cid>, to: Option<GridPos>, mode: Option<String>) {
+    pub(crate) fn disengage(&mut self, who: Cid, targets: Vec<Cid>, to: Option<GridPos>, mode: Option<String>) {
         let from = if targets.is_empty() { self.engaged_enemies(who) } else { targets };
         {
             let mut c = self.cm(who);

@@ -84,7 +84,7 @@ impl Rules<'_, '_> {
     }
 
     /// P2-09..P2-13, G-P2-07/08/15: regain actions and reactions, last in Step 1.
-    pub fn regain(&mut self, who: Cid, lose_restricted_first: Option<bool>) {
+    pub(crate) fn regain(&mut self, who: Cid, lose_restricted_first: Option<bool>) {
         let ActionBudget::PerTurnPool { actions, reactions, cant_act_blocks_regain } = self.ruleset.budget else {
             return;
         };

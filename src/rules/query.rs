@@ -83,7 +83,7 @@ impl AbilityDef {
 /// Issue 28: an ability (in a ruleset file or a mod) whose effect picks creatures must say how many (`targets:`), so
 /// that a spell meant for one creature is never aimed at every enemy by default. The error's
 /// words when it does not.
-pub fn unsaid_targets(d: &AbilityDef) -> Option<String> {
+pub(crate) fn unsaid_targets(d: &AbilityDef) -> Option<String> {
     (d.effect.picks_creatures() && d.targets.is_unsaid()).then(|| {
         format!(
             "abilities[{}].targets: the ability picks creatures but does not say how many: add `targets: UpTo(1)` \
@@ -136,7 +136,7 @@ pub(crate) fn is_opportunity_attack(ruleset: &Ruleset, d: &AbilityDef) -> bool {
 }
 
 /// G-HB-19: a condition it has keeps it from acting.
-pub fn blocks_actions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
+pub(crate) fn blocks_actions(ruleset: &Ruleset, conditions: &Conditions) -> bool {
     conditions.0.keys().any(|id| ruleset.condition(id).is_some_and(|d| d.blocks_actions))
 }
 
@@ -185,7 +185,7 @@ pub(crate) fn armor_class(ruleset: &Ruleset, ac: i32, stats: &Stats, conditions:
 /// Whether any condition of the ruleset modifies a roll: without one, [`roll_modifiers`] is
 /// empty for every creature, and a caller need not read the creature (issue 22: a read of every
 /// component costs more than this scan of a dozen definitions).
-pub fn has_roll_modifiers(ruleset: &Ruleset) -> bool {
+pub(crate) fn has_roll_modifiers(ruleset: &Ruleset) -> bool {
     ruleset.conditions.iter().any(|c| !c.modifiers.is_empty())
 }
 
@@ -290,7 +290,7 @@ pub(crate) fn opposite_squares(p: GridPos) -> impl Iterator<Item = (GridPos, Gri
 
 /// G-HB-14: whether a creature on `p` is flanked, two of its foes (`foe_at` a square) adjacent on
 /// opposite sides of it. Reads only who stands where, so it holds on any map.
-pub fn flanked(p: GridPos, foe_at: impl Fn(GridPos) -> bool) -> bool {
+pub(crate) fn flanked(p: GridPos, foe_at: impl Fn(GridPos) -> bool) -> bool {
     opposite_squares(p).any(|(a, b)| foe_at(a) && foe_at(b))
 }
 

@@ -29,7 +29,7 @@ impl Rules<'_, '_> {
     }
 
     /// Whether the creature holds a completed cast.
-    pub fn holding(&self, who: Cid) -> bool {
+    pub(crate) fn holding(&self, who: Cid) -> bool {
         self.c(who).casting.0.as_ref().is_some_and(|a| a.holding)
     }
 
@@ -64,7 +64,7 @@ impl Rules<'_, '_> {
     ///
     /// In a fixed cycle of rounds (homebrew-d20, pf2e, pf1e) every ability leaves the creature
     /// its own slot in the next round (HB-05, P1-15, G-P2-02): the round after this one.
-    pub fn next_turn_if(&self, who: Cid, def: &AbilityDef) -> u32 {
+    pub(crate) fn next_turn_if(&self, who: Cid, def: &AbilityDef) -> u32 {
         let now = self.timeline.now;
         if !matches!(self.timeline.model, Some(super::ruleset::TurnModel::RecoveryTime { .. })) {
             return now.saturating_add(1);
@@ -89,7 +89,7 @@ impl Rules<'_, '_> {
     /// to come (round 0), the turns left this round, the active creature's slot next round, and
     /// the same slots round after round. Delaying creatures and creatures that are down have no
     /// scheduled turn and are left out.
-    pub fn forecast(&self, k: usize) -> Vec<ForecastTurn> {
+    pub(crate) fn forecast(&self, k: usize) -> Vec<ForecastTurn> {
         if !matches!(self.timeline.model, Some(super::ruleset::TurnModel::RecoveryTime { .. })) {
             return self.forecast_rounds(k);
         }
@@ -176,7 +176,7 @@ impl Rules<'_, '_> {
     }
 
     /// SG-19: hold a completed cast. The caster keeps acting in this segment (SG-42).
-    pub fn hold_cast(&mut self, who: Cid) {
+    pub(crate) fn hold_cast(&mut self, who: Cid) {
         let ability = {
             let mut c = self.cm(who);
             let Some(act) = c.casting.0.as_mut() else { return };
@@ -205,7 +205,7 @@ impl Rules<'_, '_> {
 
     /// SG-13/14, SG-20, SG-23: the power's effect occurs now; M components are consumed; the next
     /// turn comes after the power's recovery time plus everything owed while holding.
-    pub fn release(&mut self, who: Cid) {
+    pub(crate) fn release(&mut self, who: Cid) {
         let Some(act) = self.cm(who).casting.0.take() else { return };
         let Some(def) = self.ruleset.ability(&act.ability).cloned() else { return };
         self.consume_materials(who, &def);

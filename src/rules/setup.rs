@@ -153,7 +153,7 @@ impl SetupError {
     /// This error as a data error in `file` (whose text is `text`), under the field `field`
     /// (`combatants`), pointing at the value it is about: the first `` `value` `` the message
     /// names, looked for after the combatant's name, else the combatant's name, else the field.
-    pub fn at(&self, file: &str, text: &str, field: &str) -> DataError {
+    pub(crate) fn at(&self, file: &str, text: &str, field: &str) -> DataError {
         let needle = self.combatant.as_ref().map(|c| format!("\"{c}\"")).unwrap_or_else(|| field.into());
         let detail = self.message.split('`').nth(1).map(|x| format!("\"{x}\""));
         let at = self

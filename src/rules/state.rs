@@ -26,7 +26,7 @@ pub struct Roster {
 
 impl Roster {
     /// The entity of a combatant.
-    pub fn entity(&self, c: Cid) -> Option<Entity> {
+    pub(crate) fn entity(&self, c: Cid) -> Option<Entity> {
         self.entities.get(c.0 as usize).copied()
     }
 }
@@ -253,7 +253,7 @@ pub enum Work {
 
 impl Activity {
     /// The effect this activity has once it completes.
-    pub fn effect(self, who: Cid) -> Work {
+    pub(crate) fn effect(self, who: Cid) -> Work {
         Work::Effect {
             who,
             ability: self.ability,
@@ -441,12 +441,12 @@ pub struct Rules<'w, 's> {
 impl<'w, 's> Rules<'w, 's> {
     /// The ruleset, borrowed for as long as the world is rather than from `self`: a rule can hold
     /// an ability or condition definition while it changes other state, without copying it.
-    pub fn rs(&self) -> &'w Ruleset {
+    pub(crate) fn rs(&self) -> &'w Ruleset {
         Res::clone(&self.ruleset).into_inner()
     }
 
     /// Read one combatant. Panics only on a roster bug (ids come from the roster).
-    pub fn c(&self, who: Cid) -> CombatantDataReadOnlyItem<'_, 's> {
+    pub(crate) fn c(&self, who: Cid) -> CombatantDataReadOnlyItem<'_, 's> {
         let e = self.roster.entities[who.0 as usize];
         self.q.get(e).expect("roster entity is a combatant")
     }
@@ -463,7 +463,7 @@ impl<'w, 's> Rules<'w, 's> {
     }
 
     /// Whether the id names a combatant.
-    pub fn exists(&self, who: Cid) -> bool {
+    pub(crate) fn exists(&self, who: Cid) -> bool {
         (who.0 as usize) < self.roster.entities.len()
     }
 
@@ -484,12 +484,12 @@ impl<'w, 's> Rules<'w, 's> {
     }
 
     /// Out of the fight (the ruleset's defeated condition).
-    pub fn is_down(&self, who: Cid) -> bool {
+    pub(crate) fn is_down(&self, who: Cid) -> bool {
         self.c(who).conditions.has(&self.ruleset.defeated_condition)
     }
 
     /// Unable to act: a condition blocks actions (G-HB-19).
-    pub fn cannot_act(&self, who: Cid) -> bool {
+    pub(crate) fn cannot_act(&self, who: Cid) -> bool {
         super::query::blocks_actions(&self.ruleset, self.c(who).conditions)
     }
 
@@ -505,17 +505,17 @@ impl<'w, 's> Rules<'w, 's> {
     }
 
     /// Whether two creatures are on different sides.
-    pub fn hostile(&self, a: Cid, b: Cid) -> bool {
+    pub(crate) fn hostile(&self, a: Cid, b: Cid) -> bool {
         self.c(a).side != self.c(b).side
     }
 
     /// Initiative rank (0 first).
-    pub fn rank(&self, who: Cid) -> u32 {
+    pub(crate) fn rank(&self, who: Cid) -> u32 {
         self.c(who).initiative.rank
     }
 
     /// Whether the creature has the ability, listed or basic (HB-09).
-    pub fn knows(&self, who: Cid, ability: &str) -> bool {
+    pub(crate) fn knows(&self, who: Cid, ability: &str) -> bool {
         self.ruleset.basic_abilities.iter().any(|b| b == ability)
             || self.c(who).abilities.0.iter().any(|a| a == ability)
     }
@@ -541,13 +541,13 @@ impl<'w, 's> Rules<'w, 's> {
     }
 
     /// A stat of a creature.
-    pub fn stat(&self, who: Cid, stat: &str) -> i32 {
+    pub(crate) fn stat(&self, who: Cid, stat: &str) -> i32 {
         self.c(who).stats.get(stat)
     }
 
     /// Standing creatures within `reach` squares, in initiative order. (The square is symmetric and
     /// the result sorted, so cargo-mutants' `p.y + dy` → `p.y - dy` below is equivalent.)
-    pub fn within(&self, who: Cid, reach: u32) -> Vec<Cid> {
+    pub(crate) fn within(&self, who: Cid, reach: u32) -> Vec<Cid> {
         let p = *self.c(who).pos;
         let r = reach as i32;
         let mut out = Vec::new();

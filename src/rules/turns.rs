@@ -650,7 +650,7 @@ impl Rules<'_, '_> {
     }
 
     /// End the combat as a draw, logging why.
-    pub fn draw(&mut self, reason: DrawReason) {
+    pub(crate) fn draw(&mut self, reason: DrawReason) {
         if self.turn.ended {
             return;
         }

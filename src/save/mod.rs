@@ -460,7 +460,7 @@ impl SaveFile {
     }
 
     /// As [`SaveFile::start`], with the Rust mods the save names made by `registry`.
-    pub fn start_with(&self, file: &str, registry: &crate::modding::ModRegistry) -> Result<Combat, SaveError> {
+    pub(crate) fn start_with(&self, file: &str, registry: &crate::modding::ModRegistry) -> Result<Combat, SaveError> {
         let ruleset = self.resolve_ruleset(file)?;
         let rows: Vec<&str> = self.encounter.map.iter().map(String::as_str).collect();
         let map = BattleMap::from_rows(&rows)
@@ -851,7 +851,12 @@ pub fn list(dir: &Path) -> Vec<Listed> {
 /// Export a combat's replay (for the scenario runner and the simulator): capture it and write it
 /// atomically to `path`, refusing a `path` that is one of `inputs` (the files the combat was
 /// loaded from). `name` names the fight.
-pub fn export_replay_beside(combat: &Combat, name: &str, path: &Path, inputs: &[&Path]) -> Result<(), SaveError> {
+pub(crate) fn export_replay_beside(
+    combat: &Combat,
+    name: &str,
+    path: &Path,
+    inputs: &[&Path],
+) -> Result<(), SaveError> {
     let mut save = SaveFile::capture(combat, name)?;
     save.meta.label = "replay".into();
     write_checked(path, save.to_ron().as_bytes(), inputs)

@@ -273,7 +273,7 @@ pub enum FieldValue {
 
 impl FieldValue {
     /// Whether a field printed as `printed` (as in the log's text) has this value.
-    pub fn matches(&self, printed: &str) -> bool {
+    pub(crate) fn matches(&self, printed: &str) -> bool {
         match self {
             FieldValue::Bool(b) => printed == if *b { "true" } else { "false" },
             FieldValue::Int(n) => printed == n.to_string(),

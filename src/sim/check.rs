@@ -123,7 +123,7 @@ impl Problem {
 /// Check that a summary is consistent in itself: the batch's size and seed, the covered runs,
 /// the sides, combatants, rulesets and input hashes, and each ruleset's tally against the runs
 /// covered. `derived` is not looked at here (see `summary_text`).
-pub fn summary(s: &Summary) -> Result<(), Problem> {
+pub(crate) fn summary(s: &Summary) -> Result<(), Problem> {
     if s.runs == 0 || s.runs > MAX_RUNS {
         return Err(Problem::top("runs", format!("{} is not a batch size (1..={MAX_RUNS})", s.runs)));
     }
@@ -534,7 +534,7 @@ struct RowSums {
 /// simulator writes it (its seed is the batch's seed + run); and the rows' outcomes, rounds,
 /// commands and per-combatant damage, downs and deaths add up to the tallies. The summary must
 /// have passed [`summary`]. Errors are `file:line:col: message`.
-pub fn runs_csv(file: &str, text: &str, s: &Summary) -> Result<(), SimError> {
+pub(crate) fn runs_csv(file: &str, text: &str, s: &Summary) -> Result<(), SimError> {
     let at = |line: usize, col: usize, m: String| SimError::Merge(format!("{file}:{line}:{col}: {m}"));
     let mut lines = text.split('\n');
     let header = csv_header(s);

@@ -230,7 +230,7 @@ fn say(text: &str) {
 
 /// Run `skirmish sim`. `Err` is a usage error (a check across options that clap does not make),
 /// for the caller to report as one (exit code 2); every other failure is said here and exits 1.
-pub fn main(args: SimArgs) -> Result<ExitCode, String> {
+pub(crate) fn main(args: SimArgs) -> Result<ExitCode, String> {
     if let Some(SimCommand::Merge(m)) = args.command {
         return Ok(merge_main(&m));
     }

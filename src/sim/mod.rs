@@ -194,7 +194,7 @@ impl std::error::Error for SimError {}
 
 /// What to do about a ruleset nobody has, given the mods loaded (`--mod`): load the data mod that
 /// defines it, or, with mods loaded, know that none of them does.
-pub fn unknown_ruleset_hint(mods: &[String]) -> String {
+pub(crate) fn unknown_ruleset_hint(mods: &[String]) -> String {
     if mods.is_empty() {
         "A data mod's ruleset needs its mod: add `--mod MOD` (`skirmish mods` lists them)".into()
     } else {
@@ -552,7 +552,7 @@ pub struct CombatantDerived {
 
 impl Derived {
     /// Everything a tally shows.
-    pub fn of(t: &Tally, sides: &[String], combatants: &[CombatantInfo]) -> Derived {
+    pub(crate) fn of(t: &Tally, sides: &[String], combatants: &[CombatantInfo]) -> Derived {
         let per = |x: u64, n: u64| (n > 0).then(|| x as f64 / n as f64);
         Derived {
             sides: sides

@@ -26,7 +26,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// The outcome in words for the CSV: the side's name, `draw-round-cap`, `draw` or `unfinished`.
-    pub fn label(self, sides: &[String]) -> String {
+    pub(crate) fn label(self, sides: &[String]) -> String {
         match self {
             Outcome::Win(s) => sides.get(s as usize).cloned().unwrap_or_else(|| format!("side{s}")),
             Outcome::RoundCap => "draw-round-cap".into(),
@@ -82,7 +82,7 @@ pub struct CombatantCounts {
 
 impl CombatantCounts {
     /// Every count by its field name, in declaration order.
-    pub fn fields(&self) -> [(&'static str, u64); 14] {
+    pub(crate) fn fields(&self) -> [(&'static str, u64); 14] {
         [
             ("damage_dealt", self.damage_dealt),
             ("damage_taken", self.damage_taken),
@@ -350,7 +350,7 @@ impl Tally {
 
     /// Count one run. On an overflow (which real runs cannot reach) the error names the field,
     /// and the tally is left part-counted: the caller abandons it.
-    pub fn add(&mut self, r: &RunRecord) -> Result<(), String> {
+    pub(crate) fn add(&mut self, r: &RunRecord) -> Result<(), String> {
         self.runs = sum(self.runs, 1, || "runs".into())?;
         match r.outcome {
             Outcome::Win(s) => {
@@ -426,7 +426,7 @@ impl Tally {
     }
 
     /// Mean rounds per run.
-    pub fn rounds_mean(&self) -> Option<f64> {
+    pub(crate) fn rounds_mean(&self) -> Option<f64> {
         (self.runs > 0).then(|| self.rounds_sum as f64 / self.runs as f64)
     }
 }

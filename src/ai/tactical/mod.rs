@@ -112,7 +112,7 @@ pub(crate) fn turn_candidates(combat: &Combat, who: Cid) -> Vec<Command> {
 }
 
 /// The answer to the decision `who` must make now.
-pub fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
+pub(crate) fn decision(combat: &Combat, who: Cid) -> Option<Choice> {
     let p = combat.world.resource::<Pending>().0.as_ref()?;
     Some(match &p.kind {
         DecisionKind::Defense { options, attack_total, .. } => {

@@ -467,7 +467,7 @@ impl<'w> Rules<'w, '_> {
     /// ([`Rules::apply_command`]); dry runs ([`super::driver::Combat::check_act`]) call the same.
     /// HB-28 (only on your turn), G-P1-01 (immediate actions off your turn), the ability checks of
     /// `check_use`, SG-21/22 (while holding) and the cost (HB-06, HB-26, G-P1-01).
-    pub fn check_act(&self, i: &ActIntent) -> Result<ActPlan<'w>, Rejection> {
+    pub(crate) fn check_act(&self, i: &ActIntent) -> Result<ActPlan<'w>, Rejection> {
         // The ability is borrowed from the ruleset as the world holds it ([`Rules::rs`]), so the
         // plan may keep it while the engine changes other state.
         Ok(match self.check_act_checked(i)? {
