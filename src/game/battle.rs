@@ -801,7 +801,6 @@ fn finish_beat(playback: &mut Playback, b: &Beat) {
     }
 }
 
-/// What the view shows for one event, if anything.
 /// Whether `e` only repeats what the event before it put over the creature's head: a creature
 /// taken out of the fight gets the ruleset's defeated condition ("down", pf2e's "dead"), whose
 /// name floats, then `Downed`, which would float "down!" over it (issue 23, fault 4: "down" and
@@ -814,8 +813,8 @@ pub(crate) fn says_again(before: Option<&CombatEvent>, e: &CombatEvent, defeated
     )
 }
 
-/// The beats of the log's events from `start` on, with the event (and its index) each comes from:
-/// one an event, less those that [`says_again`] what the event before said.
+/// The log's events from `start` on, each with its index and its beat (if any), less those that
+/// [`says_again`] what the event before said.
 pub(crate) fn new_beats<'a>(
     events: &'a [CombatEvent],
     start: usize,
@@ -829,6 +828,7 @@ pub(crate) fn new_beats<'a>(
         .map(|(i, e)| (i, e, beat_for(e)))
 }
 
+/// What the view shows for one event, if anything.
 pub(crate) fn beat_for(e: &CombatEvent) -> Option<Beat> {
     const RED: [f32; 3] = [1.0, 0.35, 0.3];
     const GREEN: [f32; 3] = [0.4, 1.0, 0.5];
@@ -1019,7 +1019,7 @@ mod tests {
     }
 
     /// The one repeat [`says_again`] drops: the defeated condition, then `Downed`, for one
-    /// creature. pf2e's `Downed` at 0 hit points comes before its dying condition and is kept.
+    /// creature; a `Downed` after anything else is kept.
     #[test]
     fn only_downed_after_the_defeated_condition_is_dropped() {
         let (a, b) = (Cid(0), Cid(1));
@@ -1027,8 +1027,8 @@ mod tests {
         let down = |who| CombatEvent::Downed { who };
         assert!(says_again(Some(&cond(a, "down")), &down(a), "down"));
         assert!(!says_again(Some(&cond(a, "down")), &down(b), "down"), "another creature");
-        assert!(!says_again(Some(&cond(a, "dying")), &down(a), "dead"), "not the defeated condition");
-        assert!(!says_again(Some(&down(a)), &cond(a, "dying"), "dead"), "pf2e: down, then dying");
-        assert!(!says_again(None, &down(a), "down"));
+        // pf2e: `Downed` after another condition (at 0 hit points it comes before dying).
+        assert!(!says_again(Some(&cond(a, "frightened")), &down(a), "dead"), "not the defeated condition");
+        assert!(!says_again(None, &down(a), "down"), "the log's first event");
     }
 }

@@ -25,7 +25,6 @@ use skirmish::ai::Brain;
 use skirmish::sim::{SimConfig, prepare, run::replay, run_batch_records};
 
 const RULESETS: [&str; 4] = ["homebrew-d20", "pf2e", "pf1e", "segments"];
-const ENCOUNTERS: [&str; 3] = ["ambush-3v3", "bench-4v4", "skirmish-4v4"];
 /// Runs of each encounter under each ruleset.
 const RUNS: u64 = 10;
 /// The first seed: the runs use seeds SEED + k, as `sim --seed` does.
@@ -41,6 +40,20 @@ fn fnv(bytes: &[u8]) -> u64 {
     h
 }
 
+/// Every shipped encounter, by file name without `.ron`, sorted: a new one adds lines, which
+/// fails the count check until it is blessed.
+fn encounters() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/encounters");
+    let mut out: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.path().file_stem()?.to_str().map(str::to_string))
+        .filter(|n| dir.join(format!("{n}.ron")).is_file())
+        .collect();
+    out.sort();
+    assert!(out.len() >= 3, "the shipped encounters were not found in {}", dir.display());
+    out
+}
+
 fn encounter(name: &str) -> String {
     format!("{}/assets/encounters/{name}.ron", env!("CARGO_MANIFEST_DIR"))
 }
@@ -49,9 +62,9 @@ fn encounter(name: &str) -> String {
 /// and (to read a difference at a glance) its rounds and commands.
 fn lines() -> String {
     let mut out = String::new();
-    for enc in ENCOUNTERS {
+    for enc in encounters() {
         for rs in RULESETS {
-            let mut cfg = SimConfig::new(encounter(enc), Some(rs), RUNS);
+            let mut cfg = SimConfig::new(encounter(&enc), Some(rs), RUNS);
             cfg.seed = SEED;
             cfg.jobs = 1;
             // The tactical AI: the whole log of each run, every event of every choice.
