@@ -62,6 +62,7 @@ log-downed = { $who } is down.
 log-moved = { $who } moves ({ $mode }) from ({ $fx }, { $fy }) to ({ $tx }, { $ty }).
 log-move-stopped = { $who }'s move stops at ({ $x }, { $y }).
 log-disengaged = { $who } disengages from { $from }.
+log-disengaged-none = { $who } disengages, with no enemy in reach.
 log-opportunity-provoked = { $mover } provokes an attack of opportunity from { $from }.
 log-opportunity-declined = { $who } lets the chance go.
 log-no-opportunity = { $from } gets no attack of opportunity on { $mover }: { $why }.

@@ -62,6 +62,7 @@ log-downed = { $who } queda fuera de combate.
 log-moved = { $who } se mueve ({ $mode }) de ({ $fx }, { $fy }) a ({ $tx }, { $ty }).
 log-move-stopped = El movimiento de { $who } se detiene en ({ $x }, { $y }).
 log-disengaged = { $who } se desengancha de { $from }.
+log-disengaged-none = { $who } se desengancha, sin enemigos al alcance.
 log-opportunity-provoked = { $mover } provoca un ataque de oportunidad de { $from }.
 log-opportunity-declined = { $who } deja pasar la ocasión.
 log-no-opportunity = { $from } no obtiene ataque de oportunidad contra { $mover }: { $why }.

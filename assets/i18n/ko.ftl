@@ -44,6 +44,7 @@ log-downed = { $who }이(가) 쓰러집니다.
 log-moved = { $who }이(가) ({ $fx }, { $fy })에서 ({ $tx }, { $ty })(으)로 이동합니다({ $mode }).
 log-move-stopped = { $who }의 이동이 ({ $x }, { $y })에서 멈춥니다.
 log-disengaged = { $who }이(가) { $from }에게서 이탈합니다.
+log-disengaged-none = { $who }이(가) 이탈합니다. 닿는 곳에 적이 없습니다.
 log-opportunity-provoked = { $mover }이(가) { $from }의 기회 공격을 유발합니다.
 log-opportunity-declined = { $who }이(가) 기회를 흘려보냅니다.
 log-no-opportunity = { $from }은(는) { $mover }에게 기회 공격을 할 수 없습니다: { $why }.

@@ -813,6 +813,8 @@ pub fn sentence_in(rs: &Ruleset, tr: &Tr, e: &CombatEvent, names: &dyn Fn(Cid) -
             ty = to.y
         ),
         MoveStopped { who, at } => tr!(tr, "log-move-stopped", who = names(*who), x = at.x, y = at.y),
+        // HB-17 allows a disengage with nobody in reach: "from ." read as a missing name.
+        Disengaged { who, from } if from.is_empty() => tr!(tr, "log-disengaged-none", who = names(*who)),
         Disengaged { who, from } => tr!(tr, "log-disengaged", who = names(*who), from = list(names, from)),
         OpportunityProvoked { mover, from } => {
             tr!(tr, "log-opportunity-provoked", mover = names(*mover), from = names(*from))

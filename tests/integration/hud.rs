@@ -680,6 +680,9 @@ fn log_sentences_follow_the_numbers_and_kinds_in_their_event() {
     // Segment 13 of the clock is round 2, segment 3.
     assert_eq!(say(&sg, E::TurnStarted { who: k, round: 2, time: 13 }), "Knight's turn (round 2, segment 3).");
     assert_eq!(say(&sg, E::TurnStarted { who: k, round: 1, time: 1 }), "Knight's turn.");
+    // A disengage with nobody in reach named nobody: "Mage disengages from ." (CI's 3D shot).
+    assert_eq!(say(&hb, E::Disengaged { who: k, from: vec![o] }), "Knight disengages from Orc.");
+    assert_eq!(say(&hb, E::Disengaged { who: k, from: vec![] }), "Knight disengages, with no enemy in reach.");
     let kinds: Vec<String> = [
         ActionType::Standard,
         ActionType::Move,
