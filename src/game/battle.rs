@@ -956,14 +956,9 @@ fn damage_dealt(c: &Combat, who: Cid) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::tactical::fixture::ruleset;
     use crate::rules::components::InitiativeSetup;
     use crate::rules::setup::CombatantSpec;
-
-    /// A shipped ruleset.
-    fn ruleset(name: &str) -> Ruleset {
-        Ruleset::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/rulesets/{name}.ron")))
-            .expect("shipped ruleset loads")
-    }
 
     /// Issue 23, fault 4: a creature taken out of the fight got "down" (the ruleset's defeated
     /// condition) and then "down!" (`Downed`), drawn one over the other. Over real fights under

@@ -225,9 +225,9 @@ fn condition_matters(d: &ConditionDef) -> bool {
         || !d.modifiers.is_empty()
 }
 
-/// A small fight for the tests beside the code.
+/// A small fight for the tests beside the code (the shipped rulesets also for the game's).
 #[cfg(test)]
-mod fixture {
+pub(crate) mod fixture {
     use std::collections::BTreeMap;
     use std::path::Path;
 
@@ -237,7 +237,7 @@ mod fixture {
     use crate::rules::setup::CombatantSpec;
 
     /// A shipped ruleset.
-    pub(super) fn ruleset(name: &str) -> Ruleset {
+    pub(crate) fn ruleset(name: &str) -> Ruleset {
         Ruleset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/rulesets/{name}.ron")))
             .expect("shipped ruleset loads")
     }
