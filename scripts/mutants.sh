@@ -29,7 +29,7 @@ case "${AREA:-rules}" in
   rules) files='src/rules/**/*.rs'; shard="${SHARD:-3/6}"; tests="" ;;
   stats) files='src/sim/stats.rs'; shard="${SHARD:-0/1}"; tests="sim:: compare_ai:: gm_policy::" ;;
   save)  files='src/save/*.rs'; shard="${SHARD:-0/1}"; tests="save hardening_writers:: golden::" ;;
-  hud)   files='src/hud_model/*.rs'; shard="${SHARD:-1/3}"; tests="hud language:: i18n::" ;;
+  hud)   files='src/hud_model/**/*.rs'; shard="${SHARD:-1/3}"; tests="hud language:: i18n::" ;;
   ai)    files='src/ai/**/*.rs'; shard="${SHARD:-1/11}"; tests="ai:: ai_tactics:: ai_choices:: compare_ai:: perf:: encounters:: gm_policy::" ;;
   *) echo "AREA: one of rules, stats, save, hud, ai" >&2; exit 2 ;;
 esac

@@ -4,7 +4,7 @@
 //! They draw the view-models of [`crate::hud_model`] and act only by returning [`HudAction`]s, which the
 //! calling system turns into `HumanCommand`s: nothing here touches rules state. The view-models are
 //! rebuilt only when the combat changed (its log grew, the engine ran, or what the player points
-//! at changed), so a frame costs the drawing alone. [`draw_panels`] takes a plain `egui::Ui`, so the
+//! at changed), so a frame costs the drawing alone. [`draw_panels_in`] takes a plain `egui::Ui`, so the
 //! HUD benchmark runs it on a headless egui context.
 
 use bevy::prelude::*;

@@ -11,7 +11,7 @@
 //!   commands. No window, renderer or egui: headless tests and benchmarks run it on
 //!   `MinimalPlugins`.
 //! - [`view::ViewPlugin`]: the board, tokens, highlights, camera and the cursor.
-//! - [`screens::ScreensPlugin`]: the egui start screen, the battle HUD ([`hud`]: tracker, card, ability bar,
+//! - [`screens::ScreensPlugin`]: the egui start screen, the battle HUD ([`hud_panels`]: tracker, card, ability bar,
 //!   log), decision prompts, the F12 inspector ([`inspector`]) and the end screen.
 //! - [`shots::ShotsPlugin`]: screenshots for `scripts/screenshots.sh`.
 //! - [`session`]: saves, quick save and load, undo and redo, the Simulate window's background

@@ -1,6 +1,6 @@
 //! What the game keeps around a battle, without drawing it: saves, loading, undo and redo (issue
 //! 12), the Simulate window's background batch (issue 11), and the hot-reloaded data the next
-//! battle starts from (issue 14). The egui windows in [`super::ui`] show these and act only by
+//! battle starts from (issue 14). The egui windows in [`super::screens`] show these and act only by
 //! writing [`SessionRequest`]s (or starting and cancelling a simulation); the rules state changes
 //! only through the save module's own replay of the journal.
 //!

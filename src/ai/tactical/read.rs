@@ -88,11 +88,11 @@ pub(super) struct Unit<'a> {
     pub(super) w: f32,
     /// Its best melee attack on its turn, and how many it makes in a round.
     pub(super) melee: Option<(&'a AbilityDef, f32)>,
-    /// [`nominal`](super::pricing::nominal) of that melee attack (0 without one).
+    /// `pricing::nominal` of that melee attack (0 without one).
     pub(super) melee_per: f32,
     /// Its best ranged attack (or damaging power), and how many in a round.
     pub(super) shot: Option<(&'a AbilityDef, f32)>,
-    /// [`nominal`](super::pricing::nominal) of that shot (0 without one).
+    /// `pricing::nominal` of that shot (0 without one).
     pub(super) shot_per: f32,
     /// Its best attack of opportunity.
     pub(super) aoo: Option<&'a AbilityDef>,
