@@ -273,6 +273,40 @@ pub(crate) mod fixture {
         let specs = [spec("a", (0, 0), 15, 20, a_has), spec("b", (1, 0), 16, hp, conditions)];
         Combat::new(ruleset("pf2e"), 1, &specs).expect("valid set-up")
     }
+
+    /// A pf2e healer `a` (`Cid(0)`) between two allies of its side, `x` (`Cid(1)`) on (1, 0) and
+    /// `y` (`Cid(2)`) on (0, 1), all alike (STR 3, AC 15, 20 hit points), with `x` and `y` at
+    /// these hit points, and a foe (`Cid(3)`) far off on (9, 9). `a` knows Heal (3d8 on every
+    /// ally in reach) and Mend, a test ability: 2d4 on one ally (`targets: UpTo(1)`).
+    pub(super) fn healers(x_hp: i32, y_hp: i32) -> Combat {
+        let mut rs = ruleset("pf2e");
+        rs.abilities.push(
+            ron::from_str(r#"(id: "mend", name: "Mend", cost: 1, targets: UpTo(1), effect: Heal(amount: "2d4"))"#)
+                .expect("Mend parses"),
+        );
+        let spec = |name: &str, side: &str, at: (i32, i32), init: i32| CombatantSpec {
+            name: name.into(),
+            side: side.into(),
+            stats: BTreeMap::from([("STR".to_string(), 3), ("AC".to_string(), 15)]),
+            hp: 20,
+            abilities: if name == "a" { vec!["heal".into(), "mend".into()] } else { vec![] },
+            initiative: InitiativeSetup::Total(init),
+            at,
+            ..Default::default()
+        };
+        let specs = [
+            spec("a", "heroes", (0, 0), 20),
+            spec("x", "heroes", (1, 0), 15),
+            spec("y", "heroes", (0, 1), 12),
+            spec("foe", "foes", (9, 9), 5),
+        ];
+        let mut c = Combat::new(rs, 1, &specs).expect("valid set-up");
+        let roster = c.world.resource::<crate::rules::state::Roster>().entities.clone();
+        for (i, hp) in [(1, x_hp), (2, y_hp)] {
+            c.world.get_mut::<crate::rules::components::Health>(roster[i]).expect("a combatant has health").hp = hp;
+        }
+        c
+    }
 }
 
 /// Found by cargo-mutants (issue 26: the AI area's sample).

@@ -327,3 +327,26 @@ impl<'a> View<'a> {
         Some(OpeningUse { ability: self.opts[i].def.id.clone(), targets: vec![t], to: None, mode: None })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::healers;
+    use super::*;
+
+    /// The command of a heal plan names the wounded allies only (issue 26: deleting the heal's
+    /// arm of `ally_wanted` named the whole side, the healer too).
+    #[test]
+    fn a_heal_names_only_the_wounded_allies() {
+        let c = healers(10, 20);
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let heal = v.opts.iter().position(|o| o.def.id == "heal").expect("a knows Heal");
+        let plan = Plan { value: 1.0, ability: heal, tgt: Tgt::Allies, to: None };
+        let Some(Command::Act(intent)) = v.command(&plan) else { panic!("a heal plan is a command") };
+        assert_eq!(intent.ability, "heal");
+        assert_eq!(intent.targets, vec![Cid(1)]);
+        // Nobody hurt: no heal to send.
+        let c = healers(20, 20);
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        assert_eq!(v.command(&Plan { value: 1.0, ability: heal, tgt: Tgt::Allies, to: None }), None);
+    }
+}

@@ -817,4 +817,149 @@ mod tests {
         assert_eq!(tgt, Tgt::None);
         assert!(close(value, DEFENSE_WEIGHT * prevented * W));
     }
+
+    /// What a condition is worth on a foe or a friend, term by term (issue 26: the AI sample's
+    /// survivors in `condition_value`). In the duel, b is a's foe: three Strikes a turn, threat
+    /// `tb`; for one round a condition counts `1 / HORIZON` of a turn's threat.
+    #[test]
+    fn a_condition_is_worth_its_share_of_the_bearers_threat_or_the_damage_it_changes() {
+        let c = duel(20, &["frightened"]);
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let (me, b) = (v.me, v.units.iter().position(|u| u.id == Cid(1)).expect("b stands"));
+        let (tb, one) = (v.units[b].threat, Some(Lasts::Rounds(1)));
+        assert!(tb > 0.0);
+        let worth = |u: usize, c: &ConditionDef, value: i32| v.condition_value(&v.units[u], c, value, one);
+        let plain = |f: &dyn Fn(&mut ConditionDef)| {
+            let mut c = ConditionDef::named("test");
+            f(&mut c);
+            c
+        };
+        // b is frightened 1 already: the same again is worth nothing; a higher value of a
+        // condition that stacks is, of one that does not stack is not.
+        let mut frightened = v.rs.condition("frightened").expect("pf2e has it").clone();
+        frightened.stacks = true;
+        assert_eq!(worth(b, &frightened, 1), 0.0);
+        assert!(worth(b, &frightened, 2) > 0.0);
+        frightened.stacks = false;
+        assert_eq!(worth(b, &frightened, 2), 0.0);
+        // Losing its turn: all of its threat for the round.
+        assert!(close(worth(b, &plain(&|c| c.blocks_actions = true), 1), tb / HORIZON));
+        // Slowed 1 of 3 actions: a third of it; slowed 3 or more: all of it.
+        let slowed = plain(&|c| c.regain_loses_value = true);
+        assert!(close(worth(b, &slowed, 1), tb / 3.0 / HORIZON));
+        assert!(close(worth(b, &slowed, 5), tb / HORIZON));
+        // A later turn by 3 segments: half of it (3 of 3 + 3).
+        assert!(close(worth(b, &plain(&|c| c.rt_add = 3), 1), tb * 0.5 / HORIZON));
+        assert_eq!(worth(b, &plain(&|c| c.rt_add = -3), 1), 0.0);
+        // A lower AC without a roll modifier: a tenth of it.
+        assert!(close(worth(b, &plain(&|c| c.ac_bonus = -2), 1), 0.1 * tb / HORIZON));
+        assert_eq!(worth(b, &plain(&|c| c.ac_bonus = 2), 1), 0.0);
+        // One more action a turn on a friend, spent on its Strike (0.45 × 7.5 against the nominal
+        // AC 15), against foes worth W a point.
+        assert!(close(worth(me, &plain(&|c| c.regain_bonus = 1), 1), 0.45 * 7.5 * W));
+        assert!(close(worth(me, &plain(&|c| c.regain_bonus = 2), 1), 2.0 * 0.45 * 7.5 * W));
+        // ... unless that action is kept for another ability.
+        let kept = plain(&|c| {
+            c.regain_bonus = 1;
+            c.bonus_restricted_to = vec!["stride".into()];
+        });
+        assert_eq!(worth(me, &kept, 1), 0.0);
+        // Two rounds are worth twice one.
+        let two = v.condition_value(&v.units[me], &plain(&|c| c.regain_bonus = 1), 1, Some(Lasts::Rounds(2)));
+        assert!(close(two, 2.0 * 0.45 * 7.5 * W));
+        let two = v.condition_value(&v.units[b], &slowed, 1, Some(Lasts::Rounds(2)));
+        assert!(close(two, 2.0 * tb / 3.0 / HORIZON));
+    }
+
+    /// A DC bonus on a caster whose best shot asks a save: a share of that shot's threat (issue
+    /// 28; issue 26 found it untested). a knows Electric Arc; 2 points are 10% for one round.
+    #[test]
+    fn a_dc_bonus_is_worth_a_share_of_the_threat_of_the_casters_save_power() {
+        let c = super::super::fixture::duel_with(20, &[], &["electric_arc"], &[]);
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let a = &v.units[v.me];
+        let (arc, n) = a.shot.expect("Electric Arc is a's shot");
+        assert_eq!(arc.id, "electric_arc");
+        let shot = (a.shot_per * n).min(a.threat);
+        assert!(shot > 0.0);
+        let mut keen = ConditionDef::named("keen");
+        keen.modifiers = vec![crate::rules::ruleset::RollModifier {
+            to: vec![RollOn::Dc],
+            amount: 2,
+            kind: crate::rules::ruleset::BonusKind::Status,
+            per_value: false,
+        }];
+        assert!(close(v.condition_value(a, &keen, 1, Some(Lasts::Rounds(1))), shot * 0.1 / HORIZON));
+    }
+
+    /// Healing is worth the points it restores, capped at those missing, times the ally's threat
+    /// per hit point; a heal limited to one ally picks the one it is worth most on (issue 26: the
+    /// AI sample's survivors in `eval` and `on_one`).
+    #[test]
+    fn a_heal_is_worth_the_points_restored_times_the_allys_threat_per_hit_point() {
+        let price = |c: &crate::rules::driver::Combat, id: &str, max_y: Option<i32>| {
+            let mut v = View::new(c, Cid(0)).expect("a reads the fight");
+            if let Some(m) = max_y {
+                v.units[2].max_hp = m;
+            }
+            let o = v.opts.iter().find(|o| o.def.id == id).expect("a knows it");
+            let mut dealt = vec![0.0; v.units.len()];
+            let (value, tgt) = v.eval(o, v.me().pos, &mut dealt, false);
+            assert_eq!(tgt, Tgt::Allies);
+            (value, v.units[1].threat, v.units[2].threat)
+        };
+        // x at 10 of 20, y unhurt. Heal's 3d8 (3..=24, mean 13.5) restores at most 10 on x.
+        let c = super::super::fixture::healers(10, 20);
+        let (value, tx, _) = price(&c, "heal", None);
+        assert!(tx > 0.0);
+        assert!(close(value, emin(3, 24, 13.5, 10) * tx / 20.0), "{value}");
+        // Mend (2d4, one ally) goes to x, the wounded one: all of its 5 on average.
+        let (value, tx, _) = price(&c, "mend", None);
+        assert!(close(value, 5.0 * tx / 20.0), "{value}");
+        // Both down 6, but y has 40 hit points: a point is worth more on x, so Mend takes x.
+        let c = super::super::fixture::healers(14, 34);
+        let (value, tx, ty) = price(&c, "mend", Some(40));
+        assert!(close(tx, ty));
+        assert!(close(value, emin(2, 8, 5.0, 6) * tx / 20.0), "{value}");
+        // Nobody hurt: nothing.
+        let c = super::super::fixture::healers(20, 20);
+        assert_eq!(price(&c, "heal", None).0, 0.0);
+    }
+
+    /// A save power's nominal price is 60% of its mean damage, and a creature's shot is the best
+    /// of its ranged powers, wherever it stands in the list (issue 26: the AI sample's
+    /// survivors in `nominal` and `rating`).
+    #[test]
+    fn a_creatures_shot_is_its_best_ranged_power() {
+        let rs = ruleset("pf2e");
+        let stats = Stats(BTreeMap::from([("STR".to_string(), 3)]));
+        let arc = rs.ability("electric_arc").expect("pf2e has it");
+        // 2d4: a mean of 5.
+        assert!(close(nominal(&rs, &stats, arc), 0.6 * 5.0));
+        let power = |id: &str, dice: &str| -> AbilityDef {
+            ron::from_str(&format!(r#"(id: "{id}", name: "{id}", cost: 1, targets: UpTo(1), effect: Damage(amount: "{dice}"))"#))
+                .expect("the test power parses")
+        };
+        let (spark, blast) = (power("spark", "1d4"), power("blast", "2d6"));
+        for known in [[&spark, &blast], [&blast, &spark]] {
+            let r = rating(&rs, &known, &stats, 2);
+            assert_eq!(r.shot.map(|(d, _)| d.id.as_str()), Some("blast"));
+        }
+    }
+
+    /// A boon limited to one ally is worth what it is worth on the ally it would go to (issue 26:
+    /// the eligibility of `limited`'s allies). Alone on its side, a hastes itself.
+    #[test]
+    fn a_boon_for_one_ally_is_worth_its_value_on_that_ally() {
+        let c = super::super::fixture::duel_with(20, &[], &["haste"], &[]);
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let o = v.opts.iter().find(|o| o.def.id == "haste").expect("a can cast Haste");
+        let Kind::OnAllies { cond, value, lasts } = o.kind else { panic!("Haste is a boon") };
+        let alone = v.condition_value(v.me(), cond, value, lasts);
+        assert!(alone > 0.0);
+        let mut dealt = vec![0.0; v.units.len()];
+        let (worth, tgt) = v.eval(o, v.me().pos, &mut dealt, false);
+        assert_eq!(tgt, Tgt::Allies);
+        assert!(close(worth, alone), "{worth} against {alone}");
+    }
 }
