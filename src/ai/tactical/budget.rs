@@ -24,6 +24,7 @@ impl Budget {
             Budget::Pool { regular, restricted } => u64::from(regular) << 8 | u64::from(restricted) << 16,
             Budget::Typed { standard, moves, swift, moved, stepped, one_of } => {
                 1 | u64::from(standard) << 8
+                    // Equivalent mutant (issue 26, docs/testing.md): `|` → `^`: the fields' bits do not overlap.
                     | u64::from(moves) << 16
                     | u64::from(swift) << 24
                     | u64::from(moved) << 32
@@ -191,5 +192,34 @@ mod tests {
         // Magic Missile: recovery 4 + cast 2; Mind Spike: recovery 3 + focus 2.
         assert_eq!(v.time_of(v.rs.ability("magic_missile").unwrap()), 6.0);
         assert_eq!(v.time_of(v.rs.ability("mind_spike").unwrap()), 5.0);
+    }
+
+    /// pf1e: a five-foot step is not taken after moving, after another step, or in a turn of
+    /// one action (issue 26: `!moved && !stepped` as `||` survived).
+    #[test]
+    fn a_five_foot_step_needs_a_turn_without_movement() {
+        use crate::rules::components::{Cid, InitiativeSetup};
+        use crate::rules::setup::CombatantSpec;
+        let spec = |name: &str, at: (i32, i32)| CombatantSpec {
+            name: name.into(),
+            side: name.into(),
+            at,
+            hp: 20,
+            initiative: InitiativeSetup::Total(10),
+            ..Default::default()
+        };
+        let c = crate::rules::driver::Combat::new(
+            super::super::fixture::ruleset("pf1e"),
+            1,
+            &[spec("a", (0, 0)), spec("b", (3, 0))],
+        )
+        .expect("valid set-up");
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let step = v.rs.abilities.iter().find(|d| d.action == ActionType::FiveFootStep).expect("pf1e has one");
+        let typed = |moved, stepped, one_of| Budget::Typed { standard: 1, moves: 1, swift: 1, moved, stepped, one_of };
+        assert!(v.spend(typed(false, false, false), step).is_some());
+        assert!(v.spend(typed(true, false, false), step).is_none(), "after moving");
+        assert!(v.spend(typed(false, true, false), step).is_none(), "after a step");
+        assert!(v.spend(typed(false, false, true), step).is_none(), "in a turn of one action");
     }
 }

@@ -49,6 +49,7 @@ impl Searches {
     const MAX_SIGHT_SQUARES: i64 = 1 << 10;
 
     fn get(&mut self, map: &BattleMap, key: &SearchKey) -> Option<Rc<Vec<u32>>> {
+        // Equivalent mutant (issue 26, docs/testing.md): `get` returning None only makes the AI search again.
         if !self.same_map(map) {
             return None;
         }
@@ -67,6 +68,8 @@ impl Searches {
     /// Whether the remembered answers are for `map`; if not, forget them and remember `map`
     /// (when it is small enough).
     fn same_map(&mut self, map: &BattleMap) -> bool {
+        // Equivalent mutant (issue 26, docs/testing.md): `same_map` → true, and `era += 1` → `*=` below: one combat has one
+        // map, so the memo never meets another; only a search again or not differs.
         if i64::from(map.width) * i64::from(map.height) > Self::MAX_SQUARES {
             self.map = None;
             self.entries.clear();
@@ -109,6 +112,7 @@ impl Searches {
             return;
         }
         if self.entries.len() >= Self::MAX_KEPT
+            // Equivalent mutant (issue 26, docs/testing.md): `+` → `*` only changes when the memo is cleared.
             || (self.entries.len() + 1) * costs.len().max(1) > Self::MAX_KEPT_SQUARES
         {
             self.entries.clear();
@@ -160,6 +164,7 @@ impl std::hash::Hasher for Fx {
         self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
     fn finish(&self) -> u64 {
+        // Equivalent mutant (issue 26, docs/testing.md): a hash of 0 puts every key in one bucket: slower, same answers.
         self.0
     }
 }

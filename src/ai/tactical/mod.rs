@@ -370,4 +370,81 @@ mod tests {
             per_value: false,
         })));
     }
+
+    /// A Stride moves as the fastest of a creature's modes, and names that mode only when it has
+    /// several; a speed of nothing gives no Stride to plan with (issue 26: `len() > 1` as `==`,
+    /// and `range > 0` as `>=`, survived).
+    #[test]
+    fn a_stride_takes_the_fastest_mode_and_names_it_only_among_several() {
+        let stride = |movement: &[(&str, u32)]| -> Option<(u32, Option<String>)> {
+            let spec = |name: &str, at: (i32, i32), movement: &[(&str, u32)]| CombatantSpec {
+                name: name.into(),
+                side: name.into(),
+                at,
+                hp: 20,
+                movement: movement.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+                initiative: InitiativeSetup::Total(10),
+                ..Default::default()
+            };
+            let c = crate::rules::driver::Combat::new(
+                fixture::ruleset("pf2e"),
+                1,
+                &[spec("a", (0, 0), movement), spec("b", (9, 9), &[])],
+            )
+            .expect("valid set-up");
+            let v = View::new(&c, Cid(0)).expect("a reads the fight");
+            v.movers.iter().find(|m| m.def.id == "stride").map(|m| (m.range, m.mode.map(str::to_string)))
+        };
+        assert_eq!(stride(&[("land", 5), ("fly", 8)]), Some((8, Some("fly".into()))));
+        assert_eq!(stride(&[("land", 5)]), Some((5, None)));
+        assert_eq!(stride(&[("land", 0)]), None);
+    }
+
+    /// A creature with more than 64 options (the planner's bit set of options taken holds 64)
+    /// still plans, and takes its best, the 65th (issue 26: `i < 64` as `<=` survived; it
+    /// overflows the shift).
+    #[test]
+    fn a_creature_with_more_than_64_options_plans_with_its_65th() {
+        let with_pokes = |n: usize| {
+            let mut rs = fixture::ruleset("pf2e");
+            let mut knows = Vec::new();
+            for i in 0..n {
+                let id = format!("poke{i}");
+                rs.abilities.push(
+                    ron::from_str(&format!(
+                        r#"(id: "{id}", name: "{id}", cost: 1, targets: UpTo(1), effect: Damage(amount: "1d2"))"#
+                    ))
+                    .expect("a poke parses"),
+                );
+                knows.push(id);
+            }
+            rs.abilities.push(
+                ron::from_str(
+                    r#"(id: "blast", name: "Blast", cost: 1, targets: UpTo(1), effect: Damage(amount: "4d6"))"#,
+                )
+                .expect("Blast parses"),
+            );
+            knows.push("blast".into());
+            let spec = |name: &str, at: (i32, i32), abilities: Vec<String>| CombatantSpec {
+                name: name.into(),
+                side: name.into(),
+                at,
+                hp: 40,
+                abilities,
+                initiative: InitiativeSetup::Total(if name == "a" { 20 } else { 5 }),
+                ..Default::default()
+            };
+            crate::rules::driver::Combat::new(rs, 1, &[spec("a", (0, 0), knows), spec("b", (5, 0), vec![])])
+                .expect("valid set-up")
+        };
+        let c = with_pokes(0);
+        let base = View::new(&c, Cid(0)).expect("a reads the fight").opts.iter().position(|o| o.def.id == "blast");
+        let base = base.expect("Blast is an option");
+        assert!(base < 64);
+        let c = with_pokes(64 - base);
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        assert_eq!(v.opts.iter().position(|o| o.def.id == "blast"), Some(64));
+        let Command::Act(first) = turn_command(&c, Cid(0)) else { panic!("a acts") };
+        assert_eq!(first.ability, "blast");
+    }
 }

@@ -220,6 +220,7 @@ impl<'a> View<'a> {
     fn unit_index(&self, t: &Unit) -> Option<usize> {
         let size = std::mem::size_of::<Unit>();
         let at = (t as *const Unit as usize).wrapping_sub(self.units.as_ptr() as usize);
+        // Equivalent mutant (issue 26, docs/testing.md): `size > 0` → `>=`: a `Unit` is never zero-sized.
         (size > 0 && at.is_multiple_of(size) && at / size < self.units.len()).then_some(at / size)
     }
 

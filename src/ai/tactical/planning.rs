@@ -349,4 +349,32 @@ mod tests {
         let v = View::new(&c, Cid(0)).expect("a reads the fight");
         assert_eq!(v.command(&Plan { value: 1.0, ability: heal, tgt: Tgt::Allies, to: None }), None);
     }
+
+    /// Actions a round would forfeit are held for an enemy still to act this round, not for one
+    /// that acted already (issue 26: `u.rank > me.rank` turned around survived). homebrew-d20:
+    /// the early orc acts before a, the late orc after it; the early one stands nearer.
+    #[test]
+    fn leftover_actions_are_held_for_an_enemy_still_to_act() {
+        use crate::rules::components::InitiativeSetup;
+        use crate::rules::setup::CombatantSpec;
+        let spec = |name: &str, side: &str, at: (i32, i32), init: i32| CombatantSpec {
+            name: name.into(),
+            side: side.into(),
+            at,
+            hp: 20,
+            abilities: vec!["sword".into()],
+            initiative: InitiativeSetup::Total(init),
+            ..Default::default()
+        };
+        let specs =
+            [spec("a", "heroes", (0, 0), 15), spec("early", "orcs", (2, 0), 20), spec("late", "orcs", (4, 0), 5)];
+        let c = crate::rules::driver::Combat::new(super::super::fixture::ruleset("homebrew-d20"), 1, &specs)
+            .expect("valid set-up");
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let Some(Command::Hold { actor, ability, trigger, .. }) = v.hold_leftover() else {
+            panic!("a holds its sword")
+        };
+        assert_eq!((actor, ability.as_str()), (Cid(0), "sword"));
+        assert_eq!(trigger.by, Some(Cid(2)), "held for the late orc");
+    }
 }

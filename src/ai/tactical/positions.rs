@@ -72,6 +72,8 @@ impl<'a> View<'a> {
     /// [`View::approach_field`]'s search on a bounded map from the enemies' squares.
     fn field_search(&self, sources: &[GridPos]) -> Vec<u32> {
         let (w, h) = (self.map.width as usize, self.map.height as usize);
+        // Equivalent mutant (issue 26, docs/testing.md): `==` → `!=` runs the other search; both give the same distances
+        // (`both_approach_searches_go_around_walls_and_pay_for_mud`).
         if self.terrain_grid.len() == w * h {
             let starts = sources.iter().map(|p| p.y as usize * w + p.x as usize);
             return dense_search(&self.terrain_grid, w, h, std::iter::empty(), starts, u32::MAX);
@@ -286,6 +288,8 @@ impl<'a> View<'a> {
         }
         let (w, h) = (self.map.width as usize, self.map.height as usize);
         let own;
+        // Equivalent mutant (issue 26, docs/testing.md): `w * h` → `w + h` reads the map's own terrain costs, the same
+        // numbers as the grid.
         let terrain = if self.terrain_grid.len() == w * h {
             &self.terrain_grid[..]
         } else {
@@ -374,6 +378,8 @@ impl<'a> View<'a> {
         let map = self.map;
         let w = map.width as usize;
         let area = self.occ_grid.len();
+        // Equivalent mutant (issue 26, docs/testing.md): `<=` → `>` only picks the other way of ordering; both give the same
+        // order (`the_grid_and_the_square_by_square_ways_find_the_same_squares`).
         let dense = area > 0 && area <= 4 * all.len() + 64 && all.iter().all(|q| map.in_bounds(*q));
         order.clear();
         if dense {
@@ -488,5 +494,137 @@ impl<'a> View<'a> {
         let v = self.map.line_of_sight_on(&self.terrain_grid, from, to);
         table.borrow_mut()[i] = if v { 2 } else { 1 };
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::components::{Cid, InitiativeSetup};
+    use crate::rules::map::BattleMap;
+    use crate::rules::setup::CombatantSpec;
+
+    /// The approach field's two searches, over the map's own costs and over the AI's copy of the
+    /// terrain, give the same distances: around walls, with mud costing 2 (issue 26: the search
+    /// over the map's costs is the fallback, which no fight reached, so its mutants survived).
+    #[test]
+    fn both_approach_searches_go_around_walls_and_pay_for_mud() {
+        let map = BattleMap::from_rows(&[
+            "......", //
+            ".####.", //
+            ".#~~..", //
+            ".#....", //
+        ])
+        .expect("the map parses");
+        let spec = |name: &str, side: &str, at: (i32, i32)| CombatantSpec {
+            name: name.into(),
+            side: side.into(),
+            at,
+            hp: 20,
+            initiative: InitiativeSetup::Total(10),
+            ..Default::default()
+        };
+        let specs = [spec("a", "heroes", (0, 3)), spec("foe", "foes", (2, 3))];
+        let c = crate::rules::driver::Combat::with_map(super::super::fixture::ruleset("pf2e"), 1, &specs, map, &[])
+            .expect("valid set-up");
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let sources = [GridPos { x: 2, y: 3 }];
+        let on_map = v.field_search_on_map(&sources);
+        assert_eq!(on_map, v.field_search(&sources));
+        let at = |x: i32, y: i32| on_map[(y * 6 + x) as usize];
+        assert_eq!(at(2, 3), 0);
+        assert_eq!(at(3, 3), 1);
+        assert_eq!(at(4, 2), 2, "a diagonal step after a straight one");
+        assert_eq!(at(3, 2), 2, "mud costs 2");
+        // a, behind the wall: round its right end and back along the top, 10 squares (mud on
+        // the left leads nowhere).
+        assert_eq!(at(5, 1), 3);
+        assert_eq!(at(0, 3), 10);
+        assert_eq!(at(1, 1), u32::MAX, "a wall");
+        // A map of one row (the search pads the grid with a row above and below).
+        let row = BattleMap::from_rows(&["..~..."]).expect("the map parses");
+        let specs = [spec("a", "heroes", (0, 0)), spec("foe", "foes", (5, 0))];
+        let c = crate::rules::driver::Combat::with_map(super::super::fixture::ruleset("pf2e"), 1, &specs, row, &[])
+            .expect("valid set-up");
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let sources = [GridPos { x: 5, y: 0 }];
+        assert_eq!(v.field_search(&sources), vec![6, 5, 4, 2, 1, 0]);
+        assert_eq!(v.field_search_on_map(&sources), vec![6, 5, 4, 2, 1, 0]);
+    }
+
+    /// The squares a mover can end on, read from the occupancy grid (small bounded maps) or
+    /// square by square (larger ones), are the same squares; and so is their order nearest first
+    /// (issue 26: the second ways survived their mutants, no test map being large).
+    #[test]
+    fn the_grid_and_the_square_by_square_ways_find_the_same_squares() {
+        let map = BattleMap::from_rows(&[
+            "......", //
+            ".####.", //
+            ".#~~..", //
+            ".#....", //
+        ])
+        .expect("the map parses");
+        let spec = |name: &str, side: &str, at: (i32, i32)| CombatantSpec {
+            name: name.into(),
+            side: side.into(),
+            at,
+            hp: 20,
+            initiative: InitiativeSetup::Total(10),
+            ..Default::default()
+        };
+        let specs = [spec("a", "heroes", (4, 2)), spec("ally", "heroes", (5, 3)), spec("foe", "foes", (2, 3))];
+        let c = crate::rules::driver::Combat::with_map(super::super::fixture::ruleset("pf2e"), 1, &specs, map, &[])
+            .expect("valid set-up");
+        let mut v = View::new(&c, Cid(0)).expect("a reads the fight");
+        assert!(!v.occ_grid.is_empty(), "a small map has an occupancy grid");
+        let (mut grid, mut order) = (Vec::new(), Vec::new());
+        v.squares(3, &mut grid);
+        v.nearest_first(&grid, &mut order);
+        let at = |x, y| GridPos { x, y };
+        // Three squares of movement from (4, 2): not the ally's, the foe's or a wall's, and mud
+        // costs 2.
+        assert!(grid.contains(&at(5, 0)) && grid.contains(&at(3, 2)) && grid.contains(&at(3, 3)));
+        assert!(!grid.contains(&at(4, 2)), "where a stands is no move");
+        assert!(!grid.contains(&at(5, 3)) && !grid.contains(&at(2, 3)) && !grid.contains(&at(4, 1)));
+        assert!(grid.contains(&at(2, 2)), "a step, then mud: 3");
+        assert!(!grid.contains(&at(0, 3)) && !grid.contains(&at(1, 0)), "behind the wall, or too far");
+        let from = at(4, 2);
+        assert!(order.windows(2).all(|w| w[0].distance(from) <= w[1].distance(from)), "{order:?}");
+        v.occ_grid.clear();
+        *v.reach_memo.borrow_mut() = None;
+        let (mut each, mut order_each) = (Vec::new(), Vec::new());
+        v.squares(3, &mut each);
+        v.nearest_first(&each, &mut order_each);
+        assert_eq!(each, grid);
+        assert_eq!(order_each, order);
+    }
+
+    /// On the open plane with walls the approach field is searched around each enemy, within a
+    /// budget (issue 26: `||` as `&&` sent the open plane to the bounded map's search).
+    #[test]
+    fn on_the_open_plane_with_walls_the_approach_field_is_searched_around_each_enemy() {
+        let mut map = BattleMap::default();
+        map.blocked.insert(GridPos { x: 1, y: 0 });
+        let spec = |name: &str, at: (i32, i32)| CombatantSpec {
+            name: name.into(),
+            side: name.into(),
+            at,
+            hp: 20,
+            initiative: InitiativeSetup::Total(10),
+            ..Default::default()
+        };
+        let c = crate::rules::driver::Combat::with_map(
+            super::super::fixture::ruleset("pf2e"),
+            1,
+            &[spec("a", (0, 0)), spec("foe", (3, 0))],
+            map,
+            &[],
+        )
+        .expect("valid set-up");
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let Some(Field::Sparse(field)) = v.approach_field() else { panic!("a field around the foe") };
+        assert_eq!(field.get(&GridPos { x: 2, y: 0 }), Some(&1));
+        assert_eq!(field.get(&GridPos { x: 0, y: 0 }), Some(&3), "round the wall");
+        assert_eq!(field.get(&GridPos { x: 1, y: 0 }), None, "the wall");
     }
 }

@@ -339,6 +339,7 @@ impl<'a> View<'a> {
                         }
                     };
                     let v = e * t.w;
+                    // Equivalent mutant (issue 26, docs/testing.md): `>` → `>=` differs only when v − bv is exactly 1e-6.
                     if best.is_none_or(|(bv, _, _)| v > bv + 1e-6) {
                         best = Some((v, i, e));
                     }
@@ -525,6 +526,7 @@ impl<'a> View<'a> {
                         continue;
                     }
                     let (v, t) = self.eval(o, from, dealt, false);
+                    // Equivalent mutant (issue 26, docs/testing.md): `v > EPS` → `>=` differs only at v == EPS exactly.
                     if v > EPS && best_full.is_none_or(|(bv, _, _)| v > bv + 1e-6) {
                         best_full = Some((v, i, t));
                     }
@@ -766,6 +768,13 @@ mod tests {
             v.eval(o, v.me().pos, &mut dealt, false).0 / w
         };
         assert!(close(arc(&[], &[]), 0.8 * 5.0));
+        // What b expects from it: the same 0.8 × 5 (issue 26: `attack_by` without its save arm
+        // expected nothing from a save power).
+        let c = super::super::fixture::duel_with(20, &[], &["electric_arc"], &[]);
+        let v = View::new(&c, Cid(0)).expect("a reads the fight");
+        let b = v.units.iter().find(|u| u.id == Cid(1)).expect("b stands");
+        let def = v.rs.ability("electric_arc").expect("pf2e has it");
+        assert!(close(v.attack_by(v.me(), def, b, false, DefMod::default()), 0.8 * 5.0));
         assert!(close(arc(&["frightened"], &[]), 0.85 * 5.0));
         assert!(close(arc(&[], &["frightened"]), 0.75 * 5.0));
     }
@@ -937,8 +946,10 @@ mod tests {
         // 2d4: a mean of 5.
         assert!(close(nominal(&rs, &stats, arc), 0.6 * 5.0));
         let power = |id: &str, dice: &str| -> AbilityDef {
-            ron::from_str(&format!(r#"(id: "{id}", name: "{id}", cost: 1, targets: UpTo(1), effect: Damage(amount: "{dice}"))"#))
-                .expect("the test power parses")
+            ron::from_str(&format!(
+                r#"(id: "{id}", name: "{id}", cost: 1, targets: UpTo(1), effect: Damage(amount: "{dice}"))"#
+            ))
+            .expect("the test power parses")
         };
         let (spark, blast) = (power("spark", "1d4"), power("blast", "2d6"));
         for known in [[&spark, &blast], [&blast, &spark]] {
