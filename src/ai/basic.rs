@@ -120,8 +120,9 @@ pub(crate) fn turn_command(combat: &Combat, who: Cid) -> Command {
     let s = speed as i32;
     for dy in -s..=s {
         for dx in -s..=s {
-            // Equivalent mutant (issue 26, docs/testing.md): `pos + d` → `pos - d` visits the same symmetric ring of
-            // squares, and the best is chosen by its own order, not the visiting order.
+            // Equivalent mutant (issue 26, docs/testing.md): `pos + d` → `pos - d` visits the same
+            // squares (the ranges are symmetric), and the best is the least (distance, row,
+            // column), whatever the order of the visits.
             let p = GridPos { x: pos.x + dx, y: pos.y + dy };
             if p == pos || occupied.contains_key(&p) {
                 continue;
