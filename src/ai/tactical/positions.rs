@@ -504,29 +504,43 @@ mod tests {
     use crate::rules::map::BattleMap;
     use crate::rules::setup::CombatantSpec;
 
-    /// The approach field's two searches, over the map's own costs and over the AI's copy of the
-    /// terrain, give the same distances: around walls, with mud costing 2 (issue 26: the search
-    /// over the map's costs is the fallback, which no fight reached, so its mutants survived).
-    #[test]
-    fn both_approach_searches_go_around_walls_and_pay_for_mud() {
-        let map = BattleMap::from_rows(&[
-            "......", //
-            ".####.", //
-            ".#~~..", //
-            ".#....", //
-        ])
-        .expect("the map parses");
-        let spec = |name: &str, side: &str, at: (i32, i32)| CombatantSpec {
+    /// A pf2e creature of `side` on `at`: 20 hit points, initiative 10.
+    fn spec(name: &str, side: &str, at: (i32, i32)) -> CombatantSpec {
+        CombatantSpec {
             name: name.into(),
             side: side.into(),
             at,
             hp: 20,
             initiative: InitiativeSetup::Total(10),
             ..Default::default()
-        };
+        }
+    }
+
+    /// A pf2e fight on `map`.
+    fn fight(map: BattleMap, specs: &[CombatantSpec]) -> crate::rules::driver::Combat {
+        crate::rules::driver::Combat::with_map(super::super::fixture::ruleset("pf2e"), 1, specs, map, &[])
+            .expect("valid set-up")
+    }
+
+    /// Six by four: a wall across row 1 and down column 1, two squares of mud beside it.
+    fn walled() -> BattleMap {
+        BattleMap::from_rows(&[
+            "......", //
+            ".####.", //
+            ".#~~..", //
+            ".#....", //
+        ])
+        .expect("the map parses")
+    }
+
+    /// The approach field's two searches, over the map's own costs and over the AI's copy of the
+    /// terrain, give the same distances: around walls, with mud costing 2 (issue 26: the search
+    /// over the map's costs is the fallback, which no fight reached, so its mutants survived).
+    #[test]
+    fn both_approach_searches_go_around_walls_and_pay_for_mud() {
+        let map = walled();
         let specs = [spec("a", "heroes", (0, 3)), spec("foe", "foes", (2, 3))];
-        let c = crate::rules::driver::Combat::with_map(super::super::fixture::ruleset("pf2e"), 1, &specs, map, &[])
-            .expect("valid set-up");
+        let c = fight(map, &specs);
         let v = View::new(&c, Cid(0)).expect("a reads the fight");
         let sources = [GridPos { x: 2, y: 3 }];
         let on_map = v.field_search_on_map(&sources);
@@ -544,8 +558,7 @@ mod tests {
         // A map of one row (the search pads the grid with a row above and below).
         let row = BattleMap::from_rows(&["..~..."]).expect("the map parses");
         let specs = [spec("a", "heroes", (0, 0)), spec("foe", "foes", (5, 0))];
-        let c = crate::rules::driver::Combat::with_map(super::super::fixture::ruleset("pf2e"), 1, &specs, row, &[])
-            .expect("valid set-up");
+        let c = fight(row, &specs);
         let v = View::new(&c, Cid(0)).expect("a reads the fight");
         let sources = [GridPos { x: 5, y: 0 }];
         assert_eq!(v.field_search(&sources), vec![6, 5, 4, 2, 1, 0]);
@@ -557,24 +570,9 @@ mod tests {
     /// (issue 26: the second ways survived their mutants, no test map being large).
     #[test]
     fn the_grid_and_the_square_by_square_ways_find_the_same_squares() {
-        let map = BattleMap::from_rows(&[
-            "......", //
-            ".####.", //
-            ".#~~..", //
-            ".#....", //
-        ])
-        .expect("the map parses");
-        let spec = |name: &str, side: &str, at: (i32, i32)| CombatantSpec {
-            name: name.into(),
-            side: side.into(),
-            at,
-            hp: 20,
-            initiative: InitiativeSetup::Total(10),
-            ..Default::default()
-        };
+        let map = walled();
         let specs = [spec("a", "heroes", (4, 2)), spec("ally", "heroes", (5, 3)), spec("foe", "foes", (2, 3))];
-        let c = crate::rules::driver::Combat::with_map(super::super::fixture::ruleset("pf2e"), 1, &specs, map, &[])
-            .expect("valid set-up");
+        let c = fight(map, &specs);
         let mut v = View::new(&c, Cid(0)).expect("a reads the fight");
         assert!(!v.occ_grid.is_empty(), "a small map has an occupancy grid");
         let (mut grid, mut order) = (Vec::new(), Vec::new());
@@ -605,22 +603,7 @@ mod tests {
     fn on_the_open_plane_with_walls_the_approach_field_is_searched_around_each_enemy() {
         let mut map = BattleMap::default();
         map.blocked.insert(GridPos { x: 1, y: 0 });
-        let spec = |name: &str, at: (i32, i32)| CombatantSpec {
-            name: name.into(),
-            side: name.into(),
-            at,
-            hp: 20,
-            initiative: InitiativeSetup::Total(10),
-            ..Default::default()
-        };
-        let c = crate::rules::driver::Combat::with_map(
-            super::super::fixture::ruleset("pf2e"),
-            1,
-            &[spec("a", (0, 0)), spec("foe", (3, 0))],
-            map,
-            &[],
-        )
-        .expect("valid set-up");
+        let c = fight(map, &[spec("a", "heroes", (0, 0)), spec("foe", "foes", (3, 0))]);
         let v = View::new(&c, Cid(0)).expect("a reads the fight");
         let Some(Field::Sparse(field)) = v.approach_field() else { panic!("a field around the foe") };
         assert_eq!(field.get(&GridPos { x: 2, y: 0 }), Some(&1));
