@@ -241,7 +241,7 @@ impl<'w> Rules<'w, '_> {
         if !super::query::has_roll_modifiers(&self.ruleset) {
             return Vec::new();
         }
-        super::query::roll_modifiers(&self.ruleset, self.c(who).conditions, on)
+        super::query::roll_modifiers(&self.ruleset, self.conds(who), on)
     }
 
     /// Log modifiers already counted in a roll (nothing when there are none).
@@ -312,7 +312,7 @@ impl<'w> Rules<'w, '_> {
             // The stat, plus condition bonuses, less any stat a condition takes away (P1-19),
             // plus the AC modifiers (logged).
             let t = self.c(ctx.target);
-            let ac = super::query::armor_class(&self.ruleset, t.stats.get(ac_stat), t.stats, t.conditions);
+            let ac = super::query::armor_class(&self.ruleset, t.stats.get(ac_stat), t.stats, self.conds(ctx.target));
             let ac_mods = self.modifiers_on(ctx.target, RollOn::Ac);
             self.log_modifiers(ctx.target, RollOn::Ac, ac_mods);
             if ctx.total >= ac {
@@ -372,8 +372,7 @@ impl<'w> Rules<'w, '_> {
         };
         let stat = if method == DefenseMethod::Dodge { dodge_stat } else { parry_stat };
         // G-HB-08: advantage = roll 2d20, keep the higher: `1d20` becomes `2d20kh1`.
-        let dice =
-            if has_defense_advantage(&self.ruleset, self.c(t).conditions) { dice.with_advantage() } else { dice };
+        let dice = if has_defense_advantage(&self.ruleset, self.conds(t)) { dice.with_advantage() } else { dice };
         let mut rolled = Vec::new();
         let best = self.dice.roll_logged(&dice, |_| 0, &mut rolled);
         // `rolls`: the faces of the first dice term (both with advantage), as before.
@@ -465,7 +464,7 @@ impl<'w> Rules<'w, '_> {
             self.knock_down(who);
         } else if let Some((cond, _)) = self.ruleset.at_zero_hp.clone() {
             // Already at 0 and dying: damage makes it worse by one (pf2e dying).
-            let value = self.c(who).conditions.0.get(&cond).map_or(1, |s| s.value.saturating_add(1));
+            let value = self.conds(who).0.get(&cond).map_or(1, |s| s.value.saturating_add(1));
             self.apply_condition(who, &cond, NewCondition { lasts: None, value: Some(value), creator: None });
             let death = self.ruleset.condition(&cond).and_then(|d| d.recovery.clone()).map(|r| r.death_at);
             if death.is_some_and(|d| value >= d) {
@@ -534,18 +533,18 @@ impl<'w> Rules<'w, '_> {
         // G-P2-18: effects it created keep counting down, at their owners' start of turn.
         // Sustained ones end: nobody can sustain them (G-P2-09).
         for (owner, cond) in std::mem::take(&mut self.cm(who).created.0) {
-            let sustained = self.c(owner).conditions.0.get(&cond).is_some_and(|s| s.lasts == Some(Lasts::Sustained));
+            let sustained = self.conds(owner).0.get(&cond).is_some_and(|s| s.lasts == Some(Lasts::Sustained));
             if sustained {
                 self.end_condition(owner, &cond, EndReason::NotSustained);
-            } else if let Some(st) = self.cm(owner).conditions.0.get_mut(&cond) {
+            } else if let Some(st) = self.conds_mut(owner).0.get_mut(&cond) {
                 st.creator = None;
             }
         }
         let id = self.ruleset.defeated_condition.clone();
         let rank = self.rank(who);
+        self.conds_mut(who).0.insert(id.clone(), super::components::ConditionState::plain(1));
         let (pos, side) = {
             let mut c = self.cm(who);
-            c.conditions.0.insert(id.clone(), super::components::ConditionState::plain(1));
             c.held.0.clear();
             c.casting.0 = None;
             (*c.pos, c.side.0.clone())
@@ -573,12 +572,11 @@ impl<'w> Rules<'w, '_> {
     /// the DC (issue 28); the saver's save modifiers count either way.
     pub(crate) fn saving_throw_against(&mut self, who: Cid, stat: &str, dc: i32, by: Option<Cid>) -> bool {
         let rule = self.ruleset.saves.clone();
-        let dice_expr =
-            if rule.defense_advantage_applies && has_defense_advantage(&self.ruleset, self.c(who).conditions) {
-                rule.dice.with_advantage()
-            } else {
-                rule.dice
-            };
+        let dice_expr = if rule.defense_advantage_applies && has_defense_advantage(&self.ruleset, self.conds(who)) {
+            rule.dice.with_advantage()
+        } else {
+            rule.dice
+        };
         let mut dice = Vec::new();
         let roll = self.dice.roll_logged(&dice_expr, |_| 0, &mut dice);
         let (assist, _, _) = self.consume_assists(who, None);
@@ -606,7 +604,7 @@ impl<'w> Rules<'w, '_> {
             // P1-20: Uncanny Dodge is never caught flat-footed.
             return;
         }
-        if let Some(st) = self.c(who).conditions.0.get(id).cloned()
+        if let Some(st) = self.conds(who).0.get(id).cloned()
             && !def.stacks
         {
             match nc.value {
@@ -621,7 +619,7 @@ impl<'w> Rules<'w, '_> {
                     Lasts::Rounds(n) | Lasts::OwnerTurns(n) => Some(n),
                     _ => None,
                 };
-                if let Some(s) = self.cm(who).conditions.0.get_mut(id) {
+                if let Some(s) = self.conds_mut(who).0.get_mut(id) {
                     s.lasts = Some(lasts);
                     s.left = left;
                 }
@@ -643,8 +641,8 @@ impl<'w> Rules<'w, '_> {
             _ => None,
         };
         {
-            let mut c = self.cm(who);
-            let e = c.conditions.0.entry(id.to_string()).or_insert(super::components::ConditionState {
+            let mut c = self.conds_mut(who);
+            let e = c.0.entry(id.to_string()).or_insert(super::components::ConditionState {
                 lasts: nc.lasts,
                 left,
                 stacks: 0,
@@ -692,7 +690,7 @@ impl<'w> Rules<'w, '_> {
 
     /// Remove a condition and log why.
     pub(crate) fn end_condition(&mut self, who: Cid, id: &str, reason: EndReason) {
-        let Some(st) = self.cm(who).conditions.0.remove(id) else { return };
+        let Some(st) = self.conds_mut(who).0.remove(id) else { return };
         // G-X-04: gained again after a Delay, it is a new effect for the returned turn's end.
         self.turn.delay_resolved.retain(|(_, _, on, c)| !(*on == who && c == id));
         if let Some(creator) = st.creator {
@@ -706,7 +704,7 @@ impl<'w> Rules<'w, '_> {
     fn sustain(&mut self, who: Cid) {
         let mut count = 0;
         for (owner, id) in self.c(who).created.0.clone() {
-            if let Some(st) = self.cm(owner).conditions.0.get_mut(&id)
+            if let Some(st) = self.conds_mut(owner).0.get_mut(&id)
                 && st.lasts == Some(Lasts::Sustained)
             {
                 st.sustained = true;
@@ -719,8 +717,7 @@ impl<'w> Rules<'w, '_> {
     /// End every condition that ends on `trigger` (HB-23).
     pub(crate) fn end_conditions_on(&mut self, who: Cid, trigger: EndTrigger, except: Option<&str>) {
         let ending: Vec<String> = self
-            .c(who)
-            .conditions
+            .conds(who)
             .0
             .keys()
             .filter(|id| Some(id.as_str()) != except)

@@ -19,7 +19,7 @@ use super::log::{CombatLog, CommandOutcomes, DrawReason};
 use super::map::BattleMap;
 use super::ruleset::Ruleset;
 use super::setup::{CombatantSpec, SetupError, setup_world_on};
-use super::state::{CombatantData, CombatantDataReadOnlyItem, CommandQueue, EngineStatus, Roster, Rules, TurnState};
+use super::state::{CombatantView, CombatantViewItem, CommandQueue, EngineStatus, Roster, Rules, TurnState};
 
 /// Schedule runs allowed before the driver gives up waiting for the engine to settle.
 pub const MAX_RUNS_PER_SETTLE: usize = 100_000;
@@ -63,7 +63,7 @@ pub struct Combat {
     rules_state: Option<(bevy::ecs::world::WorldId, SystemState<Rules<'static, 'static>>)>,
     /// A query over every rules component of a combatant, for [`Combat::combatant`]: built for
     /// this world and brought up to date each time the engine settles.
-    read_state: Option<(bevy::ecs::world::WorldId, QueryState<CombatantData>)>,
+    read_state: Option<(bevy::ecs::world::WorldId, QueryState<CombatantView>)>,
     /// Set up by [`Combat::with_map`] (no mods, nothing added to the world or the schedule), so
     /// [`Combat::reset`] may start another combat in the same world, and the fused driver may
     /// stand in for the schedule.
@@ -540,10 +540,11 @@ impl Combat {
         self.world.get::<T>(e)
     }
 
-    /// Every rules component of a combatant at once (cheaper than one [`Combat::get`] each).
-    /// None if there is no such combatant, or if the world changed shape since the engine last
-    /// settled (a component added from outside the engine): then read with [`Combat::get`].
-    pub fn combatant(&self, c: Cid) -> Option<CombatantDataReadOnlyItem<'_, '_>> {
+    /// The components the AI reads of a combatant ([`CombatantView`]), at once: cheaper than one
+    /// [`Combat::get`] each. None if there is no such combatant, or if the world changed shape
+    /// since the engine last settled (a component added from outside the engine): then read with
+    /// [`Combat::get`].
+    pub fn combatant(&self, c: Cid) -> Option<CombatantViewItem<'_, '_>> {
         let (id, q) = self.read_state.as_ref()?;
         if *id != self.world.id() {
             return None;

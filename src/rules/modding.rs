@@ -556,7 +556,7 @@ impl ModRules<'_, '_> {
 
     /// Conditions.
     pub fn conditions(&self, who: Cid) -> Option<Conditions> {
-        self.rules.exists(who).then(|| self.rules.c(who).conditions.clone())
+        self.rules.exists(who).then(|| self.rules.conds(who).clone())
     }
 
     /// Square.
@@ -761,7 +761,7 @@ impl ModRules<'_, '_> {
     /// Remove a condition (logged as `ConditionEnded { reason: RemovedByMod }`).
     pub fn remove_condition(&mut self, source: &str, who: Cid, condition: &str) -> Result<(), ModRefusal> {
         self.check(who)?;
-        if !self.rules.c(who).conditions.has(condition) {
+        if !self.rules.conds(who).has(condition) {
             return Err(ModRefusal::NoSuchCondition(condition.to_string()));
         }
         self.log(source, who, ModAction::RemoveCondition(condition.to_string()));

@@ -98,7 +98,7 @@ impl Rules<'_, '_> {
     pub(crate) fn reactor(&self, who: Cid) -> Reactor<'_> {
         let c = self.c(who);
         Reactor {
-            conditions: c.conditions,
+            conditions: self.conds(who),
             traits: c.traits,
             pool: c.pool,
             casting: c.casting,

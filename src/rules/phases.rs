@@ -34,7 +34,7 @@ impl Rules<'_, '_> {
     }
 
     fn conditions_of(&self, who: Cid) -> Vec<(String, ConditionState)> {
-        self.c(who).conditions.0.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+        self.conds(who).0.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }
 
     /// P2-05, G-P2-18: every effect you created lasting N rounds loses one; at 0 it ends.
@@ -47,7 +47,7 @@ impl Rules<'_, '_> {
             }
         }
         for (owner, id) in created {
-            let mine = self.c(owner).conditions.0.get(&id).is_some_and(|st| st.creator.is_none_or(|c| c == who));
+            let mine = self.conds(owner).0.get(&id).is_some_and(|st| st.creator.is_none_or(|c| c == who));
             if mine {
                 self.tick_condition(owner, &id, |l| matches!(l, Lasts::Rounds(_)));
             }
@@ -218,7 +218,7 @@ impl Rules<'_, '_> {
             }
         }
         for (owner, id) in self.c(who).created.0.clone() {
-            let Some(st) = self.c(owner).conditions.0.get(&id).cloned() else { continue };
+            let Some(st) = self.conds(owner).0.get(&id).cloned() else { continue };
             if st.lasts != Some(Lasts::Sustained) || st.creator != Some(who) {
                 continue;
             }
@@ -227,7 +227,7 @@ impl Rules<'_, '_> {
                 continue;
             }
             if st.sustained {
-                if let Some(s) = self.cm(owner).conditions.0.get_mut(&id) {
+                if let Some(s) = self.conds_mut(owner).0.get_mut(&id) {
                     s.sustained = false;
                 }
             } else {
@@ -341,7 +341,7 @@ impl Rules<'_, '_> {
 
     /// Change a condition's value and log it.
     pub(crate) fn set_condition_value(&mut self, who: Cid, id: &str, value: i32) {
-        if let Some(st) = self.cm(who).conditions.0.get_mut(id) {
+        if let Some(st) = self.conds_mut(who).0.get_mut(id) {
             st.value = value;
         }
         self.emit(CombatEvent::ConditionValueChanged { who, condition: id.into(), value });

@@ -25,7 +25,7 @@ impl Rules<'_, '_> {
     /// A recovery time after every global modifier (Slowed, Haste, injury): never below 1
     /// (G-SG-05, SG-31).
     pub(crate) fn effective_rt(&self, who: Cid, base: u32) -> u32 {
-        super::query::recovery_time(&self.ruleset, self.c(who).conditions, base)
+        super::query::recovery_time(&self.ruleset, self.conds(who), base)
     }
 
     /// Whether the creature holds a completed cast.
@@ -35,8 +35,7 @@ impl Rules<'_, '_> {
 
     /// SG-15, G-SG-19: a caster missing a component cannot announce the power.
     pub(crate) fn check_components(&self, who: Cid, def: &AbilityDef) -> Result<(), Rejection> {
-        let c = self.c(who);
-        match super::query::missing_component(&self.ruleset, def, c.conditions, c.items) {
+        match super::query::missing_component(&self.ruleset, def, self.conds(who), self.c(who).items) {
             Some(missing) => Err(Rejection::MissingComponent(missing.into())),
             None => Ok(()),
         }
@@ -276,8 +275,7 @@ impl Rules<'_, '_> {
     /// or the first in order.
     pub(crate) fn recovery_save(&mut self, who: Cid, named: Option<&str>) {
         let ends: Vec<(String, super::ruleset::SaveDef)> = self
-            .c(who)
-            .conditions
+            .conds(who)
             .0
             .keys()
             .filter_map(|id| self.ruleset.condition(id).and_then(|d| d.save_ends.clone()).map(|s| (id.clone(), s)))
@@ -296,7 +294,7 @@ impl Rules<'_, '_> {
     /// against an effect a save can end (SG-32, G-SG-15).
     pub(crate) fn can_recover(&self, who: Cid) -> bool {
         let has_se =
-            self.c(who).conditions.0.keys().any(|id| self.ruleset.condition(id).is_some_and(|d| d.save_ends.is_some()));
+            self.conds(who).0.keys().any(|id| self.ruleset.condition(id).is_some_and(|d| d.save_ends.is_some()));
         has_se
             && self.known_abilities(who).iter().any(|a| {
                 self.ruleset.ability(a).is_some_and(|d| d.usable_when_prevented && d.effect == Effect::RecoverySave)

@@ -369,7 +369,9 @@ pub struct Pending(pub Option<PendingDecision>);
 #[derive(Resource, Debug, Clone, Default)]
 pub struct WorkQueue(pub VecDeque<Work>);
 
-/// Everything a rule may read or change on one combatant.
+/// Everything a rule may read or change on one combatant, but its conditions: those, the
+/// component read most often (is it down, can it act), have their own query, [`Rules::conds`]
+/// (issue 22: one component is read in a tenth of the time all of them are).
 #[derive(QueryData)]
 #[query_data(mutable)]
 pub struct CombatantData {
@@ -393,8 +395,6 @@ pub struct CombatantData {
     pub initiative: &'static mut Initiative,
     /// Action pool.
     pub pool: &'static mut ActionPool,
-    /// Conditions.
-    pub conditions: &'static mut Conditions,
     /// Activity in progress.
     pub casting: &'static mut Casting,
     /// Held actions.
@@ -413,6 +413,33 @@ pub struct CombatantData {
     pub items: &'static mut Inventory,
 }
 
+/// What a reader outside the rules (the AI) takes of one combatant at once
+/// ([`super::driver::Combat::combatant`]): the components it reads, and no more (each one read
+/// costs time).
+#[derive(QueryData)]
+pub struct CombatantView {
+    /// Id.
+    pub cid: &'static Cid,
+    /// Side.
+    pub side: &'static Side,
+    /// Stats.
+    pub stats: &'static Stats,
+    /// Hit points.
+    pub health: &'static Health,
+    /// Square.
+    pub pos: &'static GridPos,
+    /// Movement modes.
+    pub movement: &'static Movement,
+    /// Listed abilities.
+    pub abilities: &'static Abilities,
+    /// Initiative.
+    pub initiative: &'static Initiative,
+    /// Conditions.
+    pub conditions: &'static Conditions,
+    /// Activity in progress.
+    pub casting: &'static Casting,
+}
+
 /// The rules' view of the world: one system param shared by every rules system.
 #[derive(SystemParam)]
 pub struct Rules<'w, 's> {
@@ -422,6 +449,13 @@ pub struct Rules<'w, 's> {
     pub roster: ResMut<'w, Roster>,
     /// Combatants.
     pub q: Query<'w, 's, CombatantData>,
+    /// Their conditions ([`Rules::conds`], [`Rules::conds_mut`]).
+    pub conditions: Query<'w, 's, &'static mut Conditions>,
+    /// Their sides and stats, read alone ([`Rules::hostile`], [`Rules::stat`]; `CombatantData`
+    /// reads them too).
+    pub sides: Query<'w, 's, &'static Side>,
+    /// See [`Rules::sides`].
+    pub stat_blocks: Query<'w, 's, &'static Stats>,
     /// Turn state.
     pub turn: ResMut<'w, TurnState>,
     /// The scheduler.
@@ -457,6 +491,24 @@ impl<'w, 's> Rules<'w, 's> {
         self.q.get_mut(e).expect("roster entity is a combatant")
     }
 
+    /// A combatant's conditions.
+    pub(crate) fn conds(&self, who: Cid) -> &Conditions {
+        let e = self.roster.entities[who.0 as usize];
+        self.conditions.get(e).expect("roster entity is a combatant")
+    }
+
+    /// Change a combatant's conditions.
+    pub(crate) fn conds_mut(&mut self, who: Cid) -> Mut<'_, Conditions> {
+        let e = self.roster.entities[who.0 as usize];
+        self.conditions.get_mut(e).expect("roster entity is a combatant")
+    }
+
+    /// A combatant's side.
+    pub(crate) fn side(&self, who: Cid) -> &Side {
+        let e = self.roster.entities[who.0 as usize];
+        self.sides.get(e).expect("roster entity is a combatant")
+    }
+
     /// A combatant's name, for messages.
     pub(crate) fn name_of(&self, who: Cid) -> String {
         self.log.names.get(who.0 as usize).cloned().unwrap_or_else(|| format!("#{}", who.0))
@@ -485,18 +537,18 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Out of the fight (the ruleset's defeated condition).
     pub(crate) fn is_down(&self, who: Cid) -> bool {
-        self.c(who).conditions.has(&self.ruleset.defeated_condition)
+        self.conds(who).has(&self.ruleset.defeated_condition)
     }
 
     /// Unable to act: a condition blocks actions (G-HB-19).
     pub(crate) fn cannot_act(&self, who: Cid) -> bool {
-        super::query::blocks_actions(&self.ruleset, self.c(who).conditions)
+        super::query::blocks_actions(&self.ruleset, self.conds(who))
     }
 
     /// Unable to use a reaction, free action, opening or attack of opportunity (see
     /// [`super::query::blocks_reactions`]).
     pub(crate) fn cannot_react(&self, who: Cid) -> bool {
-        super::query::blocks_reactions(&self.ruleset, self.c(who).conditions)
+        super::query::blocks_reactions(&self.ruleset, self.conds(who))
     }
 
     /// Paying for a spread activity (HB-27).
@@ -506,7 +558,7 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// Whether two creatures are on different sides.
     pub(crate) fn hostile(&self, a: Cid, b: Cid) -> bool {
-        self.c(a).side != self.c(b).side
+        self.side(a) != self.side(b)
     }
 
     /// Initiative rank (0 first).
@@ -542,7 +594,8 @@ impl<'w, 's> Rules<'w, 's> {
 
     /// A stat of a creature.
     pub(crate) fn stat(&self, who: Cid, stat: &str) -> i32 {
-        self.c(who).stats.get(stat)
+        let e = self.roster.entities[who.0 as usize];
+        self.stat_blocks.get(e).expect("roster entity is a combatant").get(stat)
     }
 
     /// Standing creatures within `reach` squares, in initiative order. (The square is symmetric and

@@ -175,7 +175,7 @@ impl Rules<'_, '_> {
                 return;
             }
             let (who, condition, count) = self.turn.expiries.remove(&(time, rank, seq)).expect("just seen");
-            if !self.c(who).conditions.has(&condition) {
+            if !self.conds(who).has(&condition) {
                 continue;
             }
             let (round, _) = self.timeline.round_and_segment(key.time);
@@ -403,7 +403,7 @@ impl Rules<'_, '_> {
             return;
         };
         let ends = !surprise || flat_footed_ends == super::ruleset::FlatFootedEnds::FirstActionIncludingSurprise;
-        if ends && self.c(who).conditions.has(&flat_footed) {
+        if ends && self.conds(who).has(&flat_footed) {
             self.end_condition(who, &flat_footed, EndReason::FirstTurn);
         }
     }
@@ -598,7 +598,7 @@ impl Rules<'_, '_> {
 
     /// Effects lasting N rounds on `who` lose one and end at 0 (G-HB-17).
     fn tick_rounds(&mut self, who: Cid) {
-        let ids: Vec<String> = self.c(who).conditions.0.keys().cloned().collect();
+        let ids: Vec<String> = self.conds(who).0.keys().cloned().collect();
         for id in ids {
             self.tick_condition(who, &id, |l| matches!(l, Lasts::Rounds(_)));
         }
@@ -607,8 +607,8 @@ impl Rules<'_, '_> {
     /// Count one unit off a condition whose duration matches; end it at 0.
     pub(crate) fn tick_condition(&mut self, who: Cid, id: &str, matches: impl Fn(&Lasts) -> bool) {
         let ended = {
-            let mut c = self.cm(who);
-            let Some(st) = c.conditions.0.get_mut(id) else { return };
+            let mut c = self.conds_mut(who);
+            let Some(st) = c.0.get_mut(id) else { return };
             if !st.lasts.as_ref().is_some_and(&matches) {
                 return;
             }

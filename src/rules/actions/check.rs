@@ -213,8 +213,7 @@ impl<'w> Rules<'w, '_> {
             Effect::RecoverySave => {
                 if let Some(n) = mode {
                     let ends: Vec<&String> = self
-                        .c(who)
-                        .conditions
+                        .conds(who)
                         .0
                         .keys()
                         .filter(|id| self.ruleset.condition(id).is_some_and(|d| d.save_ends.is_some()))
@@ -425,7 +424,7 @@ impl<'w> Rules<'w, '_> {
             return Err(Rejection::UnableToAct);
         }
         let barred =
-            self.c(i.actor).conditions.0.keys().filter_map(|id| self.ruleset.condition(id)).any(|d| d.blocks_immediate);
+            self.conds(i.actor).0.keys().filter_map(|id| self.ruleset.condition(id)).any(|d| d.blocks_immediate);
         if barred {
             // G-P1-11: no immediate action while flat-footed, Combat Reflexes or not.
             return Err(Rejection::NoActionOfType("no immediate action while flat-footed".into()));
