@@ -338,3 +338,46 @@ fn repeat_attack(combat: &mut Combat, who: Cid, key: TurnKey, intent: &ActIntent
     let stands = combat.get::<crate::rules::components::Health>(target).is_some_and(|h| h.hp > 0);
     (stands && combat.check_act(intent).is_ok()).then(|| Command::Act(intent.clone()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::command::ActIntent;
+    use tactical::fixture::duel;
+
+    /// The fast tier's memory: a single-target attack of the creature whose turn it is, in that
+    /// turn, and of the fast tier only; another creature's command forgets it. (Found by the AI's
+    /// mutation sample: the turn check read as `!=`, and the repeat's actor-or-turn check read
+    /// as `&&`, survived every test, the fast tier not being shipped.)
+    #[test]
+    fn the_fast_tier_remembers_and_repeats_only_its_active_creatures_attack_in_that_turn() {
+        let mut c = duel(20, &[]);
+        let key = turn_key(&c);
+        let me = key.0.expect("a turn has started");
+        let foe = Cid(1 - me.0);
+        let strike = |who: Cid, target: Cid| ActIntent::new(who, "strike", vec![target]);
+        let fast = |_: Cid| Brain::Fast;
+        let mut last = None;
+        remember_attack(&c, &Command::Act(strike(me, foe)), key, &fast, &mut last);
+        assert_eq!(last, Some((key, strike(me, foe))), "its own attack in its turn is kept");
+        remember_attack(&c, &Command::Act(strike(foe, me)), key, &fast, &mut last);
+        assert_eq!(last, None, "an attack by a creature out of its turn forgets it");
+        remember_attack(&c, &Command::Act(strike(me, foe)), key, &|_: Cid| Brain::Tactical, &mut last);
+        assert_eq!(last, None, "the tactical AI keeps nothing");
+        let other_turn = (Some(foe), key.1, key.2);
+        remember_attack(&c, &Command::Act(strike(me, foe)), other_turn, &fast, &mut last);
+        assert_eq!(last, None, "sent in another creature's turn");
+
+        // The repeat: the same attack, by the same creature, in the same turn, while the engine
+        // would take it.
+        let hit = strike(me, foe);
+        assert_eq!(repeat_attack(&mut c, me, key, &hit), Some(Command::Act(hit.clone())));
+        assert_eq!(repeat_attack(&mut c, foe, key, &hit), None, "another creature's turn");
+        let later = (key.0, key.1 + 1, key.2);
+        assert_eq!(repeat_attack(&mut c, me, later, &hit), None, "remembered in an earlier turn");
+        let mut beaten = duel(20, &[]);
+        let foe_entity = beaten.world.resource::<crate::rules::state::Roster>().entity(foe).unwrap();
+        beaten.world.get_mut::<crate::rules::components::Health>(foe_entity).unwrap().hp = 0;
+        assert_eq!(repeat_attack(&mut beaten, me, key, &hit), None, "its target is down");
+    }
+}

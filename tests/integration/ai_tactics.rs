@@ -493,3 +493,100 @@ fn basic_ai_hits_the_weakest_in_reach_else_shoots_the_nearest_else_closes_in() {
         assert!(matches!(cmd, Command::EndTurn { .. }), "{rs}: {cmd:?}");
     }
 }
+
+/// When nothing is scheduled (segments), the AI brings back only a delaying creature it plays: a
+/// person's creature waits for the person, whatever brain would plan for it (found by the AI's
+/// mutation sample: `plays(c) && plans_tactically` read as `||` survived, the other tests playing
+/// every creature).
+#[test]
+fn the_ai_returns_only_its_own_delaying_creature_when_nothing_is_scheduled() {
+    use crate::common::{Fight, sg};
+    use skirmish::rules::components::Controller;
+    let fight = |controller: Controller| {
+        let mut person = sg("C", "heroes", 18, (0, 0)).with(&["dagger"]);
+        person.controller = controller;
+        let mut f = Fight::segments(vec![
+            person,
+            sg("O", "monsters", 12, (9, 0)).with(&["dagger"]),
+            sg("P", "monsters", 10, (9, 5)).with(&["dagger"]),
+        ]);
+        f.put("O", "paralyzed", None, None);
+        f.put("P", "paralyzed", None, None);
+        f.0.submit(Command::Delay { actor: f.id("C") }).unwrap();
+        assert_eq!(f.0.status(), EngineStatus::AwaitingReturn);
+        f
+    };
+    let own = AiScope { gm: true, all_creatures: false };
+    for brain in [Brain::Tactical, Brain::Fast, Brain::Basic] {
+        let f = fight(Controller::Player);
+        assert_eq!(ai::next_command_with(&f.0, own, brain), None, "{brain:?}: the person's creature waits");
+        let f = fight(Controller::Ai);
+        let back = ai::next_command_with(&f.0, own, brain);
+        if brain == Brain::Basic {
+            assert_eq!(back, None, "the basic AI does not plan returns");
+        } else {
+            assert_eq!(back, Some(Command::ReturnFromDelay { actor: f.id("C") }), "{brain:?}: the AI's own comes back");
+        }
+    }
+    let f = fight(Controller::Player);
+    assert_eq!(
+        ai::next_command_with(&f.0, SCOPE, Brain::Tactical),
+        Some(Command::ReturnFromDelay { actor: f.id("C") }),
+        "playing every creature, it brings the person's back too"
+    );
+}
+
+/// A command the engine rejects counts as rejected, and the turn goes on to the next creature. The
+/// basic AI shoots at the nearest enemy without asking for a line of sight, so behind a wall its
+/// shot is refused, and its turn is ended. (Found by the AI's mutation sample: the counter read
+/// as `*=` survived, no other test making the AI send a command the engine refuses.)
+#[test]
+fn a_refused_command_is_counted_and_ends_the_basic_creatures_turn() {
+    use crate::common::SpecExt;
+    use skirmish::rules::map::BattleMap;
+    let map = BattleMap::from_rows(&[".#.", ".#.", ".#."]).expect("valid rows");
+    let archer = who("Archer", "heroes", 20, (0, 1)).with(&["shortbow"]).stat("DEX", 3);
+    let target = who("Target", "monsters", 10, (2, 1));
+    let mut c = Combat::with_map(ruleset("pf2e"), 1, &[archer, target], map, &[]).expect("valid set-up");
+    let archer = c.cid("Archer").unwrap();
+    assert_eq!(c.status(), EngineStatus::AwaitingCommand(archer));
+    let stats = ai::play_by(&mut c, SCOPE, 1, |_| Brain::Basic);
+    assert_eq!((stats.sent, stats.rejected, stats.rejected_tactical), (1, 1, 0), "{stats:?}");
+    assert_eq!(c.status(), EngineStatus::AwaitingCommand(c.cid("Target").unwrap()), "its turn was ended");
+    assert!(
+        c.log().events.iter().any(|e| matches!(e, CombatEvent::TurnEnded { who, .. } if *who == archer)),
+        "{:?}",
+        c.log().events
+    );
+}
+
+/// Playing only the creatures the AI controls, the AI leaves a person's creature alone on its
+/// turn and plays its own. (Found by the AI's mutation sample: the controller check of the
+/// tactical AI's turn read as `!=` survived, as every other test plays every creature.)
+#[test]
+fn playing_its_own_creatures_the_ai_waits_for_a_persons_turn() {
+    use skirmish::rules::components::Controller;
+    let own = AiScope { gm: true, all_creatures: false };
+    let mut played = 0;
+    for rs in RULESETS {
+        for brain in [Brain::Tactical, Brain::Fast] {
+            let mut setup = encounter(rs);
+            for (i, s) in setup.specs.iter_mut().enumerate() {
+                s.controller = if i % 2 == 0 { Controller::Player } else { Controller::Ai };
+            }
+            let mut c = setup.start(1);
+            // The AI plays its own creatures' turns, if any, up to the first person's.
+            played += ai::play_by(&mut c, own, 200, |_| brain).sent;
+            let EngineStatus::AwaitingCommand(w) = c.status() else { panic!("{rs} {brain:?}: {:?}", c.status()) };
+            assert_eq!(c.controller(w), Controller::Player, "{rs} {brain:?}: stopped at a person's turn");
+            let before = c.log().events.len();
+            let again = ai::play_by(&mut c, own, 200, |_| brain);
+            assert_eq!(again.sent, 0, "{rs} {brain:?}: nothing sent for the person");
+            assert_eq!(c.log().events.len(), before, "{rs} {brain:?}");
+            // The person ends the turn; the AI plays on.
+            c.submit(Command::EndTurn { actor: w }).unwrap();
+            played += ai::play_by(&mut c, own, 200, |_| brain).sent;
+        }
+    }
+    assert!(played > 0, "the AI played its own creatures");
+}

@@ -246,7 +246,7 @@ pub(crate) mod fixture {
     /// 3, AC 15, 20 hit points) on (0, 0) and `b` (`Cid(1)`: STR 3, AC 16) next to it on (1, 0)
     /// with `hp` hit points and `conditions`. Both know the basic abilities only: Strike
     /// (d20 + STR, 1d8+STR), Stride, Step, Raise a Shield (+2 AC for a round), Sustain.
-    pub(super) fn duel(hp: i32, conditions: &[&str]) -> Combat {
+    pub(crate) fn duel(hp: i32, conditions: &[&str]) -> Combat {
         duel_with(hp, conditions, &[], &[])
     }
 
