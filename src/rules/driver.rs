@@ -166,11 +166,38 @@ impl Combat {
         map: BattleMap,
         dice: &[i32],
     ) -> Result<bool, SetupError> {
+        self.reset_with(Some(ruleset), seed, specs, map, dice)
+    }
+
+    /// As [`Combat::reset`] under the ruleset the combat already has (as set up or last reset):
+    /// the simulator's runs of one encounter, where cloning the ruleset for every run was most
+    /// of a reset's cost (issue 22).
+    pub fn reset_keeping_ruleset(
+        &mut self,
+        seed: u64,
+        specs: &[CombatantSpec],
+        map: BattleMap,
+        dice: &[i32],
+    ) -> Result<bool, SetupError> {
+        self.reset_with(None, seed, specs, map, dice)
+    }
+
+    fn reset_with(
+        &mut self,
+        ruleset: Option<Ruleset>,
+        seed: u64,
+        specs: &[CombatantSpec],
+        map: BattleMap,
+        dice: &[i32],
+    ) -> Result<bool, SetupError> {
         let built_here = self.rules_state.as_ref().is_none_or(|(w, _)| *w == self.world.id());
         if !self.resettable || !built_here {
             return Ok(false);
         }
-        super::setup::validate_on(&ruleset, specs, &map)?;
+        match ruleset.as_ref().or_else(|| self.world.get_resource::<Ruleset>()) {
+            Some(rs) => super::setup::validate_on(rs, specs, &map)?,
+            None => return Ok(false),
+        }
         let w = &mut self.world;
         // (Not `World::clear_entities`: resources are entities too.)
         let old = std::mem::take(&mut w.resource_mut::<Roster>().entities);
@@ -221,7 +248,7 @@ impl Combat {
         on_schedule: bool,
     ) -> Result<Self, SetupError> {
         let mut world = World::new();
-        setup_world_on(&mut world, ruleset, seed, specs, map)?;
+        setup_world_on(&mut world, Some(ruleset), seed, specs, map)?;
         world.resource_mut::<Dice>().force(dice.iter().copied());
         let origin = Origin { specs: specs.to_vec(), dice: dice.to_vec() };
         let mut schedule = super::rules_schedule();

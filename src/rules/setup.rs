@@ -222,28 +222,35 @@ pub(crate) fn validate_on(ruleset: &Ruleset, specs: &[CombatantSpec], map: &Batt
 /// Insert the ruleset, dice and a fresh engine state, and spawn the combatants in order, on the
 /// open plane.
 pub fn setup_world(world: &mut World, ruleset: Ruleset, seed: u64, specs: &[CombatantSpec]) -> Result<(), SetupError> {
-    setup_world_on(world, ruleset, seed, specs, BattleMap::default())
+    setup_world_on(world, Some(ruleset), seed, specs, BattleMap::default())
 }
 
 /// As [`setup_world`], on a battle map (inserted as the [`BattleMap`] resource). Each sheet plays
-/// with its loadout for this ruleset ([`CombatantSpec::for_ruleset`]).
+/// with its loadout for this ruleset ([`CombatantSpec::for_ruleset`]). Without a ruleset, the
+/// world's own is kept ([`super::driver::Combat::reset_keeping_ruleset`]); the log keeps its
+/// buffer (the simulator's runs would otherwise grow it again every run).
 pub(crate) fn setup_world_on(
     world: &mut World,
-    ruleset: Ruleset,
+    ruleset: Option<Ruleset>,
     seed: u64,
     specs: &[CombatantSpec],
     map: BattleMap,
 ) -> Result<(), SetupError> {
-    validate_on(&ruleset, specs, &map)?;
+    let Some(rs) = ruleset.as_ref().or_else(|| world.get_resource::<Ruleset>()) else {
+        return Err(SetupError { combatant: None, message: "no ruleset to set the combat up under".into() });
+    };
+    validate_on(rs, specs, &map)?;
+    let (rs_name, default_mode, defeated, turn_model) =
+        (rs.name.clone(), rs.default_movement_mode.clone(), rs.defeated_condition.clone(), rs.turn_model);
     super::init_resources(world);
     let mut roster = Roster::default();
     let mut names = Vec::new();
     for (i, s) in specs.iter().enumerate() {
-        let s = s.resolved(&ruleset.name);
+        let s = s.resolved(&rs_name);
         let cid = Cid(i as u32);
         let mut movement = s.movement.clone();
         if movement.is_empty() {
-            movement.insert(ruleset.default_movement_mode.clone(), 6);
+            movement.insert(default_mode.clone(), 6);
         }
         let conditions = Conditions(s.conditions.iter().map(|c| (c.clone(), ConditionState::plain(1))).collect());
         let pos = GridPos { x: s.at.0, y: s.at.1 };
@@ -276,17 +283,22 @@ pub(crate) fn setup_world_on(
             world.entity_mut(e).insert(LocalNames(s.names.clone()));
         }
         roster.entities.push(e);
-        if !s.conditions.contains(&ruleset.defeated_condition) {
+        if !s.conditions.contains(&defeated) {
             roster.occupied.insert(pos, cid);
         }
         names.push(s.name.clone());
     }
-    world.insert_resource(Timeline::new(ruleset.turn_model));
+    world.insert_resource(Timeline::new(turn_model));
     world.insert_resource(roster);
-    world.insert_resource(CombatLog { names, events: Vec::new() });
+    let mut events =
+        world.get_resource_mut::<CombatLog>().map(|mut l| std::mem::take(&mut l.events)).unwrap_or_default();
+    events.clear();
+    world.insert_resource(CombatLog { names, events });
     world.insert_resource(TurnState { seed, ..Default::default() });
     world.insert_resource(Dice::seeded(seed));
-    world.insert_resource(ruleset);
+    if let Some(ruleset) = ruleset {
+        world.insert_resource(ruleset);
+    }
     world.insert_resource(map);
     Ok(())
 }

@@ -81,7 +81,7 @@ impl<'a> Runner<'a> {
         let mut combat = match self.spare.take() {
             Some(mut c) => {
                 let reused = c
-                    .reset(self.ruleset.clone(), seed, &self.specs, self.map.clone(), self.dice)
+                    .reset_keeping_ruleset(seed, &self.specs, self.map.clone(), self.dice)
                     .map_err(|e| self.setup_failed(e))?;
                 if reused { c } else { self.fresh(seed)? }
             }
