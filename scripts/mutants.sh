@@ -2,7 +2,7 @@
 # Mutation testing (issues 13 and 26; results and survivors in docs/testing.md).
 #
 #   scripts/mutants.sh                    the rules core's reproducible sample: shard 3/6 of
-#                                         src/rules/ (about 400 mutants), over an hour on 2 cores
+#                                         src/rules/ (427 mutants), about four hours on 2 cores
 #   AREA=stats scripts/mutants.sh         src/sim/stats.rs, every mutant (159)
 #   AREA=save scripts/mutants.sh          src/save/, every mutant (227)
 #   AREA=hud scripts/mutants.sh           src/hud_model/, shard 1/3 (156 of 468)

@@ -127,9 +127,10 @@ pub fn rules_schedule() -> Schedule {
     );
     s.add_systems((
         intake_commands.in_set(TurnSystems::Intake),
-        // Each rules system runs only when its own first test says it has something to do: the
-        // same outcome as running and returning at once, without fetching every rules resource
-        // (the simulator runs this schedule about 150 times an encounter).
+        // Each rules system runs only when its run condition says it has something to do,
+        // without fetching every rules resource otherwise (the simulator runs this schedule
+        // about 150 times an encounter). The condition is the one place that asks: the turn
+        // steps do not ask again (the executor evaluates it just before the system runs).
         start_next_turn.run_if(turn_may_start).in_set(TurnSystems::TurnStart),
         apply_next_command.run_if(commands_queued).in_set(TurnSystems::Spend),
         resolve_work.run_if(work_queued).in_set(TurnSystems::Reactions),
@@ -273,6 +274,8 @@ fn has_commands(queue: &CommandQueue) -> bool {
     !queue.0.is_empty()
 }
 
+// Equivalent mutant (issue 26, docs/testing.md): `has_work` → `true` runs `resolve_work` on an empty
+// queue, which takes nothing and changes nothing; the test only spares the call.
 fn has_work(work: &WorkQueue) -> bool {
     !work.0.is_empty()
 }
@@ -281,12 +284,15 @@ fn may_end_turn(turn: &TurnState, pending: &Pending, work: &WorkQueue) -> bool {
     turn.active.is_some() && pending.0.is_none() && work.0.is_empty() && !turn.ended
 }
 
+/// Runs when [`may_start_turn`] says so (the schedule's run condition, the fused driver's test),
+/// which is the one place that asks whether a turn may start: the step asks again only after
+/// starting the combat, which may leave something under way.
 fn step_start_next_turn(r: &mut Rules) {
     if !r.turn.started {
         r.start_combat();
-    }
-    if r.turn.ended || r.turn.active.is_some() || r.pending.0.is_some() || !r.work.0.is_empty() {
-        return;
+        if !may_start_turn(&r.turn, &r.pending, &r.work) {
+            return;
+        }
     }
     if !r.begin_next_turn() {
         r.check_combat_end();
@@ -314,9 +320,10 @@ fn step_resolve_work(r: &mut Rules) {
     r.resolve_work();
 }
 
+/// Runs when [`may_end_turn`] says so: nothing pending or under way, the combat on.
 fn step_end_finished_turn(r: &mut Rules) {
     let Some(who) = r.turn.active else { return };
-    if r.pending.0.is_none() && r.work.0.is_empty() && !r.turn.ended && r.turn_is_over(who) {
+    if r.turn_is_over(who) {
         r.end_turn(who);
     }
 }
