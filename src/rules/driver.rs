@@ -61,8 +61,9 @@ pub struct Combat {
     /// The rules' system state for dry runs and queries, built once per world (building it
     /// computes the access of every combatant query: the AI asks many times a turn).
     rules_state: Option<(bevy::ecs::world::WorldId, SystemState<Rules<'static, 'static>>)>,
-    /// A query over every rules component of a combatant, for [`Combat::combatant`]: built for
-    /// this world and brought up to date each time the engine settles.
+    /// A query over the components the AI reads of a combatant ([`CombatantView`]), for
+    /// [`Combat::combatant`]: built for this world and brought up to date each time the engine
+    /// settles.
     read_state: Option<(bevy::ecs::world::WorldId, QueryState<CombatantView>)>,
     /// Set up by [`Combat::with_map`] (no mods, nothing added to the world or the schedule), so
     /// [`Combat::reset`] may start another combat in the same world, and the fused driver may
