@@ -423,3 +423,20 @@ impl Rejection {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rejection in words without the log's names (its `Display`, which the CLI and errors
+    /// print) names creatures by id, as `describe` does with names. (Found by the rules core's
+    /// mutation sample: `Display` writing nothing survived, every test reading `describe`.)
+    #[test]
+    fn a_rejection_displays_its_reason_naming_creatures_by_id() {
+        let r = Rejection::NotYourTurn { actor: Cid(2), active: Some(Cid(0)) };
+        assert_eq!(r.to_string(), "#2 cannot act: it is #0's turn");
+        let named = |c: Cid| ["Ana", "Bo", "Cy"][c.0 as usize].to_string();
+        assert_eq!(r.describe(&named), "Cy cannot act: it is Ana's turn");
+        assert_eq!(Rejection::NotDelayed.to_string(), "the creature is not delaying");
+    }
+}

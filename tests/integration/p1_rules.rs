@@ -626,6 +626,25 @@ fn g_p1_09_damage_while_casting_calls_for_a_concentration_check() {
     let _ = Cid(0);
 }
 
+/// A hit that deals no damage (the roll less a negative strength) calls for no concentration
+/// check: the DC counts the damage taken, and nothing was. (Found by the rules core's mutation
+/// sample: the check on 0 damage survived.)
+#[test]
+fn g_p1_09_a_hit_for_no_damage_calls_for_no_concentration_check() {
+    let mut f = Fight::pf1e(vec![
+        p1("Wizard", "heroes", 20, (0, 0)).stat("CONC", 2).with(&["summon"]),
+        p1("Orc", "monsters", 10, (1, 0)).stat("MELEE", 8).stat("STR", -9),
+    ]);
+    f.act("Wizard", "summon", &[]).unwrap();
+    f.end("Wizard");
+    let m = f.mark();
+    f.force(&[15, 1, 20]);
+    f.act("Orc", "melee_attack", &["Wizard"]).unwrap();
+    assert!(f.saw(m, "Damaged", "who: Wizard, amount: 0"), "{:?}", f.since(m));
+    assert!(!f.saw(m, "SaveRolled", ""), "{:?}", f.since(m));
+    assert!(!f.saw(m, "ActivityInterrupted", ""), "{:?}", f.since(m));
+}
+
 #[test]
 fn g_p1_01_an_immediate_action_off_turn_uses_the_next_swift_action() {
     let mut f =
