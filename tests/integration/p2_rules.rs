@@ -1082,3 +1082,18 @@ fn g_p2_22_only_the_worst_status_penalty_counts_and_untyped_ones_add() {
     assert_eq!(skirmish::rules::query::roll_modifier(&rs, &conds, on), -4);
     assert_eq!(skirmish::rules::query::roll_modifier(&pf2e(), &conds, on), -1, "unknown ids give nothing");
 }
+
+/// A valued condition put on again with a lower value keeps the higher one (frightened 2, then
+/// frightened 1: still 2), and says so; a higher value raises it. (Found by the rules core's
+/// mutation sample: taking any new value survived.)
+#[test]
+fn a_valued_condition_again_keeps_the_higher_value() {
+    let mut f = duel();
+    f.put("A", "frightened", Some(2), None);
+    let m = f.mark();
+    f.put("A", "frightened", Some(1), None);
+    assert_eq!(f.value("A", "frightened"), Some(2));
+    assert!(f.saw(m, "ConditionUnchanged", "who: A, condition: \"frightened\""), "{:?}", f.since(m));
+    f.put("A", "frightened", Some(3), None);
+    assert_eq!(f.value("A", "frightened"), Some(3));
+}
