@@ -716,3 +716,24 @@ fn hb_37_reactions_are_unlimited_and_cost_no_actions() {
     assert_eq!(f.text().iter().filter(|e| e.starts_with("DefenseRolled")).count(), 3);
     assert_eq!(f.actions("X"), 3, "defensive rolls cost nothing (G-HB-11)");
 }
+
+/// A ruleset may give ties to the caster (`saver_wins_ties: false`; every shipped one gives them to
+/// the saver, G-HB-15): then a save succeeds only above the DC. (Found by the rules core's mutation
+/// sample: `total > dc` read as `==` survived, no test playing such a ruleset.)
+#[test]
+fn with_ties_to_the_caster_a_save_succeeds_only_above_the_dc() {
+    let mut rs = homebrew();
+    rs.saves.saver_wins_ties = false;
+    for (roll, success) in [(12, false), (13, true)] {
+        let mut f = Fight::with_ruleset(
+            rs.clone(),
+            vec![who("A", "heroes", 20, (0, 0)), who("B", "monsters", 10, (1, 0)).with(&["hold_person"])],
+        );
+        f.end("A");
+        f.force(&[roll, 19]);
+        let m = f.mark();
+        f.act("B", "hold_person", &["A"]).unwrap();
+        let seen = format!("who: A, stat: \"WIS\", roll: {roll}, bonus: 0, total: {roll}, dc: 12, success: {success}");
+        assert!(f.saw(m, "SaveRolled", &seen), "{:?}", f.since(m));
+    }
+}
