@@ -136,6 +136,27 @@ impl<'a> View<'a> {
 mod tests {
     use super::*;
 
+    /// Two creatures three squares apart under a shipped ruleset, both knowing `abilities`.
+    fn pair(ruleset: &str, abilities: &[&str]) -> crate::rules::driver::Combat {
+        use crate::rules::components::InitiativeSetup;
+        use crate::rules::setup::CombatantSpec;
+        let spec = |name: &str, at: (i32, i32)| CombatantSpec {
+            name: name.into(),
+            side: name.into(),
+            at,
+            hp: 20,
+            abilities: abilities.iter().map(|a| a.to_string()).collect(),
+            initiative: InitiativeSetup::Total(10),
+            ..Default::default()
+        };
+        crate::rules::driver::Combat::new(
+            super::super::fixture::ruleset(ruleset),
+            1,
+            &[spec("a", (0, 0)), spec("b", (3, 0))],
+        )
+        .expect("valid set-up")
+    }
+
     #[test]
     fn different_budgets_have_different_keys() {
         let pool = |regular, restricted| Budget::Pool { regular, restricted };
@@ -171,23 +192,8 @@ mod tests {
 
     #[test]
     fn a_timed_action_takes_its_recovery_cast_and_focus_time() {
-        use crate::rules::components::{Cid, InitiativeSetup};
-        use crate::rules::setup::CombatantSpec;
-        let spec = |name: &str, at: (i32, i32)| CombatantSpec {
-            name: name.into(),
-            side: name.into(),
-            at,
-            hp: 20,
-            abilities: vec!["magic_missile".into(), "mind_spike".into()],
-            initiative: InitiativeSetup::Total(10),
-            ..Default::default()
-        };
-        let c = crate::rules::driver::Combat::new(
-            super::super::fixture::ruleset("segments"),
-            1,
-            &[spec("a", (0, 0)), spec("b", (3, 0))],
-        )
-        .expect("valid set-up");
+        use crate::rules::components::Cid;
+        let c = pair("segments", &["magic_missile", "mind_spike"]);
         let v = View::new(&c, Cid(0)).expect("a reads the fight");
         // Magic Missile: recovery 4 + cast 2; Mind Spike: recovery 3 + focus 2.
         assert_eq!(v.time_of(v.rs.ability("magic_missile").unwrap()), 6.0);
@@ -198,22 +204,8 @@ mod tests {
     /// one action (issue 26: `!moved && !stepped` as `||` survived).
     #[test]
     fn a_five_foot_step_needs_a_turn_without_movement() {
-        use crate::rules::components::{Cid, InitiativeSetup};
-        use crate::rules::setup::CombatantSpec;
-        let spec = |name: &str, at: (i32, i32)| CombatantSpec {
-            name: name.into(),
-            side: name.into(),
-            at,
-            hp: 20,
-            initiative: InitiativeSetup::Total(10),
-            ..Default::default()
-        };
-        let c = crate::rules::driver::Combat::new(
-            super::super::fixture::ruleset("pf1e"),
-            1,
-            &[spec("a", (0, 0)), spec("b", (3, 0))],
-        )
-        .expect("valid set-up");
+        use crate::rules::components::Cid;
+        let c = pair("pf1e", &[]);
         let v = View::new(&c, Cid(0)).expect("a reads the fight");
         let step = v.rs.abilities.iter().find(|d| d.action == ActionType::FiveFootStep).expect("pf1e has one");
         let typed = |moved, stepped, one_of| Budget::Typed { standard: 1, moves: 1, swift: 1, moved, stepped, one_of };
