@@ -2,7 +2,9 @@
 # Mutation testing (issues 13 and 26; results and survivors in docs/testing.md).
 #
 #   scripts/mutants.sh                    the rules core's reproducible sample: shard 3/6 of
-#                                         src/rules/ (427 mutants), about four hours on 2 cores
+#                                         src/rules/ (427 mutants), about two and a half hours
+#   SHARD=3/12 scripts/mutants.sh         its first half (round-robin: shards 3/12 and 9/12 of
+#   SHARD=9/12 scripts/mutants.sh         the same code are exactly shard 3/6), about 75 min each
 #   AREA=stats scripts/mutants.sh         src/sim/stats.rs, every mutant (159)
 #   AREA=save scripts/mutants.sh          src/save/, every mutant (227)
 #   AREA=hud scripts/mutants.sh           src/hud_model/, shard 1/3 (156 of 468)
@@ -11,7 +13,7 @@
 #   SHARD=0/1 scripts/mutants.sh --re 'actions.rs:1115'   only the mutants whose names match
 #
 # Shards are round-robin, so a sample reaches every file of its area. Mutants are built with the
-# `mutants` profile (unoptimised) and --no-default-features, and only the library, its unit tests and
+# `mutants` profile (opt-level 1) and --no-default-features, and only the library, its unit tests and
 # the integration tests are built (not the examples or benches). Each area runs the
 # library's unit tests and the integration tests that exercise it (below), with 100 fuzz cases:
 # a mutant those miss may still be caught by another test, so an area's score is a lower bound.
