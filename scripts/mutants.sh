@@ -2,9 +2,10 @@
 # Mutation testing (issues 13 and 26; results and survivors in docs/testing.md).
 #
 #   scripts/mutants.sh                    the rules core's reproducible sample: shard 3/6 of
-#                                         src/rules/ (427 mutants), about two and a half hours
-#   SHARD=3/12 scripts/mutants.sh         its first half (round-robin: shards 3/12 and 9/12 of
-#   SHARD=9/12 scripts/mutants.sh         the same code are exactly shard 3/6), about 75 min each
+#                                         src/rules/ (427 mutants), about six hours on 2 cores
+#   SHARD=3/24 scripts/mutants.sh         a quarter of it (107 mutants, about 90 min): round-robin
+#                                         shards 3/24, 9/24, 15/24 and 21/24 of the same code are
+#                                         exactly shard 3/6, so quarters run apart add up to it
 #   AREA=stats scripts/mutants.sh         src/sim/stats.rs, every mutant (159)
 #   AREA=save scripts/mutants.sh          src/save/, every mutant (227)
 #   AREA=hud scripts/mutants.sh           src/hud_model/, shard 1/3 (156 of 468)

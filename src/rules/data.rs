@@ -226,14 +226,16 @@ pub(crate) fn decode_text(file: &str, bytes: Vec<u8>) -> Result<String, DataErro
         ));
     }
     match String::from_utf8(bytes) {
-        Ok(text) => {
-            let changed = match normalize_text(&text) {
-                std::borrow::Cow::Owned(t) => Some(t),
-                std::borrow::Cow::Borrowed(t) if t.len() != text.len() => Some(t.to_string()),
-                std::borrow::Cow::Borrowed(_) => None,
-            };
-            Ok(changed.unwrap_or(text))
-        }
+        Ok(mut text) => match normalize_text(&text) {
+            std::borrow::Cow::Owned(t) => Ok(t),
+            // The text itself, or its end past a byte-order mark: the mark is dropped in place
+            // (issue 26: choosing between the text and a copy by length was an equivalent mutant).
+            std::borrow::Cow::Borrowed(t) => {
+                let mark = text.len() - t.len();
+                text.drain(..mark);
+                Ok(text)
+            }
+        },
         Err(e) => {
             let bytes = e.as_bytes();
             let at = e.utf8_error().valid_up_to();
@@ -399,4 +401,26 @@ pub fn installed_rulesets(near: &Path) -> Result<Vec<Ruleset>, DataError> {
             Ruleset::from_ron_str(&f.display().to_string(), &text)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_capped;
+
+    /// A file of exactly the cap is read whole, and one byte more is refused (issue 26: the rules
+    /// sample's `cap + 1` → `cap - 1` read the last byte away and still answered `Ok`).
+    #[test]
+    fn a_file_of_exactly_the_cap_is_read_whole_and_one_byte_more_is_refused() {
+        let dir = std::env::temp_dir().join(format!("skirmish-read-capped-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let at_cap = dir.join("at-cap.ron");
+        let past_cap = dir.join("past-cap.ron");
+        std::fs::write(&at_cap, b"0123456789").unwrap();
+        std::fs::write(&past_cap, b"0123456789A").unwrap();
+        let read = read_capped(&at_cap, 10, "this file");
+        let refused = read_capped(&past_cap, 10, "this file");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(read.as_deref(), Ok(&b"0123456789"[..]));
+        assert_eq!(refused, Err("larger than the 10 bytes this file may have".to_string()));
+    }
 }

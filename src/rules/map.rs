@@ -114,10 +114,9 @@ impl BattleMap {
         }
         let mut best: BTreeMap<GridPos, u32> = BTreeMap::from([(from, 0)]);
         let mut frontier: BTreeSet<(u32, GridPos)> = BTreeSet::from([(0, from)]);
+        // An entry a cheaper path replaces leaves the frontier (below), so the one taken is always
+        // the square's best: no stale entries to skip (cargo-mutants found such a check a no-op).
         while let Some((cost, p)) = frontier.pop_first() {
-            if best.get(&p).is_some_and(|b| *b < cost) {
-                continue;
-            }
             for q in self.steps(p, &can_pass) {
                 let c = cost.saturating_add(self.enter_cost(q));
                 if c > budget || best.get(&q).is_some_and(|b| *b <= c) {
@@ -472,16 +471,11 @@ impl BattleMap {
             return true;
         }
         let (p, q) = if a <= b { (a, b) } else { (b, a) };
-        // The line stays inside the box its ends span: with no wall in that box (ends aside, as
-        // ends never block), nothing is in the way. (A shortcut only, exact either way: so
-        // cargo-mutants' `<=` → `>` on the wall count is equivalent.)
-        if self.blocked.len() <= 16 {
-            let (x0, x1) = (p.x.min(q.x), p.x.max(q.x));
-            let (y0, y1) = (p.y.min(q.y), p.y.max(q.y));
-            let inside = |c: &GridPos| c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1 && *c != p && *c != q;
-            if !self.blocked.iter().any(inside) {
-                return true;
-            }
+        // The line stays inside the box its ends span: with no wall in that box, nothing is in the
+        // way. (A shortcut only, exact either way: so cargo-mutants' `<=` → `>` on the wall count
+        // is equivalent.)
+        if self.blocked.len() <= 16 && self.no_wall_between_in_box(p, q) {
+            return true;
         }
         let w = self.width as usize;
         let grid = !self.is_unbounded() && terrain.len() == w * self.height as usize;
@@ -499,6 +493,15 @@ impl BattleMap {
             }
         });
         clear
+    }
+
+    /// Whether no blocked square stands in the box whose corners are `p` and `q`, the two
+    /// corners aside (a line's ends never block it).
+    fn no_wall_between_in_box(&self, p: GridPos, q: GridPos) -> bool {
+        let (x0, x1) = (p.x.min(q.x), p.x.max(q.x));
+        let (y0, y1) = (p.y.min(q.y), p.y.max(q.y));
+        let inside = |c: &GridPos| c.x >= x0 && c.x <= x1 && c.y >= y0 && c.y <= y1 && *c != p && *c != q;
+        !self.blocked.iter().any(inside)
     }
 
     /// The squares of the line [`BattleMap::line_of_sight`] traces between `a` and `b`, from `a`
@@ -607,5 +610,30 @@ fn for_line(a: GridPos, b: GridPos, mut visit: impl FnMut(GridPos)) {
             err += dx;
             y += sy;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line of sight's shortcut: a wall inside the box counts, one on either corner or outside
+    /// does not (issue 26: cargo-mutants' `*c != p && *c != q` → `||` counted a wall on a corner,
+    /// which only made the shortcut never fire, so no line of sight showed it).
+    #[test]
+    fn the_box_between_two_squares_ignores_walls_on_its_corners_and_outside() {
+        let p = GridPos { x: 0, y: 0 };
+        let q = GridPos { x: 3, y: 2 };
+        let with = |walls: &[(i32, i32)]| {
+            let blocked = walls.iter().map(|&(x, y)| GridPos { x, y }).collect();
+            BattleMap { blocked, ..BattleMap::default() }.no_wall_between_in_box(p, q)
+        };
+        assert!(with(&[]));
+        assert!(with(&[(0, 0)]), "a wall on the first corner");
+        assert!(with(&[(3, 2)]), "a wall on the second corner");
+        assert!(with(&[(4, 1), (-1, 0), (1, 3), (2, -1)]), "walls just outside each side");
+        assert!(!with(&[(1, 1)]), "a wall inside");
+        assert!(!with(&[(3, 0)]), "a wall on another corner of the box");
+        assert!(!with(&[(0, 0), (3, 2), (0, 2)]));
     }
 }

@@ -11,6 +11,21 @@ use skirmish::rules::ruleset::Ruleset;
 use skirmish::rules::setup::CombatantSpec;
 use skirmish::rules::state::Pending;
 
+/// The text of the shipped ruleset `file` (in `assets/rulesets/`) with `from` replaced by `to`: a
+/// variant a designer could write. Panics if `from` is not in it, so that a test never runs the
+/// shipped ruleset believing it changed.
+pub fn shipped_text_with(file: &str, from: &str, to: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets").join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} has no `{from}`");
+    text.replace(from, to)
+}
+
+/// [`shipped_text_with`], loaded.
+pub fn shipped_with(file: &str, from: &str, to: &str) -> Ruleset {
+    Ruleset::from_ron_str(file, &shipped_text_with(file, from, to)).unwrap()
+}
+
 /// The shipped homebrew-d20 ruleset.
 pub fn homebrew() -> Ruleset {
     Ruleset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron"))

@@ -118,6 +118,31 @@ fn g_x_01_a_mover_dying_from_reactive_strike_stops_and_loses_its_actions() {
     assert!(f.saw(m, "MoveStopped", "who: A"), "the log says why it did not move");
 }
 
+/// A mover the GM leaves unable to act while an enemy decides on its Reactive Strike stops when
+/// the move resumes, and its unspent actions are lost then, before its turn ends (issue 26: with
+/// the rules schedule's `may_end_turn` `&&` → `||`, the turn's end was queued while the decision
+/// was pending, so the move stopped on a turn already ending and nothing was forfeited).
+#[test]
+fn g_x_01_a_mover_the_gm_paralyses_during_a_reaction_decision_stops_and_loses_its_actions() {
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)),
+        pc("D", "heroes", 15, (9, 9)),
+        pc("B", "monsters", 10, (1, 0)).stat("STR", 3).with(&["reactive_strike"]),
+    ]);
+    let m = f.mark();
+    f.act_to("A", "stride", &[], (-3, -3), None).unwrap();
+    assert_eq!(f.pending(), Some(("B".into(), "Opportunity".into())));
+    f.put("A", "paralyzed", None, None);
+    assert!(!f.saw(m, "TurnEnded", "who: A"), "the decision is still pending: {:?}", f.since(m));
+    f.opportunity("B", None).unwrap();
+    assert_eq!(f.pos("A"), (0, 0));
+    assert!(f.saw(m, "MoveStopped", "who: A"), "{:?}", f.since(m));
+    let lost = f.find(m, "ActionsForfeited", "who: A, count: 2").expect("actions lost at once");
+    let ended = f.find(m, "TurnEnded", "who: A").unwrap();
+    assert!(lost < ended, "{:?}", f.since(m));
+    assert_eq!(f.active().as_deref(), Some("D"));
+}
+
 #[test]
 fn g_x_01_a_charger_downed_by_an_attack_of_opportunity_makes_no_attack() {
     // pf1e: M charges T, leaving G's reach; G's attack of opportunity downs M before it leaves,
@@ -251,10 +276,7 @@ fn g_x_02_with_no_one_left_standing_on_its_side_the_combat_ends_at_once() {
 
 #[test]
 fn g_x_02_reaching_the_dead_threshold_in_step_3_skips_the_remaining_items() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf2e.ron")).unwrap();
-    let two = text.replace("death_at: 4", "death_at: 2");
-    assert_ne!(two, text);
-    let mut f = burning(Ruleset::from_ron_str("dying-two.ron", &two).unwrap(), false);
+    let mut f = burning(shipped_with("pf2e.ron", "death_at: 4", "death_at: 2"), false);
     let m = f.mark();
     f.force(&[4, 1, 1]);
     f.end("A");
@@ -370,6 +392,37 @@ fn g_x_04_persistent_damage_gained_after_a_delay_resolves_at_the_end_of_the_retu
     assert!(f.saw(back, "FlatCheck", "who: A, condition: \"persistent_fire\", roll: 9"));
     assert!(!f.saw(back, "FlatCheck", "persistent_bleed"));
     assert_eq!(f.hp("A"), 30 - 4 - 6);
+}
+
+/// An effect the Delay resolved that ends is forgotten: gained again, it is a new effect for the
+/// returned turn's end, while the Delay's other effects stay resolved (issue 26: cargo-mutants'
+/// `*on == who` → `!=` kept the ended bleed's record, so the new bleed was skipped; `&&` → `||`
+/// dropped the fire's record with it, so the fire burned twice).
+#[test]
+fn g_x_04_an_effect_ended_after_the_delay_resolved_it_counts_again_when_gained_again() {
+    let mut f = delayers();
+    f.put("A", "persistent_bleed", None, None);
+    f.put("A", "persistent_fire", None, None);
+    let m = f.mark();
+    // Damage first, the bleed's 4 and the fire's 3 + 3; then the flat checks, the bleed's 20 (it
+    // ends) and the fire's 9 (it stays).
+    f.force(&[4, 3, 3, 20, 9]);
+    f.0.submit(Command::Delay { actor: f.id("A") }).unwrap();
+    assert!(f.saw(m, "ConditionEnded", "who: A, condition: \"persistent_bleed\""), "{:?}", f.since(m));
+    assert!(f.has("A", "persistent_fire"));
+    assert_eq!(f.hp("A"), 30 - 4 - 6);
+    f.put("A", "persistent_bleed", None, None);
+    f.0.submit(Command::ReturnFromDelay { actor: f.id("A") }).unwrap();
+    f.end("B");
+    assert_eq!(f.active().as_deref(), Some("A"));
+    let back = f.mark();
+    f.force(&[5, 9]);
+    f.end("A");
+    // The new bleed burns; the fire, resolved at the Delay, does not again.
+    assert_eq!(count(&f, back, "Damaged", "who: A"), 1, "{:?}", f.since(back));
+    assert!(f.saw(back, "Damaged", "who: A, amount: 5"), "{:?}", f.since(back));
+    assert!(!f.saw(back, "FlatCheck", "persistent_fire"));
+    assert_eq!(f.hp("A"), 30 - 4 - 6 - 5);
 }
 
 #[test]

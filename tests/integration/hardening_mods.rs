@@ -466,6 +466,26 @@ fn a_symlinked_installed_ruleset_is_refused_saying_why() {
     clean(&[&p, &out]);
 }
 
+/// A rulesets folder that is a link to another folder is allowed, and a bad file in it is named
+/// where the player put it, not where the link leads (issue 26: cargo-mutants' deleted `file:`
+/// in `installed_rulesets` named the link's target).
+#[cfg(unix)]
+#[test]
+fn a_bad_ruleset_in_a_linked_rulesets_folder_is_named_where_the_player_put_it() {
+    let (p, out) = project("ruleset-folder-link");
+    let real = out.join("shared-rulesets");
+    std::fs::create_dir_all(&real).unwrap();
+    std::fs::copy(root().join("assets/rulesets/homebrew-d20.ron"), real.join("homebrew-d20.ron")).unwrap();
+    std::fs::write(real.join("broken.ron"), b"(name: \"broken\xff\")").unwrap();
+    std::fs::create_dir_all(p.join("assets")).unwrap();
+    symlink(&real, &p.join("assets/rulesets"));
+    let e = skirmish::rules::data::installed_rulesets(&p.join("x.ron")).unwrap_err();
+    assert_eq!(e.file, p.join("assets/rulesets/broken.ron").display().to_string(), "{e}");
+    assert!(!e.file.contains("shared-rulesets"), "{e}");
+    assert!(e.message.contains("UTF-8"), "{e}");
+    clean(&[&p, &out]);
+}
+
 #[test]
 fn a_huge_or_repeating_depends_on_is_refused_quickly() {
     let (p, out) = project("manydeps");

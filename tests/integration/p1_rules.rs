@@ -4,7 +4,6 @@
 use skirmish::rules::command::{Command, GmInput, Rejection};
 use skirmish::rules::components::{Cid, InitiativeSetup, TriggerOn};
 use skirmish::rules::driver::Combat;
-use skirmish::rules::ruleset::Ruleset;
 
 use crate::common::*;
 
@@ -135,6 +134,34 @@ fn g_p1_01_a_move_may_replace_the_standard_and_a_full_round_takes_both() {
         f.act("A", "full_attack", &["B"]),
         Err(Rejection::NoActionOfType("a full-round action needs the whole turn".into()))
     );
+    // Nor after a standard action, nor after a move action that moves nowhere (such as drawing a
+    // weapon; here the warning shout made one). Issue 26: cargo-mutants' `p.moves == 0 || p.moved`
+    // → `p.moves == 0 && p.moved` let a full-round action follow such a move action.
+    let mut h = trio();
+    h.force(&[1]);
+    h.act("A", "melee_attack", &["B"]).unwrap();
+    assert_eq!(
+        h.act("A", "full_attack", &["B"]),
+        Err(Rejection::NoActionOfType("a full-round action needs the whole turn".into()))
+    );
+    let rs = shipped_with(
+        "pf1e.ron",
+        r#"cost: 0, action: Free, tags: ["free"], effect: Narrative"#,
+        r#"cost: 0, action: Move, tags: ["free"], effect: Narrative"#,
+    );
+    let mut d = Fight::with_ruleset(
+        rs,
+        vec![
+            p1("A", "heroes", 20, (0, 0)).stat("MELEE", 4).stat("STR", 2),
+            p1("B", "monsters", 15, (1, 0)).stat("MELEE", 3),
+        ],
+    );
+    d.act("A", "shout", &[]).unwrap();
+    assert_eq!(
+        d.act("A", "full_attack", &["B"]),
+        Err(Rejection::NoActionOfType("a full-round action needs the whole turn".into()))
+    );
+    d.act("A", "melee_attack", &["B"]).unwrap();
     let mut g = trio();
     g.force(&[5, 5]);
     g.act("A", "full_attack", &["B"]).unwrap();
@@ -279,10 +306,11 @@ fn p1_18_flat_footed_until_your_first_regular_turn() {
 
 #[test]
 fn g_p1_05_the_other_reading_ends_flat_footed_at_a_surprise_turn() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf1e.ron")).unwrap();
-    let other = text.replace("flat_footed_ends: FirstRegularTurn", "flat_footed_ends: FirstActionIncludingSurprise");
-    assert_ne!(other, text);
-    let rs = Ruleset::from_ron_str("pf1e-first-action.ron", &other).unwrap();
+    let rs = shipped_with(
+        "pf1e.ron",
+        "flat_footed_ends: FirstRegularTurn",
+        "flat_footed_ends: FirstActionIncludingSurprise",
+    );
     let specs = vec![p1("A", "heroes", 10, (0, 0)), p1("B", "monsters", 20, (5, 0)).unaware()];
     let f = Fight::with_ruleset(rs, specs.clone());
     assert!(!f.has("A", "flat_footed"), "A acted in the surprise round");
@@ -645,6 +673,33 @@ fn g_p1_09_a_hit_for_no_damage_calls_for_no_concentration_check() {
     assert!(!f.saw(m, "ActivityInterrupted", ""), "{:?}", f.since(m));
 }
 
+/// A hit before a spell's effect resolves (here a readied attack that the casting triggers) calls
+/// for a concentration check on that spell, and a failed one loses it (issue 26: the rules
+/// sample's `*w == who` → `!=` in the search for the caster's queued effect left the spell to
+/// resolve unchecked).
+#[test]
+fn g_p1_09_a_hit_before_a_spell_resolves_calls_for_a_concentration_check() {
+    let mut f = Fight::pf1e(vec![
+        p1("Orc", "monsters", 20, (1, 0)).stat("MELEE", 8).stat("STR", 4),
+        p1("Wizard", "heroes", 10, (0, 0)).stat("CONC", 2).with(&["magic_missile"]),
+    ]);
+    let (orc, wizard) = (f.id("Orc"), f.id("Wizard"));
+    f.hold(orc, "melee_attack", vec![wizard], Some(wizard), TriggerOn::AnyAction).unwrap();
+    f.end("Orc");
+    let m = f.mark();
+    f.force(&[15, 6, 5]);
+    f.act("Wizard", "magic_missile", &["Orc"]).unwrap();
+    assert!(f.saw(m, "HeldActionTriggered", "who: Orc"), "{:?}", f.since(m));
+    // DC 10 + 10 damage + level 1 = 21; 5 + 2 fails, and the missile is lost.
+    assert!(
+        f.saw(m, "SaveRolled", "who: Wizard, stat: \"CONC\", roll: 5, bonus: 2, total: 7, dc: 21, success: false"),
+        "{:?}",
+        f.since(m)
+    );
+    assert!(f.saw(m, "ActionDisrupted", "who: Wizard, ability: \"magic_missile\""), "{:?}", f.since(m));
+    assert!(!f.saw(m, "Damaged", "who: Orc"), "{:?}", f.since(m));
+}
+
 #[test]
 fn g_p1_01_an_immediate_action_off_turn_uses_the_next_swift_action() {
     let mut f =
@@ -665,6 +720,22 @@ fn g_p1_01_an_immediate_action_off_turn_uses_the_next_swift_action() {
     );
     f.end("B");
     assert_eq!(f.act("A", "quicken", &[]), Err(Rejection::NoActionOfType("no swift action left this turn".into())));
+}
+
+/// Unaware only bars acting in the surprise round: after it, a creature that was surprised takes
+/// immediate actions like anyone (issue 26: cargo-mutants' `surprise_round && !aware` → `||` barred
+/// it for the whole combat, since nothing marks it aware later).
+#[test]
+fn g_p1_01_after_the_surprise_round_the_surprised_may_take_an_immediate_action() {
+    let mut f = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 15, (6, 0)).unaware()]);
+    assert!(f.saw(0, "SurpriseRound", "aware: [A]"));
+    f.end("A");
+    f.end("A");
+    f.end("B");
+    assert_eq!(f.0.turn().round, 2);
+    assert_eq!(f.active().as_deref(), Some("A"));
+    f.act("B", "feather_fall", &[]).unwrap();
+    assert!(f.saw(0, "AbilityUsed", "who: B, ability: \"feather_fall\", cost: 0, targets: [], via: Reaction"));
 }
 
 #[test]

@@ -68,12 +68,11 @@ fn p2_03_a_turn_runs_in_three_steps_each_logged() {
 
 #[test]
 fn p2_04_regain_is_always_the_last_start_step() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf2e.ron")).unwrap();
-    let bad = text.replace(
+    let bad = shipped_text_with(
+        "pf2e.ron",
         "start: [TickOwnEffects, TurnBeginsTrigger, RecoveryCheck, StartOther, Regain]",
         "start: [Regain, TickOwnEffects, TurnBeginsTrigger, RecoveryCheck, StartOther]",
     );
-    assert_ne!(bad, text);
     let e = Ruleset::from_ron_str("bad.ron", &bad).unwrap_err();
     assert!(e.message.contains("Regain must be the last step"), "{e}");
     // In play, everything of Step 1 comes before the regain.
@@ -116,6 +115,86 @@ fn g_p2_18_effects_others_create_on_you_tick_at_their_start_of_turn() {
     assert_eq!(left(&f), Some(10), "A's own start of turn leaves B's effect alone");
     f.end("A");
     assert_eq!(left(&f), Some(9), "B's start of turn ticks it");
+}
+
+/// Two effects one creature made on the same target each keep their own count, and the shorter
+/// one's end leaves the longer one counting (issue 26: the rules sample's mutants of the creator's
+/// list, `i == id` → `!=` when an effect is made and `&&` → `||` when one ends, left an effect
+/// uncounted, so it lasted for ever).
+#[test]
+fn g_p2_18_a_creators_two_effects_on_one_target_count_down_apart() {
+    let rs = shipped_with(
+        "pf2e.ron",
+        r#"condition: "quickened", duration: Rounds(10)"#,
+        r#"condition: "quickened", duration: Rounds(1)"#,
+    );
+    let mut f = Fight::with_ruleset(
+        rs,
+        vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 10, (1, 0)).with(&["slow", "haste"])],
+    );
+    let left = |f: &Fight, cond: &str| {
+        f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().0.get(cond).and_then(|c| c.left)
+    };
+    f.end("A");
+    f.act("B", "slow", &["A"]).unwrap();
+    f.end("B");
+    f.end("A");
+    assert_eq!(left(&f, "slowed"), Some(9));
+    f.act("B", "haste", &["A"]).unwrap();
+    assert_eq!(left(&f, "quickened"), Some(1));
+    f.end("B");
+    // Slowed and quickened: A chooses which action it loses (P2-13).
+    assert_eq!(f.pending(), Some(("A".into(), "ActionLoss".into())));
+    f.0.submit(Command::Decide { by: Decider::Creature(f.id("A")), choice: Choice::LoseFirst(ActionLoss::Restricted) })
+        .unwrap();
+    f.end("A");
+    // B's start of turn: both of B's effects on A count down; the haste ends.
+    assert_eq!(left(&f, "slowed"), Some(8));
+    assert!(!f.has("A", "quickened"), "the second effect B made on A is counted too");
+    f.end("B");
+    f.end("A");
+    assert_eq!(left(&f, "slowed"), Some(7), "the haste's end leaves the slow counting");
+}
+
+/// One creature's effect of the same kind on two targets: the first one's end leaves the second
+/// counting (issue 26: the rules sample's `*o == who` → `!=` when an effect ends dropped the other
+/// target's entry from its creator's list, so the second slow lasted for ever).
+#[test]
+fn g_p2_18_the_same_effect_on_two_targets_ends_on_each_in_turn() {
+    let rs = shipped_with(
+        "pf2e.ron",
+        r#"condition: "slowed", value: Some(1), duration: Rounds(10)"#,
+        r#"condition: "slowed", value: Some(1), duration: Rounds(2)"#,
+    );
+    let mut f = Fight::with_ruleset(
+        rs,
+        vec![
+            pc("A", "heroes", 20, (0, 0)),
+            pc("C", "heroes", 15, (0, 2)),
+            pc("B", "monsters", 10, (1, 1)).with(&["slow"]),
+        ],
+    );
+    let left = |f: &Fight, who: &str| {
+        f.0.get::<skirmish::rules::components::Conditions>(f.id(who)).unwrap().0.get("slowed").and_then(|c| c.left)
+    };
+    f.end("A");
+    f.end("C");
+    f.act("B", "slow", &["A"]).unwrap();
+    f.end("B");
+    f.end("A");
+    f.end("C");
+    f.act("B", "slow", &["C"]).unwrap();
+    assert_eq!((left(&f, "A"), left(&f, "C")), (Some(1), Some(2)));
+    f.end("B");
+    f.end("A");
+    f.end("C");
+    // B's start of turn: the slow on A ends, the one on C counts down.
+    assert!(!f.has("A", "slowed"));
+    assert_eq!(left(&f, "C"), Some(1));
+    f.end("B");
+    f.end("A");
+    f.end("C");
+    assert!(!f.has("C", "slowed"), "the slow on A ending leaves B's slow on C counting");
 }
 
 #[test]
@@ -218,10 +297,7 @@ fn p2_09_regain_three_actions_and_one_reaction_last_in_step_1() {
     assert_eq!(f.actions("A"), 3);
     assert_eq!(f.reactions("A"), 1);
     // A designer's copy of pf2e.ron with 4 actions regains 4, without recompiling.
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf2e.ron")).unwrap();
-    let four = text.replace("PerTurnPool(actions: 3,", "PerTurnPool(actions: 4,");
-    assert_ne!(four, text);
-    let rs = Ruleset::from_ron_str("pf2e-four.ron", &four).unwrap();
+    let rs = shipped_with("pf2e.ron", "PerTurnPool(actions: 3,", "PerTurnPool(actions: 4,");
     let g = Fight::with_ruleset(rs, vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 10, (5, 0))]);
     assert!(g.saw(0, "ActionsRegained", "who: A, actions: 4"));
     assert_eq!(g.actions("A"), 4);
@@ -249,9 +325,7 @@ fn p2_11_a_creature_that_cannot_act_regains_nothing() {
 
 #[test]
 fn g_p2_08_the_remaster_reading_is_a_ruleset_option() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf2e.ron")).unwrap();
-    let remaster = text.replace("cant_act_blocks_regain: true", "cant_act_blocks_regain: false");
-    let rs = Ruleset::from_ron_str("pf2e-remaster.ron", &remaster).unwrap();
+    let rs = shipped_with("pf2e.ron", "cant_act_blocks_regain: true", "cant_act_blocks_regain: false");
     let mut f = Fight::with_ruleset(rs, vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 10, (5, 0))]);
     f.put("B", "paralyzed", None, None);
     f.end("A");
@@ -513,12 +587,11 @@ fn p2_24_valued_conditions_go_down_only_after_persistent_damage_and_saves() {
     f.end("A");
     assert!(f.saw(m, "ConditionEnded", "who: A, condition: \"frightened\", reason: WoreOff"), "{:?}", f.since(m));
     // A ruleset that decrements first is refused.
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rulesets/pf2e.ron")).unwrap();
-    let bad = text.replace(
+    let bad = shipped_text_with(
+        "pf2e.ron",
         "PersistentDamage, PersistentFlatChecks, AfflictionSaves,\n              DecrementValued,",
         "DecrementValued, PersistentDamage, PersistentFlatChecks, AfflictionSaves,\n             ",
     );
-    assert_ne!(bad, text);
     let e = Ruleset::from_ron_str("bad.ron", &bad).unwrap_err();
     assert!(e.message.contains("DecrementValued must come after"), "{e}");
 }

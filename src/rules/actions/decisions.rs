@@ -155,9 +155,6 @@ impl<'w> Rules<'w, '_> {
             mode: u.mode.clone(),
             surprise: false,
         };
-        let queued = self.work.0.len();
-        self.queue_use(&intent, &def, cost, via);
-        let new = self.work.0.len() - queued;
-        Ok(self.work.0.drain(..new).collect())
+        Ok(self.use_work(&intent, &def, cost, via))
     }
 }

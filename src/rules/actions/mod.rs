@@ -188,6 +188,12 @@ impl<'w> Rules<'w, '_> {
     /// Log a paid use, let the held actions it triggers resolve first (HB-50, G-P1-04, SG-38),
     /// then queue its effect.
     fn queue_use(&mut self, i: &ActIntent, def: &AbilityDef, cost: u8, via: Via) {
+        let items = self.use_work(i, def, cost, via);
+        self.push_front_all(items);
+    }
+
+    /// Logs an ability's use and returns its work: the held actions it triggers, then its effect.
+    fn use_work(&mut self, i: &ActIntent, def: &AbilityDef, cost: u8, via: Via) -> Vec<Work> {
         self.emit(CombatEvent::AbilityUsed {
             who: i.actor,
             ability: i.ability.clone(),
@@ -205,7 +211,7 @@ impl<'w> Rules<'w, '_> {
             via,
             surprise: i.surprise,
         });
-        self.push_front_all(items);
+        items
     }
 
     /// Delay (G-P2-10): only as your turn begins, before acting. Negative end-of-turn effects
