@@ -286,7 +286,9 @@ fn may_end_turn(turn: &TurnState, pending: &Pending, work: &WorkQueue) -> bool {
 
 /// Runs when [`may_start_turn`] says so (the schedule's run condition, the fused driver's test),
 /// which is the one place that asks whether a turn may start: the step asks again only after
-/// starting the combat, which may leave something under way.
+/// starting the combat, which may leave something under way. Whether the combat is over is asked
+/// where it can change: at its start and wherever a creature falls (`Rules::check_combat_end`'s
+/// callers), so a turn that cannot begin needs no check of its own.
 fn step_start_next_turn(r: &mut Rules) {
     if !r.turn.started {
         r.start_combat();
@@ -294,9 +296,7 @@ fn step_start_next_turn(r: &mut Rules) {
             return;
         }
     }
-    if !r.begin_next_turn() {
-        r.check_combat_end();
-    }
+    r.begin_next_turn();
 }
 
 fn step_apply_next_command(r: &mut Rules, queue: &mut ResMut<CommandQueue>, outcomes: &mut ResMut<CommandOutcomes>) {

@@ -214,17 +214,14 @@ pub fn roll_modifiers(ruleset: &Ruleset, conditions: &Conditions, on: RollOn) ->
             ModifierStacking::HighestBonusPerType => typed_bonus,
         };
         // A typed modifier that does not stack counts only if it is the best of its type and
-        // sign (the first of equals).
+        // sign (the first of equals; `j >= i` lets it past itself): of one sign, the best is the
+        // largest in size.
         !dropped
             || all.iter().enumerate().all(|(j, &(_, k, a))| {
                 k != kind
                     || a.signum() != amount.signum()
-                    || j == i
-                    || (if amount > 0 {
-                        a < amount || (a == amount && j > i)
-                    } else {
-                        a > amount || (a == amount && j > i)
-                    })
+                    || a.unsigned_abs() < amount.unsigned_abs()
+                    || (a == amount && j >= i)
             })
     };
     (0..all.len()).filter(|&i| counts(i)).map(|i| (all[i].0.to_string(), all[i].2)).collect()

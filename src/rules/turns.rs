@@ -25,8 +25,8 @@ pub const DELAY_STEPS: [super::ruleset::TurnStep; 4] = [
     super::ruleset::TurnStep::AfflictionSaves,
 ];
 
-/// Turns one schedule run may skip (creatures down or unable to act) before it yields to the next
-/// run.
+/// Turns of creatures unable to act that one schedule run may skip before it yields to the next
+/// run (each goes back on the timeline, so without a bound a run could skip round after round).
 pub const MAX_SKIPS_PER_RUN: u32 = 4096;
 
 /// Initiative ranks are spaced out so a creature can be moved between two others (G-P2-10).
@@ -259,19 +259,21 @@ impl Rules<'_, '_> {
         }
     }
 
-    /// Take the next scheduled turn, crossing a round boundary if needed. Returns false if none
-    /// (or the combat ended on the way). Returns true without a turn running when it skipped
-    /// [`MAX_SKIPS_PER_RUN`] turns: the next schedule run goes on from there, so one run's work
-    /// stays bounded.
-    pub(crate) fn begin_next_turn(&mut self) -> bool {
+    /// Take the next scheduled turn, crossing a round boundary if needed; nothing if none is left
+    /// or the combat ends on the way. It stops without a turn running when it skipped
+    /// [`MAX_SKIPS_PER_RUN`] turns of creatures unable to act: the next schedule run goes on from
+    /// there, so one run's work stays bounded. (Only those skips put the turn back on the
+    /// timeline; a downed creature's turn or an unaware one's surprise slot is dropped when met,
+    /// at most one a creature, so those skips need no count.)
+    pub(crate) fn begin_next_turn(&mut self) {
         let phased = !self.ruleset.turn_phases.start.is_empty() || !self.ruleset.turn_phases.end.is_empty();
         let mut skipped = 0;
         loop {
             if self.turn.ended {
-                return false;
+                return;
             }
             if skipped >= MAX_SKIPS_PER_RUN {
-                return true;
+                return;
             }
             // P1-27: the surprise round's turns come first, in initiative order.
             let surprise = self.turn.surprise_round && !self.turn.surprise_slots.is_empty();
@@ -282,9 +284,9 @@ impl Rules<'_, '_> {
                     self.turn.surprise_round = false;
                     self.emit(CombatEvent::RoundEnded { round: 0 });
                 }
-                let Some(next) = self.timeline.peek() else { return false };
+                let Some(next) = self.timeline.peek() else { return };
                 self.expire_before(next);
-                let Some(key) = self.timeline.pop() else { return false };
+                let Some(key) = self.timeline.pop() else { return };
                 key
             };
             let (round, _) = self.timeline.round_and_segment(key.time);
@@ -294,17 +296,15 @@ impl Rules<'_, '_> {
                 }
                 self.start_round(round);
                 if self.turn.ended {
-                    return false;
+                    return;
                 }
             }
             let who = key.who;
             if self.is_down(who) {
-                skipped += 1;
                 continue;
             }
             if surprise && !self.c(who).aware.0 {
                 // P1-29: the unaware cannot act in the surprise round.
-                skipped += 1;
                 continue;
             }
             let resuming = self.turn.returning.take() == Some(who);
@@ -315,7 +315,7 @@ impl Rules<'_, '_> {
             if self.c(who).casting.0.as_ref().is_some_and(|a| a.effect_at == Some(key.time) && !a.holding) {
                 // SG-13, G-SG-13: the cast's effect segment, at the caster's initiative place.
                 self.complete_cast(who);
-                return true;
+                return;
             }
             if !phased && self.cannot_act(who) && !self.can_recover(who) && !surprise && self.only_prevented_scheduled()
             {
@@ -326,7 +326,7 @@ impl Rules<'_, '_> {
                 if waiting.iter().any(|c| !self.is_down(*c) && !self.cannot_act(*c)) {
                     self.timeline.schedule(key);
                     self.turn.waiting_return = true;
-                    return false;
+                    return;
                 }
             }
             if !phased && self.cannot_act(who) && !self.can_recover(who) {
@@ -363,7 +363,7 @@ impl Rules<'_, '_> {
                 self.push_front_all(steps);
             }
             self.continue_activity(who);
-            return true;
+            return;
         }
     }
 
@@ -515,8 +515,8 @@ impl Rules<'_, '_> {
         }
     }
 
-    /// G-P2-10: a delaying creature comes back right after `after`'s turn, for good. (As in
-    /// `move_before`, `back.0 % (RANK_SPACING / 2)` is `back.0`: ids stay below `MAX_COMBATANTS`.)
+    /// G-P2-10: a delaying creature comes back right after `after`'s turn, for good.
+    /// (`back.0 % (RANK_SPACING / 2)` is `back.0`: ids stay below `MAX_COMBATANTS`.)
     fn slot_in_after(&mut self, back: Cid, after: Cid, now: u32) {
         // G-P1-03: returning before its regular turn, the creature gives that turn up.
         if let Some(k) = self.timeline.scheduled(back) {

@@ -525,6 +525,23 @@ fn g_x_05_every_shipped_ability_that_picks_creatures_says_how_many() {
 }
 
 #[test]
+fn g_x_05_bless_takes_every_creature_named() {
+    // Bless is said to take every creature named (`targets: All`): three at once go through.
+    let mut f = Fight::pf1e(vec![
+        p1("Cleric", "heroes", 20, (0, 0)).with(&["bless"]),
+        p1("Ann", "heroes", 15, (1, 0)),
+        p1("Bo", "heroes", 14, (0, 1)),
+        p1("Orc", "monsters", 10, (8, 8)),
+    ]);
+    let m = f.mark();
+    f.act("Cleric", "bless", &["Cleric", "Ann", "Bo"]).unwrap();
+    for who in ["Cleric", "Ann", "Bo"] {
+        assert!(f.has(who, "blessed"), "{who}");
+    }
+    assert_eq!(count(&f, m, "ConditionApplied", "condition: \"blessed\""), 3, "{:?}", f.text());
+}
+
+#[test]
 fn g_x_05_magic_missile_picks_one_creature() {
     let specs = || {
         vec![

@@ -114,6 +114,69 @@ fn every_shipped_scenario_ends_when_the_gm_stuns_everyone_mid_combat() {
 }
 
 #[test]
+fn a_stalemate_is_drawn_only_after_a_whole_round_in_which_nobody_could_act() {
+    // The GM leaves both creatures unable to act, for good, during the first turn. That round saw
+    // something happen (the conditions); the next one goes by with both turns skipped and nothing
+    // else, and the draw comes when it is over, not before.
+    for name in ["homebrew-d20", "pf2e", "pf1e", "segments"] {
+        let rs = load_ruleset(name);
+        let cond = cant_act(&rs);
+        let specs = vec![who("A", "a", 20, (0, 0)), who("B", "b", 10, (9_000, 0))];
+        let mut c = Combat::new(rs, 3, &specs).unwrap();
+        for i in 0..2 {
+            let id = skirmish::rules::components::Cid(i);
+            let g = GmInput::ApplyCondition { who: id, condition: cond.clone(), rounds: None, value: None };
+            c.submit(Command::Gm(g)).unwrap();
+        }
+        play_out(&mut c, 1_000);
+        // Each event with the round it came in.
+        let mut round = 0;
+        let mut seen = Vec::new();
+        for e in &c.log().events {
+            if let CombatEvent::RoundStarted { round: r, .. } = e {
+                round = *r;
+            }
+            seen.push((round, e.clone()));
+        }
+        let stunned_in = seen.iter().rev().find(|(_, e)| matches!(e, CombatEvent::ConditionApplied { .. })).unwrap().0;
+        assert_eq!(stunned_in, 1, "{name}");
+        let quiet: Vec<&CombatEvent> = seen.iter().filter(|(r, _)| *r == 2).map(|(_, e)| e).collect();
+        // Round 2: both creatures' turns came round, skipped (every segment's, under segments)
+        // or, under pf2e's turn steps, taken with no actions; nothing else happened.
+        for id in [0, 1].map(skirmish::rules::components::Cid) {
+            assert!(
+                quiet.iter().any(|e| matches!(e,
+                    CombatEvent::TurnSkipped { who, .. } | CombatEvent::ActionsRegained { who, actions: 0, .. }
+                    if *who == id)),
+                "{name}: {id:?}'s turn in round 2: {quiet:?}"
+            );
+        }
+        assert!(
+            quiet.iter().all(|e| matches!(
+                e,
+                CombatEvent::RoundStarted { .. }
+                    | CombatEvent::TurnSkipped { .. }
+                    | CombatEvent::ActionsForfeited { .. }
+                    | CombatEvent::TurnStarted { .. }
+                    | CombatEvent::TurnStepBegan { .. }
+                    | CombatEvent::ActionsRegained { actions: 0, .. }
+                    | CombatEvent::TurnEnded { .. }
+                    | CombatEvent::RoundEnded { .. }
+                    | CombatEvent::CombatDrawn { .. }
+                    | CombatEvent::CombatEnded { .. }
+            )),
+            "{name}: a quiet round 2: {quiet:?}"
+        );
+        let drawn_in = seen.iter().find_map(|(_, e)| match e {
+            CombatEvent::CombatDrawn { reason: DrawReason::NobodyCanAct, round } => Some(*round),
+            _ => None,
+        });
+        assert_eq!(drawn_in, Some(2), "{name}: drawn when the quiet round 2 was over");
+        assert_eq!(c.status(), EngineStatus::Ended, "{name}");
+    }
+}
+
+#[test]
 fn a_combat_that_never_ends_by_itself_is_a_draw_at_the_round_cap() {
     for name in ["homebrew-d20", "pf2e", "pf1e", "segments"] {
         let mut rs = load_ruleset(name);

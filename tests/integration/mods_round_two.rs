@@ -374,6 +374,21 @@ fn a_duration_the_ruleset_never_counts_down_is_refused_and_data_is_checked() {
         "mod `twin-b`: defines the condition `twinned`, which the Rust mod `twin-a` defines too: two mods may not \
          define one id (give one of them another id)"
     );
+    // One mod saying one definition twice (a helper of its own called twice) is no conflict: the
+    // condition is added once.
+    #[derive(Clone)]
+    struct Echo;
+    impl RulesMod for Echo {
+        fn name(&self) -> &str {
+            "echo"
+        }
+        fn build(&self, m: &mut ModBuilder) {
+            m.condition(ConditionDef::named("echoed"));
+            m.condition(ConditionDef::named("echoed"));
+        }
+    }
+    let echoed = ruleset_with_mods(pf2e(), &ModList::new().with(Echo)).expect("one mod, said twice");
+    assert_eq!(echoed.conditions.iter().filter(|c| c.id == "echoed").count(), 1);
     // One mod applied again to its own result (undo, a save's embedded ruleset) changes nothing.
     let once = ruleset_with_mods(pf2e(), &ModList::new().with(Twin("twin-a"))).expect("one mod");
     let twice = ruleset_with_mods(once.clone(), &ModList::new().with(Twin("twin-a"))).expect("again");

@@ -384,6 +384,34 @@ fn g_p1_04_a_readied_action_gets_ahead_of_the_first_in_order() {
 }
 
 #[test]
+fn g_p1_04_two_readied_actions_set_off_by_one_creature_keep_their_order_ahead_of_it() {
+    // A (20) and B (15) both ready a shot at T (25), who acts first. When T moves, A's shot goes
+    // off first (initiative order), then B's: each is then immediately ahead of T, so B sits
+    // between A and T. Listed both ways round, so the order cannot come from the ids.
+    for listed in [["T", "A", "B"], ["T", "B", "A"]] {
+        let spec = |n: &str| match n {
+            "T" => p1("T", "monsters", 25, (4, 0)).hp(200),
+            "A" => p1("A", "heroes", 20, (0, 0)).stat("RANGED", 5).with(&["ranged_attack"]),
+            _ => p1("B", "heroes", 15, (0, 2)).stat("RANGED", 5).with(&["ranged_attack"]),
+        };
+        let mut f = Fight::pf1e(listed.iter().map(|n| spec(n)).collect());
+        let t = f.id("T");
+        f.end("T");
+        for h in ["A", "B"] {
+            let id = f.id(h);
+            f.hold(id, "ranged_attack", vec![t], Some(t), TriggerOn::Moves).unwrap();
+            f.end(h);
+        }
+        let m = f.mark();
+        f.act_to("T", "move", &[], (5, 0), None).unwrap();
+        let a = f.find(m, "InitiativeMoved", "who: A, before: T").expect("A moved");
+        let b = f.find(m, "InitiativeMoved", "who: B, before: T").expect("B moved");
+        assert!(a < b, "{listed:?}: A's readied shot went off first");
+        assert_eq!(skirmish::scenario::current_order(&f.0), ["A", "B", "T"], "{listed:?}");
+    }
+}
+
+#[test]
 fn g_p1_04_a_readied_action_is_not_taken_by_a_creature_that_cannot_act() {
     // (Named after P1-22 before, but it is about Ready: a paralyzed creature's readied shot.)
     let run = |paralyzed: bool| {
@@ -698,6 +726,19 @@ fn g_p1_09_a_hit_before_a_spell_resolves_calls_for_a_concentration_check() {
     );
     assert!(f.saw(m, "ActionDisrupted", "who: Wizard, ability: \"magic_missile\""), "{:?}", f.since(m));
     assert!(!f.saw(m, "Damaged", "who: Orc"), "{:?}", f.since(m));
+}
+
+#[test]
+fn g_p1_01_no_five_foot_step_after_other_movement() {
+    // A 5-foot step is allowed only if the creature makes no other movement that round: after a
+    // move action, it is refused and A stays where the move left it.
+    let mut f = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 15, (9, 9))]);
+    f.move_to("A", (0, 3)).unwrap();
+    assert_eq!(
+        f.act_to("A", "five_foot_step", &[], (0, 4), None),
+        Err(Rejection::NoActionOfType("a 5-foot step only when you make no other movement".into()))
+    );
+    assert_eq!(f.pos("A"), (0, 3));
 }
 
 #[test]

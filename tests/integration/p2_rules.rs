@@ -268,6 +268,10 @@ fn g_p2_04_dying_four_is_death_and_a_good_check_stabilises() {
     f.end("A");
     assert!(f.has("B", "dead"));
     assert!(f.saw(0, "Downed", "who: B"));
+    // B was put at dying by hand, still on its hit points, so it is counted out now: its side has
+    // nobody left and A's side wins.
+    assert!(f.hp("B") > 0);
+    assert!(f.saw(0, "CombatEnded", "winner: Some(\"heroes\")"), "{:?}", f.text());
     let mut g = duel();
     g.put("B", "dying", Some(1), None);
     g.force(&[20]);

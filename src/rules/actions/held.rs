@@ -130,11 +130,21 @@ impl<'w> Rules<'w, '_> {
 
     /// G-P1-04: a readied action moves the holder's initiative to just before the creature that
     /// triggered it, for good. Used in the next round before its regular turn, that turn is lost.
-    /// The `holder.0 % (RANK_SPACING / 2)` keeps two movers apart; ids stay below
-    /// `MAX_COMBATANTS` (10,000), far under `RANK_SPACING / 2`, so it is `holder.0` itself (and
-    /// cargo-mutants' `/` → `*` there is equivalent).
+    /// "Immediately ahead of the creature that triggered it": the holder takes the middle of the
+    /// gap between the trigger and whoever is next ahead of it, so a second holder set off by the
+    /// same creature lands between the first and the trigger, and the two keep the order their
+    /// readied actions went off in. (Ranks start `RANK_SPACING` = 2^16 apart, room for sixteen
+    /// such moves into one gap; past that the holder ties with the one ahead, and ties go by id.)
     pub(super) fn move_before(&mut self, holder: Cid, trigger: Cid) {
-        let rank = self.rank(trigger).saturating_sub(1 + holder.0 % (super::super::turns::RANK_SPACING / 2));
+        let at = self.rank(trigger);
+        let ahead = (0..self.roster.entities.len() as u32)
+            .map(Cid)
+            .filter(|c| *c != holder)
+            .map(|c| self.rank(c))
+            .filter(|r| *r < at)
+            .max()
+            .unwrap_or(0);
+        let rank = ahead + (at - ahead) / 2;
         self.cm(holder).initiative.rank = rank;
         let round = self.turn.round;
         if let Some(k) = self.timeline.scheduled(holder) {
