@@ -285,16 +285,15 @@ fn may_end_turn(turn: &TurnState, pending: &Pending, work: &WorkQueue) -> bool {
 }
 
 /// Runs when [`may_start_turn`] says so (the schedule's run condition, the fused driver's test),
-/// which is the one place that asks whether a turn may start: the step asks again only after
-/// starting the combat, which may leave something under way. Whether the combat is over is asked
-/// where it can change: at its start and wherever a creature falls (`Rules::check_combat_end`'s
-/// callers), so a turn that cannot begin needs no check of its own.
+/// which is the one place that asks whether a turn may start. Starting the combat may end it (one
+/// side only) or leave a decision pending (G-P2-01's initiative tie); either way no turn is on the
+/// timeline yet, or the combat is over, so `begin_next_turn` takes none and need not be asked
+/// about. Whether the combat is over is asked where it can change: at its start and wherever a
+/// creature falls (`Rules::check_combat_end`'s callers), so a turn that cannot begin needs no
+/// check of its own.
 fn step_start_next_turn(r: &mut Rules) {
     if !r.turn.started {
         r.start_combat();
-        if !may_start_turn(&r.turn, &r.pending, &r.work) {
-            return;
-        }
     }
     r.begin_next_turn();
 }

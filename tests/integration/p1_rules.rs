@@ -831,7 +831,12 @@ fn g_p1_16_bless_is_a_morale_bonus_on_attack_rolls_that_does_not_stack_with_itse
     bane.modifiers[0].amount = -1;
     let mut doom = bane.clone();
     doom.id = "doom".into();
-    rs.conditions.extend([heroism, bane.clone(), doom]);
+    // A bonus of another type counts beside the morale one, even when it is larger.
+    let mut keen = rs.condition("blessed").unwrap().clone();
+    keen.id = "keen".into();
+    keen.modifiers[0].amount = 3;
+    keen.modifiers[0].kind = skirmish::rules::ruleset::BonusKind::Item;
+    rs.conditions.extend([heroism, bane.clone(), doom, keen]);
     let mut f =
         Fight::with_ruleset(rs, vec![p1("A", "heroes", 20, (0, 0)).stat("MELEE", 4), p1("B", "monsters", 10, (1, 0))]);
     f.put("A", "blessed", None, Some(3));
@@ -847,12 +852,13 @@ fn g_p1_16_bless_is_a_morale_bonus_on_attack_rolls_that_does_not_stack_with_itse
     f.put("A", "heroism", None, Some(3));
     f.put("A", "bane", None, Some(3));
     f.put("A", "doom", None, Some(3));
+    f.put("A", "keen", None, Some(3));
     let m = f.mark();
     f.force(&[10, 1]);
     f.act("A", "melee_attack", &["B"]).unwrap();
-    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 4, total: 14"), "{:?}", f.since(m));
+    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 7, total: 17"), "{:?}", f.since(m));
     assert!(
-        f.saw(m, "RollModified", "modifiers: [(\"bane\", -1), (\"doom\", -1), (\"heroism\", 2)]"),
+        f.saw(m, "RollModified", "modifiers: [(\"bane\", -1), (\"doom\", -1), (\"heroism\", 2), (\"keen\", 3)]"),
         "{:?}",
         f.since(m)
     );
