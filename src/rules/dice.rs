@@ -78,7 +78,8 @@ impl Dice {
     fn roll_with(&mut self, expr: &DiceExpr, stat: impl Fn(&str) -> i32, mut seen: impl FnMut(DieRoll)) -> i32 {
         let mut total = expr.flat;
         // A guard only: parsing and `with_advantage` keep every expression within `MAX_DICE`
-        // dice, so `left` never binds (and cargo-mutants' `-=` → `+=` below is equivalent).
+        // dice, so `left` never binds (and cargo-mutants' `-=` → `+=` below is equivalent; its
+        // `/=` would bind, and the tests catch it).
         let mut left = MAX_DICE;
         for t in &expr.dice {
             let n = t.count.min(left);
@@ -475,6 +476,22 @@ mod tests {
         let (mut a, mut b) = (Dice::seeded(9), Dice::seeded(9));
         let three: i32 = (0..3).map(|_| a.roll(6)).sum();
         assert_eq!(b.roll_expr(&DiceExpr::parse("3d6").unwrap(), |_| 0), three);
+    }
+
+    #[test]
+    fn every_die_of_every_term_is_rolled_up_to_the_bound() {
+        // 10 d6 and then 20 d4, 30 dice in all, each logged once with its sides; and the bound's
+        // whole 100 dice split over two terms.
+        let mut d = Dice::seeded(5);
+        let mut seen = Vec::new();
+        let total = d.roll_logged(&DiceExpr::parse("10d6+20d4").unwrap(), |_| 0, &mut seen);
+        let sides: Vec<u32> = seen.iter().map(|r| r.sides).collect();
+        assert_eq!(sides, [vec![6; 10], vec![4; 20]].concat());
+        assert_eq!(total, seen.iter().map(|r| r.value).sum::<i32>());
+        seen.clear();
+        d.roll_logged(&DiceExpr::parse("50d6+50d4").unwrap(), |_| 0, &mut seen);
+        assert_eq!(seen.iter().filter(|r| r.sides == 4).count(), 50);
+        assert_eq!(seen.len(), MAX_DICE as usize);
     }
 
     #[test]

@@ -73,8 +73,9 @@ pub struct Combat {
     home: bevy::ecs::world::WorldId,
     /// Run the schedule even where the fused driver could stand in for it (a test's reference).
     on_schedule: bool,
-    /// Everything a run of the rules reads or changes, for the fused driver: built once per world.
-    engine_state: Option<(bevy::ecs::world::WorldId, SystemState<super::Engine<'static, 'static>>)>,
+    /// Everything a run of the rules reads or changes, for the fused driver: built once, in the
+    /// home world (the fused driver runs in no other: [`Combat::fused`]).
+    engine_state: Option<SystemState<super::Engine<'static, 'static>>>,
     /// Where the AI GM (`crate::ai::gm`) has read the log up to: a driver's bookkeeping kept with
     /// the combat, so every driver and every call sees the same, not rules state (not in the state
     /// hash, not saved). `None`: nobody has looked since set-up or since journal entries were
@@ -308,11 +309,7 @@ impl Combat {
         let world = &mut self.world;
         // As each schedule run does first.
         world.check_change_ticks();
-        let id = world.id();
-        if self.engine_state.as_ref().is_none_or(|(w, _)| *w != id) {
-            self.engine_state = Some((id, SystemState::new(world)));
-        }
-        let (_, state) = self.engine_state.as_mut().expect("set just above");
+        let state = self.engine_state.get_or_insert_with(|| SystemState::new(world));
         let mut e = state.get_mut(world).expect("rules resources exist");
         if let Some(cmd) = cmd {
             if e.messages.is_empty() {

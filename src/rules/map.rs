@@ -330,6 +330,9 @@ impl BattleMap {
         if from == to {
             return Some(vec![from]);
         }
+        // A shortcut: both searches enter only squares that are passable and `can_pass` allows, so
+        // they never reach such a `to` either (cargo-mutants' first `||` → `&&` here is
+        // equivalent: the same answer after a search).
         if !self.passable(to) || !can_pass(to) || !can_stop(to) {
             return None;
         }

@@ -48,7 +48,12 @@ impl Rules<'_, '_> {
         }
         let at = *self.c(who).pos;
         self.emit(CombatEvent::MoveStopped { who, at });
-        // The rest of the action does not happen either (a charge's attack).
+        // The rest of the action does not happen either (a charge's attack). Under the shipped
+        // rules nothing else of the mover's waits in the queue here: a move is stopped as its own
+        // effect or step comes up (`resolve_effect`, `resolve_move`), after it left the queue, so
+        // the `Effect`/`Move` arm is a guard for custom content (cargo-mutants' deleting it
+        // survives; a check that panicked there was never reached by the integration tests and
+        // 3,000 fuzz cases, 2026-12-04).
         self.work.0.retain(|w| match w {
             Work::Attack(ctx) => ctx.attacker != who || ctx.opportunity,
             Work::Effect { who: w, .. } | Work::Move { who: w, .. } => *w != who,

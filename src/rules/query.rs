@@ -206,6 +206,8 @@ pub fn roll_modifiers(ruleset: &Ruleset, conditions: &Conditions, on: RollOn) ->
     }
     let counts = |i: usize| -> bool {
         let (_, kind, amount) = all[i];
+        // (`all` holds no modifier of 0, so cargo-mutants' `> 0` → `>= 0` and `< 0` → `<= 0` on
+        // the next two lines are equivalent.)
         let typed_bonus = kind != BonusKind::Untyped && amount > 0;
         let typed_penalty = kind != BonusKind::Untyped && amount < 0;
         let dropped = match ruleset.modifier_stacking {

@@ -166,3 +166,24 @@ pub(crate) fn replay_with(
     let rec = r.record(k, &combat, commands);
     Ok((combat.log().clone(), rec))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 22's reset: without mods, a runner plays every run after its first in the last run's
+    /// world and schedule (a combat set up with mods cannot be reset, so one without them must not
+    /// be set up as if it had some), and a run so played is the run a fresh runner plays.
+    #[test]
+    fn runs_without_mods_reuse_one_world_and_play_as_fresh_ones() {
+        let cfg = super::super::SimConfig::new("assets/encounters/bench-4v4.ron", Some("pf2e"), 3);
+        let prep = super::super::prepare(&cfg).expect("the bench encounter");
+        assert!(prep.mods.is_empty());
+        let mut runner = Runner::new(&prep, 0).unwrap();
+        runner.run(0, 11).unwrap();
+        let world = runner.spare.as_ref().expect("the first run's combat is kept").world.id();
+        let second = runner.run(1, 12).unwrap();
+        assert_eq!(runner.spare.as_ref().unwrap().world.id(), world, "the second run reused the first's world");
+        assert_eq!(second, Runner::new(&prep, 0).unwrap().run(1, 12).unwrap());
+    }
+}

@@ -863,3 +863,21 @@ fn g_p1_16_bless_is_a_morale_bonus_on_attack_rolls_that_does_not_stack_with_itse
         f.since(m)
     );
 }
+
+#[test]
+fn a_charge_must_end_next_to_its_target() {
+    // pf1e's Charge (a full-round action): M charges T, four squares away. A destination two
+    // squares short of T is refused and changes nothing; the square next to T is taken.
+    let mut f = Fight::pf1e(vec![p1("M", "heroes", 20, (0, 0)).with(&["charge"]), p1("T", "monsters", 15, (-4, 0))]);
+    let before = f.snapshot();
+    assert_eq!(
+        f.act_to("M", "charge", &["T"], (-2, 0), None),
+        Err(Rejection::InvalidTarget("the charge must end next to T".into()))
+    );
+    assert_eq!(f.snapshot(), before);
+    let m = f.mark();
+    f.force(&[15, 4]);
+    f.act_to("M", "charge", &["T"], (-3, 0), None).unwrap();
+    assert_eq!(f.pos("M"), (-3, 0));
+    assert!(f.saw(m, "AttackRolled", "attacker: M"), "{:?}", f.since(m));
+}

@@ -754,10 +754,17 @@ fn g_p2_10_a_whole_round_delayed_loses_the_turn() {
 #[test]
 fn g_p2_11_ready_costs_two_ends_the_turn_and_uses_the_reaction() {
     let mut f = Fight::pf2e(vec![
-        pc("A", "heroes", 20, (0, 0)).with(&["shortbow"]),
+        pc("A", "heroes", 20, (0, 0)).with(&["shortbow", "electric_arc"]),
         pc("B", "monsters", 15, (5, 0)).stat("STR", 1),
     ]);
     let (a, b) = (f.id("A"), f.id("B"));
+    // Ready readies a single action: a two-action spell is refused, and nothing changes.
+    let before = f.snapshot();
+    assert_eq!(
+        f.hold(a, "electric_arc", vec![b], Some(b), TriggerOn::Moves),
+        Err(Rejection::NotHoldable("electric_arc (Ready takes a single action or free action)".into()))
+    );
+    assert_eq!(f.snapshot(), before);
     f.hold(a, "shortbow", vec![b], Some(b), TriggerOn::Moves).unwrap();
     assert!(f.saw(0, "ActionHeld", "who: A, ability: \"shortbow\", cost: 2"));
     assert_eq!(f.active().as_deref(), Some("B"), "Ready ends the turn");
@@ -1127,7 +1134,9 @@ fn g_p2_22_only_the_worst_status_penalty_counts_and_untyped_ones_add() {
     cursed.id = "cursed".into();
     cursed.modifiers[0].kind = skirmish::rules::ruleset::BonusKind::Untyped;
     cursed.modifiers[0].per_value = false;
-    rs.conditions.extend([sickened, cursed]);
+    let mut hexed = cursed.clone();
+    hexed.id = "hexed".into();
+    rs.conditions.extend([sickened, cursed, hexed]);
     let mut f = Fight::with_ruleset(
         rs.clone(),
         vec![pc("A", "heroes", 20, (0, 0)).stat("STR", 3), pc("B", "monsters", 10, (1, 0))],
@@ -1135,13 +1144,15 @@ fn g_p2_22_only_the_worst_status_penalty_counts_and_untyped_ones_add() {
     f.put("A", "frightened", Some(1), None);
     f.put("A", "sickened", Some(2), None);
     f.put("A", "cursed", None, None);
+    f.put("A", "hexed", None, None);
     let m = f.mark();
     f.force(&[10]);
     f.act("A", "strike", &["B"]).unwrap();
-    // Status: sickened −2 (frightened −1 dropped); untyped cursed −1: 10 + 3 − 3 = 10.
-    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 0, total: 10"), "{:?}", f.since(m));
+    // Status: sickened −2 (frightened −1 dropped); untyped cursed −1 and hexed −1, both:
+    // 10 + 3 − 4 = 9.
+    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: -1, total: 9"), "{:?}", f.since(m));
     assert!(
-        f.saw(m, "RollModified", "on: Attack, modifiers: [(\"cursed\", -1), (\"sickened\", -2)]"),
+        f.saw(m, "RollModified", "on: Attack, modifiers: [(\"cursed\", -1), (\"hexed\", -1), (\"sickened\", -2)]"),
         "{:?}",
         f.since(m)
     );
@@ -1150,13 +1161,14 @@ fn g_p2_22_only_the_worst_status_penalty_counts_and_untyped_ones_add() {
     tie.conditions.iter_mut().filter(|c| c.id == "sickened").for_each(|c| c.modifiers[0].per_value = false);
     let mut conds = f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().clone();
     conds.0.remove("cursed");
+    conds.0.remove("hexed");
     let on = skirmish::rules::ruleset::RollOn::Attack;
     assert_eq!(skirmish::rules::query::roll_modifiers(&tie, &conds, on), [("frightened".to_string(), -1)]);
-    // With every modifier adding (the default), all three count.
+    // With every modifier adding (the default), all four count.
     rs.modifier_stacking = skirmish::rules::ruleset::ModifierStacking::All;
     let conds = f.0.get::<skirmish::rules::components::Conditions>(f.id("A")).unwrap().clone();
     let on = skirmish::rules::ruleset::RollOn::Attack;
-    assert_eq!(skirmish::rules::query::roll_modifier(&rs, &conds, on), -4);
+    assert_eq!(skirmish::rules::query::roll_modifier(&rs, &conds, on), -5);
     assert_eq!(skirmish::rules::query::roll_modifier(&pf2e(), &conds, on), -1, "unknown ids give nothing");
 }
 
