@@ -479,6 +479,16 @@ mod tests {
     }
 
     #[test]
+    fn a_forced_result_that_does_not_fit_its_die_is_named() {
+        // A scenario's forced dice are used as given, but one off its die (above its sides, or
+        // below 1) is reported, and the scenario fails on it.
+        let mut d = Dice::seeded(1);
+        d.force([6, 7, 0, 1]);
+        assert_eq!([d.roll(6), d.roll(6), d.roll(6), d.roll(6)], [6, 7, 0, 1]);
+        assert_eq!(d.forced_errors, ["forced die result 7 does not fit a d6", "forced die result 0 does not fit a d6"]);
+    }
+
+    #[test]
     fn every_die_of_every_term_is_rolled_up_to_the_bound() {
         // 10 d6 and then 20 d4, 30 dice in all, each logged once with its sides; and the bound's
         // whole 100 dice split over two terms.

@@ -316,12 +316,15 @@ fn use_every_call(mut rules: ModRules, mut done: Local<bool>) {
     assert_eq!(rules.heal("everything", b, 2), Ok(2));
     assert_eq!(rules.heal("everything", b, 100), Ok(3));
     assert_eq!(rules.apply_condition("everything", b, "stunned", None, Some(2)), Ok(()));
+    assert!(rules.conditions(b).is_some_and(|c| c.0.contains_key("stunned")), "a mod reads what it put on");
     assert_eq!(
         rules.apply_condition("everything", b, "on_fire", None, None),
         Err(ModRefusal::UnknownCondition("on_fire".into()))
     );
     assert_eq!(rules.remove_condition("everything", b, "stunned"), Ok(()));
     assert_eq!(rules.remove_condition("everything", b, "stunned"), Err(ModRefusal::NoSuchCondition("stunned".into())));
+    assert!(rules.conditions(b).is_some_and(|c| !c.0.contains_key("stunned")));
+    assert!(rules.conditions(Cid(9)).is_none());
     let left = rules.actions_left(a);
     assert_eq!(rules.grant_actions("everything", a, 1), Ok(1));
     assert_eq!(rules.actions_left(a), left + 1);
