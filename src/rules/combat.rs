@@ -600,6 +600,17 @@ impl<'w> Rules<'w, '_> {
     /// status (HB-23) and interrupts. Under turn hooks, its creator keeps track of it (P2-05).
     pub(crate) fn apply_condition(&mut self, who: Cid, id: &str, nc: NewCondition) {
         let Some(def) = self.rs().condition(id) else { return };
+        if *id == self.ruleset.defeated_condition {
+            // The defeated condition, however it comes (a GM's input, a mod, an effect), puts the
+            // creature out of the fight as falling does: its side counts one fewer, its square is
+            // free, and the combat ends if no other side is left standing.
+            if self.is_down(who) {
+                self.emit(CombatEvent::ConditionUnchanged { who, condition: id.into() });
+            } else {
+                self.die(who);
+            }
+            return;
+        }
         if def.immune_traits.iter().any(|t| self.c(who).traits.has(t)) {
             // P1-20: Uncanny Dodge is never caught flat-footed.
             return;

@@ -423,4 +423,34 @@ mod tests {
         assert_eq!(read.as_deref(), Ok(&b"0123456789"[..]));
         assert_eq!(refused, Err("larger than the 10 bytes this file may have".to_string()));
     }
+
+    /// A file whose size on disk says less than it holds (one that grows while it is read, or a
+    /// Linux `/proc` file, which reports 0 bytes) is still held to the cap as it is read, and
+    /// refused rather than cut short (issue 26: `cap + 1` → `cap * 1` read exactly the cap and
+    /// answered `Ok` with a truncated file).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_that_holds_more_than_its_size_says_is_refused_past_the_cap() {
+        let status = std::path::Path::new("/proc/self/status");
+        assert_eq!(std::fs::metadata(status).map(|m| (m.is_file(), m.len())).ok(), Some((true, 0)));
+        let whole = read_capped(status, 1 << 20, "this file").expect("read under a large cap");
+        assert!(whole.len() > 10, "{} bytes", whole.len());
+        assert_eq!(
+            read_capped(status, 10, "this file"),
+            Err("larger than the 10 bytes this file may have".to_string())
+        );
+    }
+
+    /// A byte inside a character counts as that character's start (issue 26: `at -= 1` → `/= 1`
+    /// never moved back, and the loop never ended).
+    #[test]
+    fn a_position_inside_a_character_is_that_characters() {
+        // Bytes: 'a' 0, 'ü' 1 and 2, '\n' 3, 'é' 4 and 5, 'b' 6.
+        let text = "aü\néb";
+        assert_eq!(super::position(text, 2), (1, 2));
+        assert_eq!(super::position(text, 5), (2, 1));
+        assert_eq!(super::position(text, 6), (2, 2));
+        assert_eq!(super::position(text, 7), (2, 3));
+        assert_eq!(super::position(text, 99), (2, 3));
+    }
 }

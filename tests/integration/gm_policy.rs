@@ -99,6 +99,25 @@ fn the_default_policy_opens_an_opening_for_the_missed_creature_and_the_ai_takes_
 }
 
 #[test]
+fn no_opening_is_called_for_once_the_combat_is_over() {
+    // Issue 26 (the rules sample): `||` → `&&` in `opening_due` let a miss seen before the end
+    // call for an opening after the combat was over. The Knight misses the Orc (who would be
+    // eligible), then the GM puts both heroes out: the monsters win, and the Orc still stands.
+    let mut f = knight_and_orc(homebrew());
+    watch_from_now(&mut f.0);
+    knight_misses_orc(&mut f);
+    assert!(f.0.opening_due(0).is_some(), "the miss calls for one while the combat goes on");
+    let out = f.0.ruleset().defeated_condition.clone();
+    for hero in ["Knight", "Squire"] {
+        let g = GmInput::ApplyCondition { who: f.id(hero), condition: out.clone(), rounds: None, value: None };
+        f.0.submit(Command::Gm(g)).unwrap();
+    }
+    assert_eq!(f.0.turn().winner.as_deref(), Some("monsters"), "{:?}", f.text());
+    assert_eq!(f.0.opening_due(0), None);
+    assert_eq!(ai_gm(&mut f), None);
+}
+
+#[test]
 fn the_never_policy_opens_no_opening() {
     let mut rs = homebrew();
     rs.gm_policy = GmPolicy::never();

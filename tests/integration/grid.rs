@@ -325,6 +325,43 @@ fn reachable_lists_exactly_the_moves_the_engine_accepts() {
 }
 
 #[test]
+fn reachable_lists_exactly_the_moves_the_engine_accepts_for_every_kind_of_move() {
+    // Issue 26 (the rules sample): the HUD's reachable squares for a Step were empty (deleting
+    // `reachable_now`'s Step arm passed every test). Every movement ability of every ruleset:
+    // Move, Disengage, Step, MoveAs.
+    let rows = ["........", "..##....", "..#~~...", "..#.....", "........"];
+    let moves = [
+        (homebrew(), &["move", "disengage"][..]),
+        (pf2e(), &["stride", "step"][..]),
+        (pf1e(), &["move", "five_foot_step"][..]),
+        (segments(), &["shift", "skirmish", "sprint"][..]),
+    ];
+    for (rs, abilities) in moves {
+        let mut a = who("A", "h", 20, (1, 2));
+        a.movement = [("shift".to_string(), 1), ("skirmish".to_string(), 3), ("sprint".to_string(), 6)].into();
+        if rs.name != "segments" {
+            a.movement = [(rs.default_movement_mode.clone(), 4)].into();
+        }
+        let specs = vec![a, who("B", "h", 15, (1, 3)), who("E", "m", 10, (6, 4))];
+        let name = rs.name.clone();
+        let mut f = Fight(Combat::with_map(rs, 1, &specs, map(&rows), &[]).expect("valid set-up"));
+        let a = f.id("A");
+        for &ability in abilities {
+            let r = f.0.reachable(a, ability);
+            assert!(!r.is_empty(), "{name}: {ability}");
+            for y in -2..8 {
+                for x in -2..10 {
+                    let mut i = ActIntent::new(a, ability, vec![]);
+                    i.to = Some(g(x, y));
+                    let ok = f.0.check_act(&i).is_ok();
+                    assert_eq!(ok, r.contains_key(&g(x, y)), "{name}: {ability} to ({x}, {y}): check_act {ok}, {r:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn check_act_changes_nothing_and_agrees_with_submit() {
     let rows = ["........", "..##....", "..#~~...", "..#.....", "........"];
     let specs = vec![

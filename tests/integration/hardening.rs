@@ -177,6 +177,71 @@ fn a_stalemate_is_drawn_only_after_a_whole_round_in_which_nobody_could_act() {
 }
 
 #[test]
+fn persistent_damage_on_creatures_that_cannot_act_keeps_the_fight_from_being_a_stalemate() {
+    // pf2e (P2-23): two paralyzed creatures, far apart; one burns. Nobody can act from the start,
+    // but the burning creature takes damage and rolls its flat check at the end of each turn: that
+    // is the fight moving on (events other than turn bookkeeping count, `CombatEvent::is_bookkeeping`).
+    // The draw comes only when a whole round has gone by after the fire went out.
+    for seed in [3, 4, 5, 6] {
+        let rs = load_ruleset("pf2e");
+        let mut burning = who("A", "a", 20, (0, 0));
+        burning.hp = 500;
+        burning.conditions = vec!["paralyzed".into(), "persistent_fire".into()];
+        let mut still = who("B", "b", 10, (9_000, 0));
+        still.conditions = vec!["paralyzed".into()];
+        let mut c = Combat::new(rs, seed, &[burning, still]).unwrap();
+        play_out(&mut c, 1_000);
+        let mut round = 0;
+        let mut burned_in = Vec::new();
+        let mut out_in = None;
+        for e in &c.log().events {
+            match e {
+                CombatEvent::RoundStarted { round: r, .. } => round = *r,
+                CombatEvent::Damaged { who, .. } if who.0 == 0 => burned_in.push(round),
+                CombatEvent::FlatCheck { success: true, .. } => out_in = Some(round),
+                _ => {}
+            }
+        }
+        let out_in = out_in.unwrap_or_else(|| panic!("seed {seed}: the fire never went out"));
+        assert_eq!(burned_in, (1..=out_in).collect::<Vec<_>>(), "seed {seed}: burned once a round until it went out");
+        assert_eq!(drawn(&c), Some(DrawReason::NobodyCanAct), "seed {seed}");
+        let drawn_in = c.log().events.iter().find_map(|e| match e {
+            CombatEvent::CombatDrawn { round, .. } => Some(*round),
+            _ => None,
+        });
+        assert_eq!(drawn_in, Some(out_in + 1), "seed {seed}: drawn after the first quiet round, not while burning");
+    }
+}
+
+#[test]
+fn a_creature_the_gm_puts_out_counts_as_fallen_under_every_ruleset() {
+    // The defeated condition put on by the GM (or a mod) left the creature counted on its side,
+    // on its square: a side the GM had put out did not lose. Now it falls as at 0 HP.
+    for name in ["homebrew-d20", "pf2e", "pf1e", "segments"] {
+        let rs = load_ruleset(name);
+        let out = rs.defeated_condition.clone();
+        let specs = vec![who("A", "a", 20, (0, 0)), who("B", "b", 10, (3, 0)), who("C", "b", 5, (4, 0))];
+        let mut c = Combat::new(rs, 3, &specs).unwrap();
+        let b = skirmish::rules::components::Cid(1);
+        let g = GmInput::ApplyCondition { who: b, condition: out.clone(), rounds: None, value: None };
+        c.submit(Command::Gm(g.clone())).unwrap();
+        assert!(c.log().events.iter().any(|e| matches!(e, CombatEvent::Downed { who } if *who == b)), "{name}");
+        assert_ne!(c.status(), EngineStatus::Ended, "{name}: C still stands for side b");
+        let occupied = &c.world.resource::<skirmish::rules::state::Roster>().occupied;
+        assert!(!occupied.contains_key(&GridPos { x: 3, y: 0 }), "{name}: B's square is free");
+        // Put out again: refused, nothing counted twice.
+        let before = c.log().events.len();
+        assert_eq!(c.submit(Command::Gm(g)), Err(Rejection::InvalidTarget("B is down".into())), "{name}");
+        assert_eq!(c.log().events.len(), before, "{name}");
+        let cc = skirmish::rules::components::Cid(2);
+        let g = GmInput::ApplyCondition { who: cc, condition: out, rounds: None, value: None };
+        c.submit(Command::Gm(g)).unwrap();
+        assert_eq!(c.status(), EngineStatus::Ended, "{name}");
+        assert_eq!(c.turn().winner.as_deref(), Some("a"), "{name}");
+    }
+}
+
+#[test]
 fn a_combat_that_never_ends_by_itself_is_a_draw_at_the_round_cap() {
     for name in ["homebrew-d20", "pf2e", "pf1e", "segments"] {
         let mut rs = load_ruleset(name);

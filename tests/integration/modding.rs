@@ -334,6 +334,7 @@ fn use_every_call(mut rules: ModRules, mut done: Local<bool>) {
     assert_eq!(rules.reschedule("everything", b, t + 1), Ok(t + 1));
     assert_eq!(rules.next_turn(b), Some((t + 1, rank)));
     // The other reads, each against a value it could get wrong (found by cargo-mutants).
+    assert_eq!(rules.active(), Some(a), "A's turn: A used the ability");
     assert_eq!(rules.side(a).as_deref(), Some("a"));
     assert_eq!(rules.side(Cid(9)), None);
     assert!(!rules.cannot_act(a) && rules.cannot_act(Cid(9)));

@@ -331,7 +331,11 @@ fn sg_23_release_adds_the_power_rt_and_everything_owed() {
     let mut f = holding_shield();
     f.act_to("C", "skirmish", &[], (3, 0), None).unwrap();
     assert_eq!(f.0.next_turn_if(f.id("C"), "speak"), Some((2, 1)));
+    // What the HUD shows before the release: the power's RT and the owed segments, 4 + 5.
+    assert_eq!(f.0.release_owed(f.id("C")), Some(9));
+    assert_eq!(f.0.release_owed(f.id("O")), None, "holds nothing");
     f.release("C").unwrap();
+    assert_eq!(f.0.release_owed(f.id("C")), None, "released");
     // 2 + 4 + 5 = 11: round 2, segment 1.
     assert!(f.saw(0, "CastReleased", "next_round: 2, next_segment: 1"));
 }
