@@ -48,6 +48,15 @@ pub fn settled(world: &World) -> bool {
     super::is_settled(world.resource::<CommandQueue>(), world.resource::<EngineStatus>())
 }
 
+/// Which ruleset a combat plays under, as [`Combat::ruleset_stamp`] tells: its world and the
+/// ruleset's change ticks there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChangeStamp {
+    world: bevy::ecs::world::WorldId,
+    added: u32,
+    changed: u32,
+}
+
 /// One combat: its world and its rules schedule.
 pub struct Combat {
     /// The world holding the combatants and the rules resources.
@@ -517,6 +526,27 @@ impl Combat {
     /// The ruleset in force.
     pub fn ruleset(&self) -> &Ruleset {
         self.world.resource::<Ruleset>()
+    }
+
+    /// Which ruleset is in force, for a reader that keeps what it works out from the ruleset
+    /// across calls (the tactical AI's ratings): the stamp differs once the ruleset is replaced
+    /// (a set-up or reset with another) or changed in place (`world.resource_mut::<Ruleset>()`),
+    /// provided the change came after [`Combat::seal_changes`] was last called. Before that call
+    /// a change made in the same instant as the stamp may not show: Bevy's change ticks do not
+    /// move on by themselves while the fused driver plays. None without a ruleset.
+    pub fn ruleset_stamp(&self) -> Option<ChangeStamp> {
+        let t = self.world.get_resource_change_ticks::<Ruleset>()?;
+        Some(ChangeStamp { world: self.world.id(), added: t.added.get(), changed: t.changed.get() })
+    }
+
+    /// Move the world's change tick on, so that every change made from now on (to the ruleset, a
+    /// creature's stats or abilities, anything) carries a tick newer than every one read so far:
+    /// a reader that stored a [`Combat::ruleset_stamp`] or a component's ticks
+    /// ([`CombatantView`]'s `stats` and `abilities`) calls this once after storing them, and
+    /// then a stamp or tick equal to the stored one means no change since. Nothing the rules
+    /// read or log depends on the tick.
+    pub fn seal_changes(&self) {
+        self.world.as_unsafe_world_cell_readonly().increment_change_tick();
     }
 
     /// Force the next dice results.

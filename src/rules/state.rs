@@ -422,16 +422,17 @@ pub struct CombatantView {
     pub cid: &'static Cid,
     /// Side.
     pub side: &'static Side,
-    /// Stats.
-    pub stats: &'static Stats,
+    /// Stats, with when they were set or last changed (a reader that keeps what it works out
+    /// from them across calls compares those ticks; see [`super::driver::Combat::seal_changes`]).
+    pub stats: Ref<'static, Stats>,
     /// Hit points.
     pub health: &'static Health,
     /// Square.
     pub pos: &'static GridPos,
     /// Movement modes.
     pub movement: &'static Movement,
-    /// Listed abilities.
-    pub abilities: &'static Abilities,
+    /// Listed abilities, with their ticks (as `stats`).
+    pub abilities: Ref<'static, Abilities>,
     /// Initiative.
     pub initiative: &'static Initiative,
     /// Conditions.

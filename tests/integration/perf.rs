@@ -84,7 +84,7 @@ fn combatant_reads_every_component_as_get_does_and_follows_the_world() {
             assert_eq!(Some(d.health), c.get::<Health>(id));
             assert_eq!(Some(d.pos), c.get::<GridPos>(id));
             assert_eq!(Some(d.side), c.get::<Side>(id));
-            assert_eq!(Some(d.stats), c.get::<Stats>(id));
+            assert_eq!(Some(&*d.stats), c.get::<Stats>(id));
             assert_eq!(Some(d.conditions), c.get::<Conditions>(id));
         }
         assert!(c.combatant(Cid(c.len() as u32)).is_none(), "no such combatant");

@@ -1,10 +1,13 @@
 //! The memos kept across decisions, per thread: path searches and sight lines on one battle map,
-//! the fast hasher of the memo tables, and the dense path search itself.
+//! creatures' ratings, the fast hasher of the memo tables, and the dense path search itself.
 
 use std::rc::Rc;
 
 use crate::rules::components::GridPos;
+use crate::rules::driver::ChangeStamp;
 use crate::rules::map::BattleMap;
+
+use super::pricing::Rating;
 
 /// Sight lines on one map, by pair of squares (from, then to; row by row): 0 not yet known,
 /// 1 blocked, 2 clear.
@@ -123,6 +126,68 @@ impl Searches {
 
 thread_local! {
     pub(super) static SEARCHES: std::cell::RefCell<Searches> = Default::default();
+    pub(super) static RATINGS: std::cell::RefCell<Ratings> = Default::default();
+}
+
+/// What a creature's rating was worked out from, besides the ruleset and its number of foes: the
+/// creature (its entity: a reset spawns new ones), and when its stats and listed abilities were
+/// set or last changed (added and changed ticks, as [`Combat::combatant`](crate::rules::driver::Combat::combatant) reads them).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct RatingKey {
+    pub(super) entity: bevy::ecs::entity::Entity,
+    pub(super) stats: (u32, u32),
+    pub(super) abilities: (u32, u32),
+}
+
+/// A creature's rating as last worked out: the abilities it knows (their places in the ruleset's
+/// list, in [`query::known_abilities`](crate::rules::query::known_abilities)' order), the foes it
+/// was rated against, and the rating.
+pub(super) struct RatingRow {
+    pub(super) key: RatingKey,
+    pub(super) known: Rc<[u32]>,
+    pub(super) foes: usize,
+    pub(super) rating: Rating,
+}
+
+/// Creatures' ratings kept across decisions (per thread): a rating depends only on the ruleset,
+/// the abilities the creature lists, its stats and its number of foes, and those change far less
+/// often than decisions are made (about 64 an encounter). Rows are by combatant id, for one
+/// ruleset of one world ([`Combat::ruleset_stamp`](crate::rules::driver::Combat::ruleset_stamp));
+/// a row counts only while its key is the creature's. Whoever stores rows or a stamp seals the
+/// world's changes afterwards ([`Combat::seal_changes`](crate::rules::driver::Combat::seal_changes)),
+/// so that a later change in place shows as a new tick.
+#[derive(Default)]
+pub(super) struct Ratings {
+    pub(super) stamp: Option<ChangeStamp>,
+    pub(super) rows: Vec<Option<RatingRow>>,
+}
+
+impl Ratings {
+    /// Forget every row unless they were worked out under `stamp` (None: nothing is kept).
+    pub(super) fn under(&mut self, stamp: Option<ChangeStamp>) {
+        if stamp.is_none() || self.stamp != stamp {
+            self.rows.clear();
+            self.stamp = stamp;
+        }
+    }
+
+    /// The row of creature `slot` if it was worked out for `key`.
+    pub(super) fn row(&self, slot: usize, key: Option<RatingKey>) -> Option<&RatingRow> {
+        let key = key?;
+        self.stamp?;
+        self.rows.get(slot)?.as_ref().filter(|r| r.key == key)
+    }
+
+    /// Keep `row` for creature `slot` (under the stamp of [`Ratings::under`]; not without one).
+    pub(super) fn put(&mut self, slot: usize, row: RatingRow) {
+        if self.stamp.is_none() {
+            return;
+        }
+        if self.rows.len() <= slot {
+            self.rows.resize_with(slot + 1, || None);
+        }
+        self.rows[slot] = Some(row);
+    }
 }
 
 /// A small, fast hasher for the memo tables of small integer keys (FxHash's mixing step): not

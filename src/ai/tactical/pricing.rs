@@ -76,45 +76,50 @@ fn uses_per_round(rs: &Ruleset, d: &AbilityDef) -> f32 {
     }
 }
 
-/// What [`rating`] finds of a creature: [`Unit`]'s fields of the same names.
+/// What [`rating`] finds of a creature: [`Unit`]'s fields of the same names, with abilities as
+/// their places in the ruleset's list (so that a rating outlives one decision's borrow of the
+/// ruleset: [`super::memo::Ratings`]).
 #[derive(Clone, Copy)]
-pub(super) struct Rating<'a> {
+pub(super) struct Rating {
     pub(super) threat: f32,
-    pub(super) melee: Option<(&'a AbilityDef, f32)>,
+    pub(super) melee: Option<(u32, f32)>,
     pub(super) melee_per: f32,
-    pub(super) shot: Option<(&'a AbilityDef, f32)>,
+    pub(super) shot: Option<(u32, f32)>,
     pub(super) shot_per: f32,
-    pub(super) aoo: Option<&'a AbilityDef>,
+    pub(super) aoo: Option<u32>,
     pub(super) ranged: bool,
 }
 
-impl<'a> Rating<'a> {
-    pub(super) fn apply(&self, u: &mut Unit<'a>) {
+impl Rating {
+    /// Set `u`'s rating fields, the abilities read from `rs` (the ruleset it was worked out under).
+    pub(super) fn apply<'a>(&self, rs: &'a Ruleset, u: &mut Unit<'a>) {
+        let def = |i: u32| &rs.abilities[i as usize];
         u.threat = self.threat;
         u.w = u.threat / u.hp.max(1) as f32;
-        u.melee = self.melee;
+        u.melee = self.melee.map(|(i, n)| (def(i), n));
         u.melee_per = self.melee_per;
-        u.shot = self.shot;
+        u.shot = self.shot.map(|(i, n)| (def(i), n));
         u.shot_per = self.shot_per;
-        u.aoo = self.aoo;
+        u.aoo = self.aoo.map(def);
         u.ranged = self.ranged;
     }
 }
 
 /// A creature's threat, best melee and ranged attacks, attack of opportunity and role, from the
-/// abilities it knows, its stats and how many foes it faces.
-pub(super) fn rating<'a>(rs: &'a Ruleset, known: &[&'a AbilityDef], stats: &Stats, foes: usize) -> Rating<'a> {
+/// abilities it knows (their places in `rs.abilities`), its stats and how many foes it faces.
+pub(super) fn rating(rs: &Ruleset, known: &[u32], stats: &Stats, foes: usize) -> Rating {
     // (ability, uses a round, value a round, value a use)
-    let mut best_melee: Option<(&AbilityDef, f32, f32, f32)> = None;
-    let mut best_shot: Option<(&AbilityDef, f32, f32, f32)> = None;
-    let mut aoo: Option<(&AbilityDef, f32)> = None;
-    for &d in known {
+    let mut best_melee: Option<(u32, f32, f32, f32)> = None;
+    let mut best_shot: Option<(u32, f32, f32, f32)> = None;
+    let mut aoo: Option<(u32, f32)> = None;
+    for &i in known {
+        let d = &rs.abilities[i as usize];
         let per = nominal(rs, stats, d);
         if per <= 0.0 {
             continue;
         }
         if query::is_opportunity_attack(rs, d) && aoo.is_none_or(|(_, v)| per > v) {
-            aoo = Some((d, per));
+            aoo = Some((i, per));
         }
         if !on_turn(d) {
             continue;
@@ -123,7 +128,7 @@ pub(super) fn rating<'a>(rs: &'a Ruleset, known: &[&'a AbilityDef], stats: &Stat
         match &d.effect {
             Effect::Attack { kind: AttackKind::Melee, .. } | Effect::Charge { .. } => {
                 if matches!(d.effect, Effect::Attack { .. }) && best_melee.is_none_or(|(_, _, v, _)| per * n > v) {
-                    best_melee = Some((d, n, per * n, per));
+                    best_melee = Some((i, n, per * n, per));
                 }
             }
             Effect::Damage { .. } | Effect::Save { .. } => {
@@ -131,12 +136,12 @@ pub(super) fn rating<'a>(rs: &'a Ruleset, known: &[&'a AbilityDef], stats: &Stat
                 let hit = d.targets.most().map_or(foes, |most| foes.min(most));
                 let total = per * n * hit as f32;
                 if best_shot.is_none_or(|(_, _, v, _)| total > v) {
-                    best_shot = Some((d, n, total, per));
+                    best_shot = Some((i, n, total, per));
                 }
             }
             _ => {
                 if best_shot.is_none_or(|(_, _, v, _)| per * n > v) {
-                    best_shot = Some((d, n, per * n, per));
+                    best_shot = Some((i, n, per * n, per));
                 }
             }
         }
@@ -951,10 +956,13 @@ mod tests {
             ))
             .expect("the test power parses")
         };
-        let (spark, blast) = (power("spark", "1d4"), power("blast", "2d6"));
-        for known in [[&spark, &blast], [&blast, &spark]] {
+        let mut rs = rs.clone();
+        rs.abilities.push(power("spark", "1d4"));
+        rs.abilities.push(power("blast", "2d6"));
+        let (spark, blast) = ((rs.abilities.len() - 2) as u32, (rs.abilities.len() - 1) as u32);
+        for known in [[spark, blast], [blast, spark]] {
             let r = rating(&rs, &known, &stats, 2);
-            assert_eq!(r.shot.map(|(d, _)| d.id.as_str()), Some("blast"));
+            assert_eq!(r.shot.map(|(d, _)| rs.abilities[d as usize].id.as_str()), Some("blast"));
         }
     }
 

@@ -17,8 +17,9 @@ use crate::rules::ruleset::{
     AbilityDef, AttackKind, ConditionDef, DefenseRule, Effect, Lasts, MultiTurnActivities, RollOn, Ruleset, Timing,
 };
 use crate::rules::state::Roster;
+use bevy::ecs::change_detection::DetectChanges;
 
-use super::memo::{SEARCHES, SightTable};
+use super::memo::{RATINGS, RatingKey, RatingRow, SEARCHES, SightTable};
 use super::odds::{DefMod, Flank, PSlots, p_active_slots};
 use super::pricing::{Filled, Rating, rating};
 
@@ -34,23 +35,31 @@ struct Read<'a> {
     movement: Option<&'a Movement>,
     initiative: Option<&'a Initiative>,
     abilities: Option<&'a Abilities>,
+    /// What its rating depends on besides the ruleset and its foes (read at once only).
+    key: Option<RatingKey>,
 }
 
 impl<'a> Read<'a> {
-    fn of(c: &'a Combat, id: Cid) -> Self {
+    fn of(c: &'a Combat, id: Cid, roster: &Roster) -> Self {
         match c.combatant(id) {
             Some(d) => Read {
                 health: Some(d.health),
                 conds: Some(d.conditions),
                 pos: Some(d.pos),
                 side: Some(d.side),
-                stats: Some(d.stats),
+                key: roster.entity(id).map(|entity| RatingKey {
+                    entity,
+                    stats: (d.stats.added().get(), d.stats.last_changed().get()),
+                    abilities: (d.abilities.added().get(), d.abilities.last_changed().get()),
+                }),
+                stats: Some(d.stats.into_inner()),
                 casting: Some(d.casting),
                 movement: Some(d.movement),
                 initiative: Some(d.initiative),
-                abilities: Some(d.abilities),
+                abilities: Some(d.abilities.into_inner()),
             },
             None => Read {
+                key: None,
                 health: c.get(id),
                 conds: c.get(id),
                 pos: c.get(id),
@@ -234,40 +243,42 @@ pub(super) struct View<'a> {
     pub(super) near_order: std::cell::RefCell<Vec<GridPos>>,
 }
 
-/// [`query::known_abilities`] with names resolved once per decision: [`Ruleset::ability`]
-/// compares names one by one, and every creature is read each decision. The ruleset's basic
-/// abilities are looked up once, and each distinct list of listed abilities once (mirrored
-/// creatures list the same).
+/// [`query::known_abilities`] with names resolved once per decision, as places in the ruleset's
+/// list of abilities: [`Ruleset::ability`] compares names one by one. The ruleset's basic abilities
+/// are looked up once, and each distinct list of listed abilities once (mirrored creatures list
+/// the same). Only creatures whose rating is not kept ([`Ratings`]) are looked up.
 struct Known<'a> {
     rs: &'a Ruleset,
-    basic: Vec<Option<&'a AbilityDef>>,
+    /// The basic abilities' places (looked up at the first list).
+    basic: Option<Vec<Option<u32>>>,
     /// Listed abilities (as on the sheet) and the abilities they know.
-    lists: Vec<(&'a [String], Vec<&'a AbilityDef>)>,
+    lists: Vec<(&'a [String], Rc<[u32]>)>,
+}
+
+/// Where `rs.abilities` holds the ability named `id` (the first, as [`Ruleset::ability`]).
+fn place(rs: &Ruleset, id: &str) -> Option<u32> {
+    rs.abilities.iter().position(|a| a.id == id).map(|i| i as u32)
 }
 
 impl<'a> Known<'a> {
-    pub(super) fn new(rs: &'a Ruleset) -> Self {
-        Known { rs, basic: rs.basic_abilities.iter().map(|id| rs.ability(id)).collect(), lists: Vec::new() }
+    fn new(rs: &'a Ruleset) -> Self {
+        Known { rs, basic: None, lists: Vec::new() }
     }
 
-    /// The abilities a creature listing `listed` knows, in [`query::known_abilities`]' order.
-    fn of(&mut self, listed: Option<&'a Abilities>) -> &[&'a AbilityDef] {
-        let at = self.index(listed);
-        &self.lists[at].1
-    }
-
-    /// Where [`Known::of`] keeps `listed`'s abilities (the same place for the same list).
+    /// Where [`Known`] keeps `listed`'s abilities (the same place for the same list).
     fn index(&mut self, listed: Option<&'a Abilities>) -> usize {
         let listed: &'a [String] = listed.map_or(&[], |a| a.0.as_slice());
         match self.lists.iter().position(|(l, _)| *l == listed) {
             Some(i) => i,
             None => {
                 let rs = self.rs;
-                let out: Vec<&'a AbilityDef> = query::known_ability_slots(rs, listed)
+                let basic =
+                    self.basic.get_or_insert_with(|| rs.basic_abilities.iter().map(|id| place(rs, id)).collect());
+                let out: Rc<[u32]> = query::known_ability_slots(rs, listed)
                     .filter_map(|s| match s {
-                        query::KnownSlot::Listed(i) => rs.ability(&listed[i]),
-                        // A basic ability, looked up once in `Known::new`.
-                        query::KnownSlot::Basic(k) => self.basic[k],
+                        query::KnownSlot::Listed(i) => place(rs, &listed[i]),
+                        // A basic ability, looked up once.
+                        query::KnownSlot::Basic(k) => basic[k],
                     })
                     .collect();
                 self.lists.push((listed, out));
@@ -295,6 +306,8 @@ impl<'a> View<'a> {
         let down = &rs.defeated_condition;
         let reach = rs.engagement.melee_reach;
         let mut units = Vec::with_capacity(roster.entities.len());
+        // What each unit's rating depends on (`Read::key`), by place in `units`.
+        let mut keys = Vec::with_capacity(roster.entities.len());
         let modifying = query::has_roll_modifiers(rs);
         let mut me = None;
         let mut n_enemies = 0usize;
@@ -302,7 +315,7 @@ impl<'a> View<'a> {
         let (mut my_casting, mut my_movement) = (None, None);
         for i in 0..roster.entities.len() as u32 {
             let id = Cid(i);
-            let r = Read::of(c, id);
+            let r = Read::of(c, id, roster);
             // On another side (or on none), as `hostile_squares` reads the occupants.
             let enemy = r.side.is_none_or(|s| s.0 != *my_side);
             foe[i as usize] = enemy;
@@ -328,6 +341,7 @@ impl<'a> View<'a> {
                 Some(k) if modifying && !k.0.is_empty() => RollOn::ALL.map(|on| query::roll_modifier(rs, k, on)),
                 _ => [0; 5],
             };
+            keys.push(r.key);
             units.push(Unit {
                 id,
                 pos,
@@ -368,25 +382,56 @@ impl<'a> View<'a> {
         let me = me?;
         let n_allies = units.iter().filter(|u| !u.enemy).count();
         let mut known = Known::new(rs);
-        // Creatures with the same abilities, stats and number of foes rate the same (mirrored
-        // sides): (abilities in `known`, stats, foes, rating).
-        let mut rated: Vec<(usize, &Stats, usize, Rating)> = Vec::with_capacity(units.len());
-        for u in units.iter_mut() {
-            let foes = if u.enemy { n_allies } else { n_enemies }.max(1);
-            let list = known.index(u.abilities);
-            let same = |(l, s, f, _): &&(usize, &Stats, usize, Rating)| {
-                *l == list && *f == foes && (std::ptr::eq(*s, u.stats) || **s == *u.stats)
-            };
-            let r = match rated.iter().find(same) {
-                Some(&(_, _, _, r)) => r,
-                None => {
-                    let r = rating(rs, &known.lists[list].1, u.stats, foes);
-                    rated.push((list, u.stats, foes, r));
-                    r
+        // The decider's abilities (places in `rs.abilities`).
+        let mut mine: Rc<[u32]> = Rc::from([]);
+        RATINGS.with(|cell| {
+            let mut kept = cell.borrow_mut();
+            kept.under(c.ruleset_stamp());
+            let mut stored = false;
+            // Creatures with the same abilities, stats and number of foes rate the same (mirrored
+            // sides): (abilities in `known`, stats, foes, rating).
+            let mut rated: Vec<(usize, &Stats, usize, Rating)> = Vec::new();
+            for (at, u) in units.iter_mut().enumerate() {
+                let foes = if u.enemy { n_allies } else { n_enemies }.max(1);
+                let slot = u.id.0 as usize;
+                let key = keys[at];
+                if let Some(row) = kept.row(slot, key)
+                    && row.foes == foes
+                {
+                    row.rating.apply(rs, u);
+                    if at == me {
+                        mine = row.known.clone();
+                    }
+                    continue;
                 }
-            };
-            r.apply(u);
-        }
+                let list = known.index(u.abilities);
+                let same = |(l, s, f, _): &&(usize, &Stats, usize, Rating)| {
+                    *l == list && *f == foes && (std::ptr::eq(*s, u.stats) || **s == *u.stats)
+                };
+                let r = match rated.iter().find(same) {
+                    Some(&(_, _, _, r)) => r,
+                    None => {
+                        let r = rating(rs, &known.lists[list].1, u.stats, foes);
+                        rated.push((list, u.stats, foes, r));
+                        r
+                    }
+                };
+                r.apply(rs, u);
+                let abilities = known.lists[list].1.clone();
+                if at == me {
+                    mine = abilities.clone();
+                }
+                if let Some(key) = key {
+                    kept.put(slot, RatingRow { key, known: abilities, foes, rating: r });
+                    stored = true;
+                }
+            }
+            if stored {
+                // A change to the ruleset or a creature from now on carries a newer tick than
+                // the ones just kept.
+                c.seal_changes();
+            }
+        });
         let pool = c.get::<ActionPool>(who)?;
         let (terrain_grid, sight_table, searches_era) = SEARCHES.with(|m| {
             let mut m = m.borrow_mut();
@@ -448,7 +493,7 @@ impl<'a> View<'a> {
             sight_table,
             searches_era,
         };
-        v.read_abilities(&mut known);
+        v.read_abilities(&mine);
         v.index_occupants();
         let mean_w = {
             let (n, s) = v.units.iter().filter(|u| u.enemy).fold((0.0f32, 0.0f32), |(n, s), u| (n + 1.0, s + u.w));
@@ -506,15 +551,17 @@ impl<'a> View<'a> {
         self.occupied.get(&p).is_none_or(|o| *o == who)
     }
 
-    /// Sort the decider's abilities into options and movers.
-    fn read_abilities(&mut self, known: &mut Known<'a>) {
+    /// Sort the decider's abilities (`known`: their places in the ruleset's list) into options and
+    /// movers.
+    fn read_abilities(&mut self, known: &[u32]) {
         let rs = self.rs;
         let who = self.units[self.me].id;
         let items = self.c.get::<Inventory>(who);
         let holding = self.my_casting.and_then(|k| k.0.as_ref()).is_some_and(|a| a.holding);
         let conds = self.units[self.me].conds;
         let modes = self.my_movement;
-        for &d in known.of(self.units[self.me].abilities) {
+        for &i in known {
+            let d = &rs.abilities[i as usize];
             self.abilities.push(d);
             if !on_turn(d) || (holding && d.hold_surcharge.is_none()) {
                 continue;
@@ -618,5 +665,100 @@ impl<'a> View<'a> {
 
     pub(super) fn me(&self) -> &Unit<'a> {
         &self.units[self.me]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::duel;
+    use super::*;
+    use crate::rules::dice::DiceExpr;
+
+    /// Every unit's rating as [`View::new`] gives it for `who`: (creature, threat, best melee,
+    /// best shot, attack of opportunity, ranged).
+    type Rated = Vec<(Cid, f32, Option<String>, Option<String>, Option<String>, bool)>;
+
+    fn ratings(c: &Combat, who: Cid) -> Rated {
+        let v = View::new(c, who).expect("a view");
+        let id = |d: &AbilityDef| d.id.clone();
+        v.units
+            .iter()
+            .map(|u| (u.id, u.threat, u.melee.map(|m| id(m.0)), u.shot.map(|s| id(s.0)), u.aoo.map(id), u.ranged))
+            .collect()
+    }
+
+    /// [`ratings`] worked out afresh: nothing kept from before.
+    fn fresh(c: &Combat, who: Cid) -> Rated {
+        RATINGS.with(|r| *r.borrow_mut() = Default::default());
+        ratings(c, who)
+    }
+
+    fn entity(c: &Combat, who: Cid) -> bevy::ecs::entity::Entity {
+        c.world.resource::<Roster>().entity(who).expect("a combatant")
+    }
+
+    /// Issue 22: ratings are kept across decisions, keyed on the ruleset's and the creatures'
+    /// change ticks. Bevy's change tick does not move on while the fused driver plays, so a
+    /// second change in place would carry the tick of the first, which the kept rows were worked
+    /// out at, unless they were sealed (`Combat::seal_changes`). So each kind of change is made
+    /// twice, a view between: each must show at once, and equal what a view that keeps nothing
+    /// finds.
+    #[test]
+    fn kept_ratings_follow_changes_to_the_ruleset_stats_and_abilities_made_in_place() {
+        let mut c = duel(20, &[]);
+        let start = fresh(&c, Cid(0));
+        let kept = || RATINGS.with(|r| r.borrow().rows.iter().flatten().count());
+        assert_eq!(kept(), 2, "both creatures' ratings are kept");
+        assert_eq!(ratings(&c, Cid(0)), start, "kept while nothing changed");
+        assert_eq!(ratings(&c, Cid(1)), fresh(&c, Cid(1)), "from the other side");
+
+        // The ruleset, in place: Strike hits harder, then softer, so both creatures threaten
+        // more, then less.
+        for (dice, harder) in [("4d8+STR", true), ("1d4", false)] {
+            let last = ratings(&c, Cid(0));
+            {
+                let mut rs = c.world.resource_mut::<Ruleset>();
+                let strike = rs.abilities.iter_mut().find(|a| a.id == "strike").expect("pf2e's Strike");
+                let Effect::Attack { damage, .. } = &mut strike.effect else { panic!("Strike is an attack") };
+                *damage = DiceExpr::parse(dice).expect("dice");
+            }
+            let now = ratings(&c, Cid(0));
+            assert_eq!(now[0].1 > last[0].1, harder, "Strike at {dice} shows: {now:?} after {last:?}");
+            assert_ne!(now[0].1, last[0].1, "Strike at {dice} shows: {now:?} after {last:?}");
+            assert_eq!(now, fresh(&c, Cid(0)));
+        }
+
+        // One creature's stats, in place, twice.
+        for str_ in [9, 0] {
+            let last = ratings(&c, Cid(0));
+            c.world.get_mut::<Stats>(entity(&c, Cid(1))).expect("stats").0.insert("STR".into(), str_);
+            let now = ratings(&c, Cid(0));
+            assert!(
+                now[1].1 != last[1].1 && now[0] == last[0],
+                "b's STR {str_} shows, a's rating stays: {now:?} after {last:?}"
+            );
+            assert_eq!(now, fresh(&c, Cid(0)));
+        }
+
+        // One creature's listed abilities, in place: b takes up a shortbow, then puts it down.
+        for (bow, len) in [(true, 1), (false, 0)] {
+            let last = ratings(&c, Cid(0));
+            c.world.get_mut::<Abilities>(entity(&c, Cid(1))).expect("abilities").0.resize(len, "shortbow".into());
+            let now = ratings(&c, Cid(0));
+            assert_eq!(now[1].3.is_some(), bow, "b's shortbow shows: {now:?} after {last:?}");
+            assert_ne!(now[1].3, last[1].3);
+            assert_eq!(now, fresh(&c, Cid(0)));
+        }
+
+        // A reset keeping the ruleset, with other stats: new creatures, rated afresh.
+        let mut specs = c.origin().specs.clone();
+        for s in &mut specs {
+            s.stats.insert("STR".into(), 1);
+        }
+        let last = ratings(&c, Cid(0));
+        assert!(c.reset_keeping_ruleset(1, &specs, c.map().clone(), &[]).expect("resets"));
+        let now = ratings(&c, Cid(0));
+        assert!(now[0].1 < last[0].1, "the new creatures' stats show: {now:?} after {last:?}");
+        assert_eq!(now, fresh(&c, Cid(0)));
     }
 }
