@@ -142,6 +142,8 @@ impl Rules<'_, '_> {
     /// `None` under a ruleset without openings.
     pub(crate) fn opening_due(&self, since: usize) -> Option<OpeningCall> {
         let policy = &self.ruleset.gm_policy;
+        // Equivalent mutant (issue 26, docs/testing.md): the first `||` → `&&` only drops the
+        // shortcut for a policy that never opens one: with no rules, no trigger finds a creature.
         if policy.is_never() || self.ruleset.openings == super::ruleset::Openings::None || self.turn.ended {
             return None;
         }
