@@ -600,10 +600,12 @@ impl<'w> Rules<'w, '_> {
     /// status (HB-23) and interrupts. Under turn hooks, its creator keeps track of it (P2-05).
     pub(crate) fn apply_condition(&mut self, who: Cid, id: &str, nc: NewCondition) {
         let Some(def) = self.rs().condition(id) else { return };
-        if *id == self.ruleset.defeated_condition {
+        // Before initiative is settled (a GM's tie decision pending) nobody is counted yet: the
+        // condition goes on as any other, and `finish_initiative` leaves the creature out.
+        if *id == self.ruleset.defeated_condition && !self.turn.alive_by_side.is_empty() {
             // The defeated condition, however it comes (a GM's input, a mod, an effect), puts the
-            // creature out of the fight as falling does: its side counts one fewer, its square is
-            // free, and the combat ends if no other side is left standing.
+            // creature out of the fight as falling does, for good: its side counts one fewer, its
+            // square is free, and the combat ends if no other side is left standing.
             if self.is_down(who) {
                 self.emit(CombatEvent::ConditionUnchanged { who, condition: id.into() });
             } else {

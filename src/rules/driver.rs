@@ -532,8 +532,9 @@ impl Combat {
     /// across calls (the tactical AI's ratings): the stamp differs once the ruleset is replaced
     /// (a set-up or reset with another) or changed in place (`world.resource_mut::<Ruleset>()`),
     /// provided the change came after [`Combat::seal_changes`] was last called. Before that call
-    /// a change made in the same instant as the stamp may not show: Bevy's change ticks do not
-    /// move on by themselves while the fused driver plays. None without a ruleset.
+    /// a change made in the same instant as the stamp may not show: Bevy's change tick moves on
+    /// only when a system runs or the rules' state is fetched (once a settle under the fused
+    /// driver), not between two reads with no settle between. None without a ruleset.
     pub fn ruleset_stamp(&self) -> Option<ChangeStamp> {
         let t = self.world.get_resource_change_ticks::<Ruleset>()?;
         Some(ChangeStamp { world: self.world.id(), added: t.added.get(), changed: t.changed.get() })

@@ -678,7 +678,8 @@ impl ModRules<'_, '_> {
 
     /// Put a condition of the ruleset on a creature, with a value (1 when none) and a duration in
     /// rounds (none: until something ends it), as the engine would (stacking, immunities and
-    /// negative-status consequences apply).
+    /// negative-status consequences apply). The ruleset's defeated condition puts the creature out
+    /// of the fight for good, as falling does (its value and rounds do not apply).
     pub fn apply_condition(
         &mut self,
         source: &str,

@@ -233,12 +233,42 @@ fn a_creature_the_gm_puts_out_counts_as_fallen_under_every_ruleset() {
         let before = c.log().events.len();
         assert_eq!(c.submit(Command::Gm(g)), Err(Rejection::InvalidTarget("B is down".into())), "{name}");
         assert_eq!(c.log().events.len(), before, "{name}");
+        // The defeated condition lasts: a number of rounds for it is refused.
         let cc = skirmish::rules::components::Cid(2);
+        let timed = GmInput::ApplyCondition { who: cc, condition: out.clone(), rounds: Some(2), value: None };
+        assert!(matches!(c.submit(Command::Gm(timed)), Err(Rejection::InvalidChoice(_))), "{name}");
         let g = GmInput::ApplyCondition { who: cc, condition: out, rounds: None, value: None };
         c.submit(Command::Gm(g)).unwrap();
         assert_eq!(c.status(), EngineStatus::Ended, "{name}");
         assert_eq!(c.turn().winner.as_deref(), Some("a"), "{name}");
     }
+}
+
+#[test]
+fn a_creature_the_gm_puts_out_while_initiative_is_being_settled_is_left_out_of_it() {
+    // pf2e (G-P2-01): two heroes tie, and the GM orders them. Meanwhile the GM puts one of the
+    // two monsters out: nobody is counted yet, so the combat must not end; once the order is
+    // settled the monster is left out of it, and the fight goes on against the other.
+    let rs = load_ruleset("pf2e");
+    let out = rs.defeated_condition.clone();
+    let specs = vec![
+        who("P1", "heroes", 15, (0, 0)),
+        who("P2", "heroes", 15, (0, 2)),
+        who("M1", "monsters", 10, (5, 0)),
+        who("M2", "monsters", 5, (5, 2)),
+    ];
+    let mut c = Combat::new(rs, 1, &specs).unwrap();
+    let id = skirmish::rules::components::Cid;
+    assert!(c.turn().order.is_empty(), "the GM's tie decision is pending");
+    let g = GmInput::ApplyCondition { who: id(2), condition: out, rounds: None, value: None };
+    c.submit(Command::Gm(g)).unwrap();
+    assert_ne!(c.status(), EngineStatus::Ended);
+    let tie = Command::Decide { by: Decider::Gm, choice: skirmish::rules::command::Choice::Order(vec![id(1), id(0)]) };
+    c.submit(tie).unwrap();
+    assert_ne!(c.status(), EngineStatus::Ended);
+    assert_eq!(c.turn().alive_by_side.get("monsters"), Some(&1));
+    assert_eq!(c.turn().alive_by_side.get("heroes"), Some(&2));
+    assert_eq!(c.turn().active, Some(id(1)), "P2 first, as the GM ordered; M1 is out");
 }
 
 #[test]

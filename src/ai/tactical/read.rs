@@ -698,9 +698,9 @@ mod tests {
     }
 
     /// Issue 22: ratings are kept across decisions, keyed on the ruleset's and the creatures'
-    /// change ticks. Bevy's change tick does not move on while the fused driver plays, so a
-    /// second change in place would carry the tick of the first, which the kept rows were worked
-    /// out at, unless they were sealed (`Combat::seal_changes`). So each kind of change is made
+    /// change ticks. Bevy's change tick does not move on between two decisions with no settle
+    /// between, so a second change in place would carry the tick of the first, which the kept
+    /// rows were worked out at, unless they were sealed (`Combat::seal_changes`). So each kind of change is made
     /// twice, a view between: each must show at once, and equal what a view that keeps nothing
     /// finds.
     #[test]

@@ -33,6 +33,11 @@ impl<'w> Rules<'w, '_> {
                 if self.ruleset.condition(condition).is_none() {
                     return Err(Rejection::UnknownCondition(condition.clone()));
                 }
+                if *condition == self.ruleset.defeated_condition && rounds.is_some() {
+                    return Err(Rejection::InvalidChoice(format!(
+                        "{condition} puts a creature out of the fight for good: it takes no rounds"
+                    )));
+                }
                 let limits = super::super::limits::MAX_VALUE;
                 if value.is_some_and(|v| !(-limits..=limits).contains(&v))
                     || rounds.is_some_and(|r| r > super::super::limits::MAX_ROUNDS)
