@@ -26,6 +26,34 @@ pub fn shipped_with(file: &str, from: &str, to: &str) -> Ruleset {
     Ruleset::from_ron_str(file, &shipped_text_with(file, from, to)).unwrap()
 }
 
+/// This test process's folder for the files tests write (`$TMPDIR/skirmish-tests-PID`; each
+/// test makes its own folder in it). The first call removes the folders of earlier test processes
+/// that are gone (on Linux: no `/proc/PID`), so test runs do not pile folders up in the temporary
+/// directory, while test processes running side by side (a mutation run's) keep theirs.
+pub fn tmp_root() -> std::path::PathBuf {
+    static SWEEP: std::sync::Once = std::sync::Once::new();
+    SWEEP.call_once(|| {
+        let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+        if !Path::new("/proc/self").exists() {
+            return;
+        }
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(pid) =
+                name.to_str().and_then(|n| n.strip_prefix("skirmish-tests-")).and_then(|p| p.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    });
+    let root = std::env::temp_dir().join(format!("skirmish-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&root).expect("the tests' temporary folder");
+    root
+}
+
 /// The shipped homebrew-d20 ruleset.
 pub fn homebrew() -> Ruleset {
     Ruleset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron"))

@@ -114,7 +114,7 @@ fn ai_by_side_plays_a_match_records_it_and_refuses_a_wrong_count() {
     // `--ai tactical,basic`: the blue side by the tactical AI, red by the basic one.
     let enc = bench_4v4();
     let enc = enc.to_str().unwrap();
-    let dir = std::env::temp_dir().join(format!("skirmish-side-ai-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-side-ai-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let o = sim(&[enc, "--ruleset", "pf2e", "--runs", "40", "--ai", "tactical,basic", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

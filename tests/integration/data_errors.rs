@@ -98,7 +98,7 @@ fn a_scenario_type_error_names_line_and_column() {
 
 #[test]
 fn skirmish_check_prints_one_line_per_bad_file_and_exits_non_zero() {
-    let dir = std::env::temp_dir().join(format!("skirmish-check-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad_rs = dir.join("broken-ruleset.ron");
     let bad = shipped().replace("round_length: PerParticipant(10),", "round_length: PerParticipant(ten),");
@@ -117,7 +117,7 @@ fn skirmish_check_prints_one_line_per_bad_file_and_exits_non_zero() {
 
 #[test]
 fn skirmish_scenario_exits_non_zero_when_an_expectation_fails() {
-    let dir = std::env::temp_dir().join(format!("skirmish-run-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-run-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let text = std::fs::read_to_string(scenario_dir().join("ex-hb-8-round-duration.ron")).unwrap();
     let f = dir.join("wrong.ron");

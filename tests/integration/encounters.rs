@@ -273,7 +273,7 @@ fn out_of_range_numbers_missing_speeds_and_one_sided_encounters_are_refused() {
 
 #[test]
 fn skirmish_check_validates_an_encounter_file() {
-    let dir = std::env::temp_dir().join(format!("skirmish-enc-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-enc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad-encounter.ron");
     let text = skirmish_text().replace("hp: 24, at: (1, 4)", "hp: 24, at: (4, 7)");

@@ -185,7 +185,7 @@ fn clicking_an_enemy_in_reach_attacks_it() {
 
 #[test]
 fn a_bad_bindings_file_falls_back_to_the_defaults_with_a_message() {
-    let dir = std::env::temp_dir().join(format!("skirmish-input-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-input-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("input.ron");
     std::fs::write(&f, "({ EndTurn: [Key(NotAKey)] })").unwrap();
@@ -290,7 +290,7 @@ fn chord(a: &mut App, key: KeyCode) {
 
 /// A fresh folder for the session's saves.
 fn saves_dir(a: &mut App, name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("skirmish-game-saves-{name}-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-game-saves-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     a.world_mut().resource_mut::<skirmish::game::session::Session>().dir = dir.clone();
     dir
@@ -372,7 +372,7 @@ fn f5_quick_saves_f9_loads_and_a_damaged_save_leaves_the_battle_alone() {
 fn a_game_started_with_a_mod_runs_it() {
     // The default encounter with regenerating creatures, played by the AI with the mod loaded:
     // the mod is listed, and the log shows it healing a hurt creature.
-    let dir = std::env::temp_dir().join(format!("skirmish-game-mod-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-game-mod-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let text = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/encounters/skirmish-4v4.ron"),

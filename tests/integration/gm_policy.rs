@@ -319,7 +319,7 @@ fn a_ruleset_without_openings_rejects_a_gm_policy_at_load_with_its_position() {
 
 #[test]
 fn a_bad_gm_policy_file_is_refused_with_file_line_column_and_field() {
-    let d = std::env::temp_dir().join(format!("skirmish-gm-bad-{}", std::process::id()));
+    let d = crate::common::tmp_root().join(format!("skirmish-gm-bad-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     let run = |text: &str| {
         let f = d.join("policy.ron");

@@ -416,7 +416,7 @@ fn integer_arithmetic_never_wraps_around() {
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-{tag}-{}", std::process::id()));
+    let d = crate::common::tmp_root().join(format!("skirmish-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -488,7 +488,7 @@ fn only_regular_files_of_bounded_size_are_read() {
 #[test]
 fn the_check_command_reports_a_fifo_and_dev_zero_without_blocking() {
     use crate::hardening_sim::{cli_within, mkfifo};
-    let dir = std::env::temp_dir().join(format!("skirmish-check-fifo-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-check-fifo-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     // A FIFO nobody writes to: opening it to read would wait forever.

@@ -45,7 +45,7 @@ impl Scratch {
     fn new(name: &str) -> Scratch {
         static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let d = std::env::temp_dir().join(format!("skirmish-hardening-saves-{}-{name}-{n}", std::process::id()));
+        let d = crate::common::tmp_root().join(format!("skirmish-hardening-saves-{}-{name}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         Scratch(d)
@@ -896,6 +896,24 @@ fn each_checkpoint_error_says_exactly_which_checkpoint_and_why() {
     assert_eq!(
         error(&s),
         format!("t: checkpoints[0]: after {e2}: out of order (checkpoints[1] is the one after {e1}){}", tail(0, e1))
+    );
+    // The first and third swapped: the one after 16 is found two places on (`i + 1 + j`, j = 1;
+    // the save sample's second half: `+ j` → `- j` named checkpoints[0]).
+    let s = with(&|c| c.swap(0, 2));
+    assert_eq!(
+        error(&s),
+        format!("t: checkpoints[0]: after {e3}: out of order (checkpoints[2] is the one after {e1}){}", tail(0, e1))
+    );
+    // Off the grid: a checkpoint after 17 entries is nowhere a checkpoint goes (the guard's own
+    // words, not "missing before it").
+    let s = with(&|c| c[0].after = e1 + 1);
+    assert_eq!(
+        error(&s),
+        format!(
+            "t: checkpoints[0]: after {} is not where a checkpoint goes (after every {CHECKPOINT_EVERY} entries){}",
+            e1 + 1,
+            tail(0, e1)
+        )
     );
     // The second left out: the third sits where the second goes, after the first (not before it).
     let s = with(&|c| {

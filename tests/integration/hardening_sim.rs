@@ -24,7 +24,7 @@ use skirmish::sim::{self, ShardText, SimConfig, SimError, Summary, cli, output, 
 use crate::sim::{DUEL, bench_4v4, root, sim};
 
 fn temp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-hsim-{tag}-{}", std::process::id()));
+    let d = crate::common::tmp_root().join(format!("skirmish-hsim-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

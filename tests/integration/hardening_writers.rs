@@ -20,7 +20,7 @@ fn root() -> PathBuf {
 }
 
 fn temp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-writers-{tag}-{}", std::process::id()));
+    let d = crate::common::tmp_root().join(format!("skirmish-writers-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -45,7 +45,7 @@ fn every_message_exists_in_every_catalog_with_the_same_variables() {
 
 #[test]
 fn a_catalog_with_a_syntax_error_is_named_with_its_file_and_line() {
-    let dir = std::env::temp_dir().join(format!("skirmish-i18n-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-i18n-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("fr.ftl"), "language-name = Français\nn-actions = { $n ->\n  [one] une action\n}\n")
@@ -410,7 +410,7 @@ fn check_warns_about_a_name_missing_a_shipped_language() {
         let out = skirmish::scenario::check_file(&root().join(format!("assets/encounters/{f}.ron"))).unwrap();
         assert!(!out.contains("warning"), "{out}");
     }
-    let dir = std::env::temp_dir().join(format!("skirmish-i18n-check-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-i18n-check-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("assets/rulesets")).unwrap();
     let text = std::fs::read_to_string(root().join("assets/rulesets/homebrew-d20.ron")).unwrap();
@@ -475,7 +475,7 @@ fn check_warns_about_a_mods_names_missing_a_shipped_language() {
     let ex = root().join("mods/example-pf2e-variant");
     let out = skirmish::scenario::check_file(&ex).unwrap();
     assert!(!out.contains("warning"), "{out}");
-    let dir = std::env::temp_dir().join(format!("skirmish-i18n-mod-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-i18n-mod-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let m = dir.join("mods/example-pf2e-variant");
     for sub in ["abilities", "conditions", "rulesets", "encounters"] {

@@ -159,7 +159,7 @@ fn damage_dice_of_several_terms_are_logged() {
     let rs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/homebrew-d20.ron"))
         .unwrap()
         .replace(r#"damage: "1d8+STR")"#, r#"damage: "1d8+1d4+STR-1d4")"#);
-    let dir = std::env::temp_dir().join(format!("skirmish-lang-{}", std::process::id()));
+    let dir = crate::common::tmp_root().join(format!("skirmish-lang-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("variant.ron"), rs).unwrap();
     let text = DUEL.replace(r#""homebrew-d20""#, r#""variant.ron""#).replace("Force([9, 4]),", "Force([9, 5, 3, 2]),");

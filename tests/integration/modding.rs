@@ -29,7 +29,7 @@ const RULESETS: [&str; 4] = ["homebrew-d20", "pf1e", "pf2e", "segments"];
 
 /// A fresh temporary folder under the target dir.
 pub(crate) fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-modding-{}-{name}", std::process::id()));
+    let d = crate::common::tmp_root().join(format!("skirmish-modding-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("temp dir");
     d

@@ -319,7 +319,7 @@ fn guarded(job: impl FnOnce() -> Result<(), String> + Send + 'static, secs: u64)
 }
 
 fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-mutate-{tag}-{}", std::process::id()));
+    let d = crate::common::tmp_root().join(format!("skirmish-mutate-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -576,6 +576,10 @@ fn corrupt_mismatched_too_new_and_foreign_files_are_named_errors() {
     // A newer file with fields this version does not know is still "too new", not corrupt.
     let newer = newer.replacen("seed:", "weather: Rain,\n    seed:", 1);
     assert!(matches!(save::parse("n.ron", &newer), Err(SaveError::TooNew { .. })));
+    // A broken file of this version is corrupt, not "too new" (issue 26, the save sample's
+    // second half: the guard `v > FORMAT_VERSION` → `true` called every broken file too new).
+    let broken = text.replacen("seed: 5", "seed: 5 ]", 1);
+    assert!(matches!(save::parse("s.ron", &broken), Err(SaveError::Corrupt(_))), "{:?}", save::parse("s.ron", &broken));
     // Version 0 was never written: corrupt, with the line of its `version` field; and a file
     // with no version at all is not a save.
     let zero = text.replacen("version: 2,", "version: 0,", 1);
@@ -622,8 +626,33 @@ fn corrupt_mismatched_too_new_and_foreign_files_are_named_errors() {
     assert!(e.to_string().contains("has changed since this was saved"), "{e}");
 }
 
+#[test]
+fn of_two_installed_rulesets_of_one_name_the_save_takes_the_one_with_its_hash() {
+    // A designer's variant copied into the rulesets folder without a new name: both files say
+    // `homebrew-d20`. The save names its ruleset by name and content hash, so it restores under
+    // the one with its hash, whichever file comes first (issue 26, the save sample's second half:
+    // `ruleset_hash(&rs) == *hash` → `!=` kept the wrong one and refused the file).
+    let (_, text) = small_save();
+    let variant =
+        crate::common::shipped_text_with("homebrew-d20.ron", r#"damage: "1d8+STR")"#, r#"damage: "1d10+STR")"#);
+    let shipped = std::fs::read_to_string(root().join("assets/rulesets/homebrew-d20.ron")).unwrap();
+    for (first, second) in [(&shipped, &variant), (&variant, &shipped)] {
+        let dir = temp_dir("two-of-one-name");
+        let rulesets = dir.join("assets/rulesets");
+        std::fs::create_dir_all(&rulesets).unwrap();
+        std::fs::write(rulesets.join("a.ron"), first).unwrap();
+        std::fs::write(rulesets.join("b.ron"), second).unwrap();
+        let file = dir.join("save.ron");
+        let name = file.display().to_string();
+        let loaded = save::restore(save::parse(&name, &text).unwrap(), &name).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(loaded.combat.ruleset().name, "homebrew-d20");
+        let sword = |rs: &Ruleset| rs.ability("sword").map(|d| d.effect.clone());
+        assert_eq!(sword(loaded.combat.ruleset()), sword(&ruleset("homebrew-d20")), "the shipped one, not the variant");
+    }
+}
+
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-saves-{name}-{}", std::process::id()));
+    let d = crate::common::tmp_root().join(format!("skirmish-saves-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

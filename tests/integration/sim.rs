@@ -19,7 +19,7 @@ pub(crate) fn bench_4v4() -> PathBuf {
 }
 
 fn temp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-sim-{tag}-{}", std::process::id()));
+    let d = crate::common::tmp_root().join(format!("skirmish-sim-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
