@@ -255,9 +255,9 @@ struct Known<'a> {
     lists: Vec<(&'a [String], Rc<[u32]>)>,
 }
 
-/// Where `rs.abilities` holds the ability named `id` (the first, as [`Ruleset::ability`]).
+/// [`Ruleset::ability_index`], as the `u32` places [`Known`] keeps.
 fn place(rs: &Ruleset, id: &str) -> Option<u32> {
-    rs.abilities.iter().position(|a| a.id == id).map(|i| i as u32)
+    rs.ability_index(id).map(|i| i as u32)
 }
 
 impl<'a> Known<'a> {

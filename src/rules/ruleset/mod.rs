@@ -548,7 +548,13 @@ pub enum TurnStep {
 impl Ruleset {
     /// Look an ability up by id.
     pub fn ability(&self, id: &str) -> Option<&AbilityDef> {
-        self.abilities.iter().find(|a| a.id == id)
+        self.ability_index(id).map(|i| &self.abilities[i])
+    }
+
+    /// Where `abilities` holds the ability with this id (the one [`Ruleset::ability`] finds): for
+    /// a reader that keeps abilities by place across borrows of the ruleset (the tactical AI).
+    pub fn ability_index(&self, id: &str) -> Option<usize> {
+        self.abilities.iter().position(|a| a.id == id)
     }
 
     /// Look a condition up by id.
