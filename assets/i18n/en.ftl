@@ -90,6 +90,7 @@ end-negative-status = a negative status ends it
 end-first-turn = its first turn has come
 end-removed-by-mod = a mod removed it
 end-recovered = it recovered
+end-healed = it was healed
 end-save-succeeded = a successful save ends it
 end-flat-check-passed = a successful flat check ends it
 end-wore-off = it wore off

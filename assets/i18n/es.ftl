@@ -90,6 +90,7 @@ end-negative-status = lo termina un estado negativo
 end-first-turn = ha llegado su primer turno
 end-removed-by-mod = lo ha quitado un mod
 end-recovered = se ha recuperado
+end-healed = lo han curado
 end-save-succeeded = lo termina una salvación con éxito
 end-flat-check-passed = lo termina una prueba plana con éxito
 end-wore-off = se ha disipado

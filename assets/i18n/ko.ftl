@@ -72,6 +72,7 @@ end-negative-status = 부정적 상태로 끝남
 end-first-turn = 첫 턴이 돌아옴
 end-removed-by-mod = 모드가 제거함
 end-recovered = 회복함
+end-healed = 치유됨
 end-save-succeeded = 내성 굴림 성공으로 끝남
 end-flat-check-passed = 순수 주사위 판정 성공으로 끝남
 end-wore-off = 효과가 다함

@@ -434,6 +434,7 @@ mod tests {
             EndReason::FirstTurn,
             EndReason::RemovedByMod,
             EndReason::Recovered,
+            EndReason::Healed,
             EndReason::SaveSucceeded,
             EndReason::FlatCheckPassed,
             EndReason::WoreOff,
@@ -449,6 +450,7 @@ mod tests {
                 | EndReason::FirstTurn
                 | EndReason::RemovedByMod
                 | EndReason::Recovered
+                | EndReason::Healed
                 | EndReason::SaveSucceeded
                 | EndReason::FlatCheckPassed
                 | EndReason::WoreOff
@@ -477,6 +479,7 @@ mod tests {
         assert_eq!(distinct.len(), all.len(), "two reasons share words: {said:?}");
         let of = |r: EndReason| said[all.iter().position(|x| *x == r).unwrap()].clone();
         assert_eq!(of(EndReason::Recovered), "Shaman's dying ends: it recovered.");
+        assert_eq!(of(EndReason::Healed), "Shaman's dying ends: it was healed.");
         assert_eq!(of(EndReason::Expired), "Shaman's dying ends: its time is up.");
         assert_eq!(of(EndReason::WoreOff), "Shaman's dying ends: it wore off.");
         assert_eq!(of(EndReason::RemovedByMod), "Shaman's dying ends: a mod removed it.");

@@ -102,6 +102,8 @@ pub(crate) fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> 
             EndReason::FirstTurn => Some("P1-18"),
             EndReason::RemovedByMod => None,
             EndReason::Recovered => Some("P2-07"),
+            // RULES.md is silent on healing while dying: no rule to point at.
+            EndReason::Healed => None,
             EndReason::SaveSucceeded => pick("", "P2-23", "", "SG-30"),
             EndReason::FlatCheckPassed => Some("P2-23"),
             EndReason::WoreOff => Some("P2-24"),

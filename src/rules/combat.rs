@@ -432,12 +432,35 @@ impl<'w> Rules<'w, '_> {
 
     /// [`Self::heal`] of an amount rolled with these dice (logged with it).
     pub(crate) fn heal_rolled(&mut self, who: Cid, amount: i32, dice: Vec<DieRoll>) {
-        let hp = {
+        let (before, hp) = {
             let mut c = self.cm(who);
+            let before = c.health.hp;
             c.health.hp = c.health.hp.saturating_add(amount).min(c.health.max);
-            c.health.hp
+            (before, c.health.hp)
         };
         self.emit(CombatEvent::Healed { who, amount, hp, dice });
+        self.back_on_its_feet(who, before, hp);
+    }
+
+    /// Healed above 0 hit points under a ruleset where 0 is not the end (pf2e's dying): the
+    /// creature stands again. Dying ends (CRB: regaining hit points ends it; RULES.md is silent),
+    /// and one that was at 0 or fewer counts for its side again, as falling had counted it out
+    /// ([`Self::knock_down`]); so a second fall, or death, counts it out once more, not twice.
+    fn back_on_its_feet(&mut self, who: Cid, before: i32, hp: i32) {
+        let Some((cond, _)) = self.ruleset.at_zero_hp.clone() else { return };
+        if hp <= 0 || self.is_down(who) {
+            return;
+        }
+        if before <= 0 {
+            let side = self.c(who).side.0.clone();
+            // Before initiative is settled nobody is counted yet (`finish_initiative` counts it).
+            if let Some(n) = self.turn.alive_by_side.get_mut(&side) {
+                *n = n.saturating_add(1);
+            }
+        }
+        if self.conds(who).has(&cond) {
+            self.end_condition(who, &cond, EndReason::Healed);
+        }
     }
 
     /// Lose hit points; at 0 or fewer the creature is down.

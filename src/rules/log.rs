@@ -41,6 +41,8 @@ pub enum EndReason {
     RemovedByMod,
     /// A recovery check brought its value to 0: the creature recovered (pf2e dying, P2-07).
     Recovered,
+    /// Healed above 0 hit points: dying ends and the creature stands again (pf2e).
+    Healed,
     /// A successful save ended it: an affliction's value brought to 0 (P2-23), a save-ends
     /// effect (segments' Recovery Action, SG-30).
     SaveSucceeded,

@@ -709,3 +709,53 @@ fn a_ruleset_name_cannot_lead_out_through_a_symlink() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&outside);
 }
+
+#[test]
+fn a_dying_creature_healed_above_zero_stands_again_and_a_second_fall_counts_it_out_once() {
+    // pf2e with the regeneration mod: a troll knocked to 0 hit points is dying and counted out of
+    // its side; at its next turn it regenerates 3. It had stayed dying with 3 hit points, uncounted,
+    // and falling again counted it out a second time: its side lost with the goblin still standing.
+    use skirmish::modding::ModList;
+    use skirmish::modding::builtin::RegenerationMod;
+    use skirmish::rules::components::{Conditions, Health};
+    use skirmish::rules::log::EndReason;
+    use skirmish::rules::map::BattleMap;
+    let specs = vec![
+        who("Knight", "heroes", 20, (0, 0)),
+        who("Troll", "monsters", 15, (1, 0)).stat("AC", 10).stat("regeneration", 3).hp(5),
+        who("Goblin", "monsters", 5, (6, 0)),
+    ];
+    let mods = ModList::new().with(RegenerationMod);
+    let mut c = Combat::with_mods(load_ruleset("pf2e"), 1, &specs, BattleMap::default(), &[], &mods).unwrap();
+    let (knight, troll, goblin) = (c.cid("Knight").unwrap(), c.cid("Troll").unwrap(), c.cid("Goblin").unwrap());
+    let dying = |c: &Combat| c.get::<Conditions>(troll).is_some_and(|k| k.has("dying"));
+    let monsters = |c: &Combat| c.turn().alive_by_side.get("monsters").copied();
+    // 15 hits AC 10 (no critical), 5 damage: exactly 0 hit points.
+    c.force_dice([15, 5]);
+    c.submit(Command::Act(ActIntent::new(knight, "strike", vec![troll]))).unwrap();
+    assert_eq!(c.get::<Health>(troll).unwrap().hp, 0);
+    assert!(dying(&c));
+    assert_eq!(monsters(&c), Some(1), "dying: counted out");
+    c.submit(Command::EndTurn { actor: knight }).unwrap();
+    // The troll's turn: regenerated to 3 before its recovery check, so dying ends and it acts.
+    assert_eq!(c.get::<Health>(troll).unwrap().hp, 3);
+    assert!(
+        !dying(&c),
+        "healed above 0, it is no longer dying: {:?}",
+        c.log().events.iter().rev().take(8).collect::<Vec<_>>()
+    );
+    assert!(c.log().events.iter().any(|e| matches!(
+        e,
+        CombatEvent::ConditionEnded { who, condition, reason: EndReason::Healed } if *who == troll && condition == "dying"
+    )));
+    assert_eq!(monsters(&c), Some(2), "standing again: counted for its side");
+    assert_eq!(c.turn().active, Some(troll), "its turn, with actions to spend");
+    c.submit(Command::EndTurn { actor: troll }).unwrap();
+    c.submit(Command::EndTurn { actor: goblin }).unwrap();
+    // Down again (3 hit points, 5 damage): counted out once, and the goblin fights on.
+    c.force_dice([15, 5]);
+    c.submit(Command::Act(ActIntent::new(knight, "strike", vec![troll]))).unwrap();
+    assert!(dying(&c));
+    assert_eq!(monsters(&c), Some(1));
+    assert_ne!(c.status(), EngineStatus::Ended, "the goblin still stands");
+}

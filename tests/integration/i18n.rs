@@ -257,6 +257,7 @@ fn hand_made() -> Vec<CombatEvent> {
         FirstTurn,
         RemovedByMod,
         Recovered,
+        Healed,
         SaveSucceeded,
         FlatCheckPassed,
         WoreOff,

@@ -468,6 +468,7 @@ pub fn sentence_in(rs: &Ruleset, tr: &Tr, e: &CombatEvent, names: &dyn Fn(Cid) -
                 EndReason::FirstTurn => "end-first-turn",
                 EndReason::RemovedByMod => "end-removed-by-mod",
                 EndReason::Recovered => "end-recovered",
+                EndReason::Healed => "end-healed",
                 EndReason::SaveSucceeded => "end-save-succeeded",
                 EndReason::FlatCheckPassed => "end-flat-check-passed",
                 EndReason::WoreOff => "end-wore-off",
