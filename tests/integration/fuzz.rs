@@ -1,6 +1,8 @@
 //! Fuzzed commands (proptest): random command sequences against random small encounters under
-//! every ruleset. Invariants: nothing panics; a rejected command leaves the state hash unchanged;
-//! hit points, actions and the clock stay within their bounds; the combat ends within its cap.
+//! every ruleset, half of them with the regeneration mod. Invariants: nothing panics; a rejected
+//! command leaves the state hash unchanged; hit points, actions and the clock stay within their
+//! bounds; each side's count of creatures in the fight is the number standing
+//! ([`check_count`]); the combat ends within its cap.
 //!
 //! The action bounds are each ruleset's own budget (see [`action_ceiling`]), not a generous
 //! constant: the slowed -77 bug (3 + 77 = 80 actions) sat exactly on the old bound of 80. The test
@@ -199,6 +201,35 @@ fn check_bounds(c: &Combat) -> Result<(), TestCaseError> {
         prop_assert!(p.spent <= p.max, "spent {} of {}: {p:?}", p.spent, p.max);
     }
     prop_assert!(c.turn().round <= CAP, "round {} past the cap", c.turn().round);
+    check_count(c)
+}
+
+/// Each side's count of creatures still in the fight (what decides when a side has lost) is the
+/// number of its creatures standing: not defeated, and, where 0 hit points is not the end (pf2e's
+/// dying), above 0. (A GM putting a side's last creatures out left them counted; a dying creature
+/// healed and felled again was counted out twice, and its side lost with an ally standing.)
+/// Nobody is counted before initiative is settled, and the counts stop mattering once it is over.
+fn check_count(c: &Combat) -> Result<(), TestCaseError> {
+    let t = c.turn();
+    if t.alive_by_side.is_empty() || t.ended {
+        return Ok(());
+    }
+    let rs = c.ruleset();
+    let mut standing: BTreeMap<String, u32> = BTreeMap::new();
+    for i in 0..c.len() as u32 {
+        let who = Cid(i);
+        let down = c.get::<Conditions>(who).is_some_and(|k| k.has(&rs.defeated_condition));
+        let hp = c.get::<Health>(who).unwrap().hp;
+        let side = c.get::<Side>(who).unwrap().0.clone();
+        let n = standing.entry(side).or_default();
+        if !down && (rs.at_zero_hp.is_none() || hp > 0) {
+            *n += 1;
+        }
+    }
+    for (side, n) in &standing {
+        let counted = t.alive_by_side.get(side).copied().unwrap_or(0);
+        prop_assert_eq!(counted, *n, "side {} counted {} standing, {} stand", side, counted, n);
+    }
     Ok(())
 }
 
@@ -232,7 +263,20 @@ fn fuzzed_commands_keep_every_invariant() {
     let mut runner = proptest::test_runner::TestRunner::new(config);
     let result = runner.run(&strategy, |(r, seed, sheets, raws)| {
         let rs = rulesets()[r].clone();
-        let Ok(mut c) = Combat::new(rs, seed, &specs(&rulesets()[r], &sheets)) else {
+        let mut specs = specs(&rulesets()[r], &sheets);
+        // Half the fights with the regeneration mod (the rules schedule, not the fused driver),
+        // one creature in three regenerating: healing at the start of its turns, dying or not.
+        let regenerate = seed % 2 == 0;
+        let set_up = if regenerate {
+            for s in specs.iter_mut().step_by(3) {
+                s.stats.insert("regeneration".into(), 2);
+            }
+            let mods = skirmish::modding::ModList::new().with(skirmish::modding::builtin::RegenerationMod);
+            Combat::with_mods(rs, seed, &specs, skirmish::rules::map::BattleMap::default(), &[], &mods)
+        } else {
+            Combat::new(rs, seed, &specs)
+        };
+        let Ok(mut c) = set_up else {
             // Two creatures on one square, or one that starts down: refused at set-up.
             return Ok(());
         };
@@ -246,7 +290,12 @@ fn fuzzed_commands_keep_every_invariant() {
             }
             check_bounds(&c)?;
         }
-        ai::play(&mut c, AiScope { gm: true, all_creatures: true }, 20_000);
+        // The AI plays it out, a command at a time, every invariant checked after each.
+        let mut sent = 0;
+        while sent < 20_000 && ai::play(&mut c, AiScope { gm: true, all_creatures: true }, 1) > 0 {
+            sent += 1;
+            check_bounds(&c)?;
+        }
         check_bounds(&c)?;
         let st = c.status();
         prop_assert!(
