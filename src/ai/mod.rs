@@ -89,8 +89,8 @@ pub struct PlayStats {
     pub rejected: usize,
     /// Of those, commands of creatures the tactical AI plays.
     pub rejected_tactical: usize,
-    /// Candidates of the tactical AI that a dry run (`Combat::check_act`) turned down before
-    /// sending.
+    /// Candidates of the tactical AI that the engine turned down before one was taken
+    /// (`Combat::try_submit_as`: a refusal there is not recorded).
     pub declined: usize,
 }
 
@@ -185,8 +185,8 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
             continue;
         }
         let cmd = match combat.status() {
-            // The tactical AI's turn: the first of its candidates the engine would take (a dry
-            // run, so no rejected command costs a schedule run).
+            // The tactical AI's turn: the first of its candidates the engine takes, each sent in
+            // turn (a refused one leaves no trace: no event, no journal entry, the same state).
             EngineStatus::AwaitingCommand(c)
                 if brain_of(c).plans_tactically()
                     && (scope.all_creatures || combat.controller(c) == Controller::Ai) =>
@@ -198,17 +198,26 @@ pub fn play_by(combat: &mut Combat, scope: AiScope, max_commands: usize, brain_o
                 match again {
                     Some(cmd) => Some(cmd),
                     None => {
+                        let key = turn_key(combat);
                         let mut pick = None;
+                        let mut taken = None;
                         for cand in tactical::turn_candidates(combat, c) {
-                            let ok = match &cand {
-                                Command::Act(i) => combat.check_act(i).is_ok(),
-                                _ => true,
-                            };
-                            if ok {
+                            if !matches!(cand, Command::Act(_)) {
                                 pick = Some(cand);
                                 break;
                             }
+                            // The command is its own dry run: refused, nothing changes and
+                            // nothing is recorded (`Combat::try_submit_as`); taken, it is sent.
+                            if combat.try_submit_as(cand.clone(), crate::rules::journal::Issuer::Ai).is_ok() {
+                                taken = Some(cand);
+                                break;
+                            }
                             stats.declined += 1;
+                        }
+                        if let Some(cmd) = taken {
+                            stats.sent += 1;
+                            remember_attack(combat, &cmd, key, &brain_of, &mut last_attack);
+                            continue;
                         }
                         pick
                     }

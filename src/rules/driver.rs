@@ -460,6 +460,19 @@ impl Combat {
         result
     }
 
+    /// [`Self::submit_as`] for a caller with candidates to try in turn (the AI): the command
+    /// itself is the dry run. Taken, it is recorded in the journal as `submit_as` records it;
+    /// refused, nothing is recorded and, as for any refused command, nothing changes (no event,
+    /// the state hash the same), so a refusal here leaves no more trace than
+    /// [`Self::check_act`]'s, and a taken command costs one check instead of two.
+    pub fn try_submit_as(&mut self, cmd: Command, by: Issuer) -> Result<(), Rejection> {
+        let result = self.submit_unrecorded(cmd.clone());
+        if result.is_ok() {
+            self.journal.push(Entry::Command { by, ok: true, cmd });
+        }
+        result
+    }
+
     /// The journal: every command sent and die forced since set-up, in order.
     pub fn journal(&self) -> &[Entry] {
         &self.journal
@@ -683,6 +696,12 @@ impl Combat {
     /// window suggests to a person.
     pub fn opening_due(&mut self, since: usize) -> Option<crate::rules::gm_policy::OpeningCall> {
         if self.ruleset().gm_policy.is_never() || self.log().events.len() <= since {
+            return None;
+        }
+        // Without an event that can call for one, none is due: the engine's state is not fetched
+        // (the AI GM asks after every command).
+        let rs = self.ruleset();
+        if !self.log().events[since..].iter().any(|e| crate::rules::gm_policy::trigger_of(rs, e).is_some()) {
             return None;
         }
         self.rules().opening_due(since)

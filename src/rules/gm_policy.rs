@@ -133,6 +133,21 @@ pub struct OpeningCall {
     pub because: Vec<Trigger>,
 }
 
+/// The opening trigger a log event is (G-HB-10): an attack that missed or was blocked, or a
+/// debilitating condition put on. The one place that says which events can call for an opening.
+pub(crate) fn trigger_of(rs: &super::ruleset::Ruleset, e: &CombatEvent) -> Option<Trigger> {
+    Some(match e {
+        CombatEvent::AttackMissed { attacker, target, .. } | CombatEvent::AttackBlocked { attacker, target } => {
+            Trigger { when: OpeningTrigger::Missed, subject: *target, by: Some(*attacker), condition: None }
+        }
+        CombatEvent::ConditionApplied { who, condition, .. }
+            if rs.condition(condition).is_some_and(|d| d.debilitating) =>
+        {
+            Trigger { when: OpeningTrigger::Debilitating, subject: *who, by: None, condition: Some(condition.clone()) }
+        }
+        _ => return None,
+    })
+}
 impl Rules<'_, '_> {
     /// The opening the ruleset's GM policy calls for after the log events from index `since` on,
     /// if any. Every trigger among them counts, except those before a new round began; the
@@ -160,21 +175,10 @@ impl Rules<'_, '_> {
                     eligible.clear();
                     continue;
                 }
-                CombatEvent::AttackMissed { attacker, target, .. }
-                | CombatEvent::AttackBlocked { attacker, target } => {
-                    Trigger { when: OpeningTrigger::Missed, subject: *target, by: Some(*attacker), condition: None }
-                }
-                CombatEvent::ConditionApplied { who, condition, .. }
-                    if self.ruleset.condition(condition).is_some_and(|d| d.debilitating) =>
-                {
-                    Trigger {
-                        when: OpeningTrigger::Debilitating,
-                        subject: *who,
-                        by: None,
-                        condition: Some(condition.clone()),
-                    }
-                }
-                _ => continue,
+                e => match trigger_of(&self.ruleset, e) {
+                    Some(t) => t,
+                    None => continue,
+                },
             };
             if !self.exists(trigger.subject) {
                 continue;

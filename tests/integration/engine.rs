@@ -233,3 +233,51 @@ fn a_combat_counts_its_combatants() {
     assert_eq!(two.log().name(Cid(1)), "B");
     assert_eq!(two.log().name(Cid(7)), "?");
 }
+
+/// `Combat::try_submit_as` (the AI tries its candidates with it, issue 22): a refused command
+/// leaves no trace at all (journal, log, state), and a taken one is exactly `submit_as`'s.
+#[test]
+fn a_refused_try_leaves_no_trace_and_a_taken_one_is_sent_as_submit_as_sends_it() {
+    use skirmish::rules::driver::Combat;
+    use skirmish::rules::journal::Issuer;
+    let load = |name: &str| {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/rulesets/{name}.ron"));
+        skirmish::rules::ruleset::Ruleset::load(&p).unwrap()
+    };
+    for name in ["homebrew-d20", "pf2e", "pf1e", "segments"] {
+        let rs = load(name);
+        let melee = rs
+            .abilities
+            .iter()
+            .find(|d| {
+                matches!(
+                    &d.effect,
+                    skirmish::rules::ruleset::Effect::Attack { kind: skirmish::rules::ruleset::AttackKind::Melee, .. }
+                )
+            })
+            .map(|d| d.id.clone())
+            .expect("a melee attack");
+        let specs = vec![who("A", "a", 20, (0, 0)).with(&[&melee]), who("B", "b", 10, (1, 0)).with(&[&melee])];
+        let mut tried = Combat::new(load(name), 7, &specs).unwrap();
+        let mut sent = Combat::new(load(name), 7, &specs).unwrap();
+        let (a, b) = (tried.cid("A").unwrap(), tried.cid("B").unwrap());
+        let (journal, log, hash) = (tried.journal().len(), tried.log().events.len(), tried.state_hash());
+        // Not B's turn: refused, and nothing shows it was tried.
+        let refused = Command::Act(ActIntent::new(b, melee.clone(), vec![a]));
+        assert!(tried.try_submit_as(refused, Issuer::Ai).is_err(), "{name}");
+        assert_eq!(tried.journal().len(), journal, "{name}: a refused try is not journalled");
+        assert_eq!(tried.log().events.len(), log, "{name}");
+        assert_eq!(tried.state_hash(), hash, "{name}");
+        // Taken: the same journal, log and state as the same command sent by `submit_as` (the
+        // command the AI would send now).
+        let scope = skirmish::ai::AiScope { gm: true, all_creatures: true };
+        let cmd = skirmish::ai::next_command(&tried, scope).expect("A's turn");
+        assert!(matches!(cmd, Command::Act(_)), "{name}: {cmd:?}");
+        assert_eq!(tried.try_submit_as(cmd.clone(), Issuer::Ai), Ok(()), "{name}");
+        assert_eq!(sent.submit_as(cmd, Issuer::Ai), Ok(()), "{name}");
+        assert_eq!(tried.journal(), sent.journal(), "{name}");
+        assert_eq!(tried.log().events, sent.log().events, "{name}");
+        assert_eq!(tried.state_hash(), sent.state_hash(), "{name}");
+        assert_eq!(tried.journal().len(), journal + 1, "{name}: the taken command is journalled");
+    }
+}

@@ -33,7 +33,7 @@
 //! the squares each movement ability reaches (the engine's own path search on the battle map) and
 //! prices a full turn only from the squares next to enemies and the best few others; no world is
 //! cloned. The map is read through `Combat::map` (paths, line of sight), so a command it sends is
-//! one the engine takes; `play_by` dry-runs each candidate with `Combat::check_act` anyway.
+//! one the engine takes; `play_by` tries the candidates in order with `Combat::try_submit_as` anyway.
 //! Within a decision it remembers what is a pure function of what it read (a budget filled from a
 //! square, a square's value, the squares within a range and their shortlist); across decisions,
 //! per thread, path searches by their inputs (up to 16,384 of them) and every sight line on the
