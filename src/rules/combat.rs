@@ -448,7 +448,8 @@ impl<'w> Rules<'w, '_> {
     /// ([`Self::knock_down`]); so a second fall, or death, counts it out once more, not twice.
     fn back_on_its_feet(&mut self, who: Cid, before: i32, hp: i32) {
         let Some((cond, _)) = self.ruleset.at_zero_hp.clone() else { return };
-        if hp <= 0 || self.is_down(who) {
+        // No hit points regained (a heal of 0, or at the maximum already): nothing changes.
+        if hp <= before || hp <= 0 || self.is_down(who) {
             return;
         }
         if before <= 0 {

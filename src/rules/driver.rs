@@ -460,12 +460,19 @@ impl Combat {
         result
     }
 
-    /// [`Self::submit_as`] for a caller with candidates to try in turn (the AI): the command
-    /// itself is the dry run. Taken, it is recorded in the journal as `submit_as` records it;
-    /// refused, nothing is recorded and, as for any refused command, nothing changes (no event,
-    /// the state hash the same), so a refusal here leaves no more trace than
-    /// [`Self::check_act`]'s, and a taken command costs one check instead of two.
+    /// [`Self::submit_as`] for a caller with candidates to try in turn (the AI): without mods
+    /// the command itself is the dry run. Taken, it is recorded in the journal as `submit_as`
+    /// records it; refused, nothing is recorded and, as for any refused command, the combat does
+    /// not change (no event, the same state hash; only the engine's own counters move: the
+    /// schedule runs, the outcomes kept, the world's change tick). So a taken command costs one
+    /// check instead of a dry run and a check. With mods an action is first dry-run
+    /// ([`Self::check_act`]) and sent only if it passes: a refusal runs no mod system.
     pub fn try_submit_as(&mut self, cmd: Command, by: Issuer) -> Result<(), Rejection> {
+        if !self.fused()
+            && let Command::Act(i) = &cmd
+        {
+            self.check_act(i)?;
+        }
         let result = self.submit_unrecorded(cmd.clone());
         if result.is_ok() {
             self.journal.push(Entry::Command { by, ok: true, cmd });
@@ -695,6 +702,8 @@ impl Combat {
     /// index `since` on ([`Rules::opening_due`]): what the AI GM sends, and what the game's GM
     /// window suggests to a person.
     pub fn opening_due(&mut self, since: usize) -> Option<crate::rules::gm_policy::OpeningCall> {
+        // Equivalent mutant (issue 26, docs/testing.md): `||` → `&&` only drops a shortcut: a policy
+        // that never opens one is refused by `Rules::opening_due`, and no event since finds none below.
         if self.ruleset().gm_policy.is_never() || self.log().events.len() <= since {
             return None;
         }

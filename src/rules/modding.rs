@@ -759,9 +759,14 @@ impl ModRules<'_, '_> {
         self.apply_condition_for(source, who, condition, value, Some(lasts), creator)
     }
 
-    /// Remove a condition (logged as `ConditionEnded { reason: RemovedByMod }`).
+    /// Remove a condition (logged as `ConditionEnded { reason: RemovedByMod }`). The ruleset's
+    /// defeated condition is refused: a creature out of the fight is out for good (its side
+    /// counted one fewer, its square freed, its turns gone), as falling puts it.
     pub fn remove_condition(&mut self, source: &str, who: Cid, condition: &str) -> Result<(), ModRefusal> {
         self.check(who)?;
+        if *condition == self.rules.ruleset.defeated_condition && self.rules.is_down(who) {
+            return Err(ModRefusal::Down(who));
+        }
         if !self.rules.conds(who).has(condition) {
             return Err(ModRefusal::NoSuchCondition(condition.to_string()));
         }

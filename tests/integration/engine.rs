@@ -279,5 +279,14 @@ fn a_refused_try_leaves_no_trace_and_a_taken_one_is_sent_as_submit_as_sends_it()
         assert_eq!(tried.log().events, sent.log().events, "{name}");
         assert_eq!(tried.state_hash(), sent.state_hash(), "{name}");
         assert_eq!(tried.journal().len(), journal + 1, "{name}: the taken command is journalled");
+        // With mods (the rules schedule): a refused action is dry-run first, so not even a
+        // schedule run (where mod systems run) happens.
+        let mods = skirmish::modding::ModList::new().with(skirmish::modding::builtin::RegenerationMod);
+        let map = skirmish::rules::map::BattleMap::default();
+        let mut modded = Combat::with_mods(load(name), 7, &specs, map, &[], &mods).unwrap();
+        let (runs, journal) = (modded.runs(), modded.journal().len());
+        let refused = Command::Act(ActIntent::new(b, melee.clone(), vec![a]));
+        assert!(modded.try_submit_as(refused, Issuer::Ai).is_err(), "{name}");
+        assert_eq!((modded.runs(), modded.journal().len()), (runs, journal), "{name}: with mods, nothing ran");
     }
 }

@@ -290,11 +290,19 @@ fn fuzzed_commands_keep_every_invariant() {
             }
             check_bounds(&c)?;
         }
-        // The AI plays it out, a command at a time, every invariant checked after each.
+        // The AI plays it out, a command at a time, every invariant checked after each. A step
+        // that changed nothing (a refused decision, where `ai::play` stops) would only repeat.
         let mut sent = 0;
-        while sent < 20_000 && ai::play(&mut c, AiScope { gm: true, all_creatures: true }, 1) > 0 {
+        loop {
+            let before = (c.state_hash(), c.log().events.len());
+            if sent >= 20_000 || ai::play(&mut c, AiScope { gm: true, all_creatures: true }, 1) == 0 {
+                break;
+            }
             sent += 1;
             check_bounds(&c)?;
+            if (c.state_hash(), c.log().events.len()) == before {
+                break;
+            }
         }
         check_bounds(&c)?;
         let st = c.status();

@@ -759,3 +759,27 @@ fn a_dying_creature_healed_above_zero_stands_again_and_a_second_fall_counts_it_o
     assert_eq!(monsters(&c), Some(1));
     assert_ne!(c.status(), EngineStatus::Ended, "the goblin still stands");
 }
+
+#[test]
+fn a_heal_that_restores_nothing_leaves_a_dying_creature_dying() {
+    // pf2e: dying put on by the GM on a creature at full hit points, then a Heal that can restore
+    // nothing (the maximum caps it). No hit point regained: dying stays (found by a review of the
+    // healed-while-dying fix, which ended it on any heal).
+    use skirmish::rules::components::{Conditions, Health};
+    let specs = vec![
+        who("Cleric", "heroes", 20, (0, 0)).with(&["heal"]),
+        who("Fighter", "heroes", 1, (1, 0)),
+        who("Orc", "monsters", 5, (6, 0)),
+    ];
+    // The Fighter acts last: its recovery check waits until after the Orc's turn.
+    let mut c = Combat::new(load_ruleset("pf2e"), 1, &specs).unwrap();
+    let (cleric, fighter) = (c.cid("Cleric").unwrap(), c.cid("Fighter").unwrap());
+    let g = GmInput::ApplyCondition { who: fighter, condition: "dying".into(), rounds: None, value: Some(2) };
+    c.submit(Command::Gm(g)).unwrap();
+    let full = c.get::<Health>(fighter).unwrap().max;
+    c.submit(Command::Act(ActIntent::new(cleric, "heal", vec![fighter]))).unwrap();
+    assert!(c.log().events.iter().any(|e| matches!(e, CombatEvent::Healed { who, .. } if *who == fighter)));
+    assert_eq!(c.get::<Health>(fighter).unwrap().hp, full);
+    assert!(c.get::<Conditions>(fighter).is_some_and(|k| k.has("dying")), "nothing regained: still dying");
+    assert_eq!(c.turn().alive_by_side.get("heroes"), Some(&2));
+}

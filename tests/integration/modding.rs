@@ -898,3 +898,43 @@ fn a_mod_component_is_part_of_the_state_hash() {
     c.world.entity_mut(e).insert(Regeneration(4));
     assert_eq!(c.state_hash(), before);
 }
+
+/// Puts the third creature out, then tries to take that back (the defeated condition removed).
+struct Revive;
+
+static REVIVE_SAID: std::sync::Mutex<Option<Result<(), ModRefusal>>> = std::sync::Mutex::new(None);
+
+impl RulesMod for Revive {
+    fn name(&self) -> &str {
+        "revive"
+    }
+    fn build(&self, m: &mut ModBuilder) {
+        m.add_systems(TurnSystems::Spend, put_out_and_revive);
+    }
+}
+
+fn put_out_and_revive(mut rules: ModRules, mut done: Local<bool>) {
+    if *done || !rules.heard().iter().any(|e| matches!(e, CombatEvent::AbilityUsed { .. })) {
+        return;
+    }
+    *done = true;
+    assert_eq!(rules.apply_condition("revive", Cid(2), "down", None, None), Ok(()));
+    *REVIVE_SAID.lock().unwrap() = Some(rules.remove_condition("revive", Cid(2), "down"));
+}
+
+#[test]
+fn a_mod_cannot_take_a_creature_out_of_the_fight_back_in() {
+    // Removing the defeated condition left the creature standing but uncounted, its square freed
+    // and its turns gone; struck down again, its side was counted one fewer twice (found by a
+    // review of the pf2e dying fix). Out is out for good: the removal is refused.
+    let specs = vec![who("A", "a", 20, (0, 0)).with(&["sword"]), who("B", "b", 10, (1, 0)), who("C", "b", 5, (3, 0))];
+    let mut c =
+        Combat::with_mods(homebrew(), 3, &specs, BattleMap::default(), &[], &ModList::new().with(Revive)).unwrap();
+    let a = c.cid("A").unwrap();
+    let cc = c.cid("C").unwrap();
+    c.submit(skirmish::rules::command::Command::Act(skirmish::rules::command::ActIntent::new(a, "defend", vec![])))
+        .unwrap();
+    assert_eq!(*REVIVE_SAID.lock().unwrap(), Some(Err(ModRefusal::Down(cc))));
+    assert!(c.get::<skirmish::rules::components::Conditions>(cc).is_some_and(|k| k.has("down")), "C stays down");
+    assert_eq!(c.turn().alive_by_side.get("b"), Some(&1), "B alone stands for side b");
+}
