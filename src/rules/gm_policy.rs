@@ -148,6 +148,7 @@ pub(crate) fn trigger_of(rs: &super::ruleset::Ruleset, e: &CombatEvent) -> Optio
         _ => return None,
     })
 }
+
 impl Rules<'_, '_> {
     /// The opening the ruleset's GM policy calls for after the log events from index `since` on,
     /// if any. Every trigger among them counts, except those before a new round began; the
