@@ -453,11 +453,7 @@ impl<'w> Rules<'w, '_> {
             return;
         }
         if before <= 0 {
-            let side = self.c(who).side.0.clone();
-            // Before initiative is settled nobody is counted yet (`finish_initiative` counts it).
-            if let Some(n) = self.turn.alive_by_side.get_mut(&side) {
-                *n = n.saturating_add(1);
-            }
+            self.count_standing(who, true);
         }
         if self.conds(who).has(&cond) {
             self.end_condition(who, &cond, EndReason::Healed);
@@ -535,16 +531,23 @@ impl<'w> Rules<'w, '_> {
     /// turns for recovery checks; otherwise it gets the defeated condition.
     fn knock_down(&mut self, who: Cid) {
         if let Some((cond, value)) = self.ruleset.at_zero_hp.clone() {
-            let side = self.c(who).side.0.clone();
-            if let Some(n) = self.turn.alive_by_side.get_mut(&side) {
-                *n = n.saturating_sub(1);
-            }
+            self.count_standing(who, false);
             self.emit(CombatEvent::Downed { who });
             self.apply_condition(who, &cond, NewCondition { lasts: None, value: Some(value), creator: None });
             self.check_combat_end();
             return;
         }
         self.remove_from_fight(who, true);
+    }
+
+    /// `who`'s side counts one more creature standing (`true`: healed back above 0 HP) or one
+    /// fewer (fallen, put out). The one place that changes `alive_by_side`, besides
+    /// `finish_initiative`, which sets it; before that nobody is counted, and nothing changes.
+    fn count_standing(&mut self, who: Cid, standing: bool) {
+        let side = self.c(who).side.0.clone();
+        if let Some(n) = self.turn.alive_by_side.get_mut(&side) {
+            *n = if standing { n.saturating_add(1) } else { n.saturating_sub(1) };
+        }
     }
 
     /// Dead (dying reached its limit): the defeated condition; no more turns.
@@ -567,18 +570,18 @@ impl<'w> Rules<'w, '_> {
         let id = self.ruleset.defeated_condition.clone();
         let rank = self.rank(who);
         self.conds_mut(who).0.insert(id.clone(), super::components::ConditionState::plain(1));
-        let (pos, side) = {
+        let pos = {
             let mut c = self.cm(who);
             c.held.0.clear();
             c.casting.0 = None;
-            (*c.pos, c.side.0.clone())
+            *c.pos
         };
         self.turn.holders.remove(&(rank, who));
         if self.roster.occupied.get(&pos) == Some(&who) {
             self.roster.occupied.remove(&pos);
         }
-        if count && let Some(n) = self.turn.alive_by_side.get_mut(&side) {
-            *n = n.saturating_sub(1);
+        if count {
+            self.count_standing(who, false);
         }
         // The defeated condition (pf2e `dead`, `down` elsewhere) is logged like any other.
         self.emit(CombatEvent::ConditionApplied { who, condition: id, value: 1, lasts: None });
