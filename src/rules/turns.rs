@@ -91,6 +91,9 @@ impl Rules<'_, '_> {
             // Ranks start one spacing up, so a creature can be moved in front of the first.
             let rank = (i as u32 + 1) * RANK_SPACING;
             let down = self.is_down(*who);
+            // Standing: not defeated and, where 0 hit points is not the end (pf2e's dying), above
+            // 0 (a creature felled before initiative was settled keeps its turns, uncounted).
+            let standing = !down && (self.ruleset.at_zero_hp.is_none() || self.c(*who).health.hp > 0);
             let aoo = self.opportunities_per_round(*who);
             {
                 let mut c = self.cm(*who);
@@ -99,8 +102,10 @@ impl Rules<'_, '_> {
                 c.pool.spent = 0;
                 c.pool.reactions_left = aoo.unwrap_or(reactions);
             }
-            if !down {
+            if standing {
                 *alive.entry(self.c(*who).side.0.clone()).or_default() += 1;
+            }
+            if !down {
                 self.timeline.schedule(TurnKey { time: first, rank, who: *who });
             }
         }
@@ -625,7 +630,9 @@ impl Rules<'_, '_> {
 
     /// End the combat when at most one side is left standing.
     pub(crate) fn check_combat_end(&mut self) {
-        if self.turn.ended {
+        // Before initiative is settled (a GM's tie decision pending) nobody is counted yet, so no
+        // side seems left standing: `finish_initiative` counts and asks again.
+        if self.turn.ended || self.turn.order.is_empty() {
             return;
         }
         let standing: Vec<&String> = self.turn.alive_by_side.iter().filter(|(_, n)| **n > 0).map(|(s, _)| s).collect();

@@ -938,3 +938,79 @@ fn a_mod_cannot_take_a_creature_out_of_the_fight_back_in() {
     assert!(c.get::<skirmish::rules::components::Conditions>(cc).is_some_and(|k| k.has("down")), "C stays down");
     assert_eq!(c.turn().alive_by_side.get("b"), Some(&1), "B alone stands for side b");
 }
+
+/// Strikes every creature of side "monsters" named in `AMBUSHED` for 100 damage, once, at its
+/// first run: before initiative is settled when a tie waits for the GM.
+struct Ambush;
+
+static AMBUSHED: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+
+impl RulesMod for Ambush {
+    fn name(&self) -> &str {
+        "ambush"
+    }
+    fn build(&self, m: &mut ModBuilder) {
+        m.add_systems(TurnSystems::Spend, strike_before_initiative);
+    }
+}
+
+fn strike_before_initiative(mut rules: ModRules, mut done: Local<bool>) {
+    if *done {
+        return;
+    }
+    *done = true;
+    let names = AMBUSHED.lock().unwrap().clone();
+    for who in rules.combatants() {
+        if names.contains(&rules.name(who).as_str()) {
+            assert_eq!(rules.deal_damage("ambush", who, 100), Ok(100));
+        }
+    }
+}
+
+#[test]
+fn a_creature_a_mod_fells_before_initiative_is_settled_is_left_out_and_the_fight_goes_on() {
+    // A creature falling while the GM still orders tied creatures ended the combat as a draw:
+    // nobody is counted before initiative is settled, so no side seemed left standing. And a
+    // pf2e creature at 0 hit points then (dying, not defeated) was counted as standing.
+    let fight = |felled: Vec<&'static str>| {
+        *AMBUSHED.lock().unwrap() = felled;
+        let specs = vec![
+            crate::common::pc("P1", "heroes", 15, (0, 0)),
+            crate::common::pc("P2", "heroes", 15, (0, 2)),
+            crate::common::pc("Foe", "monsters", 20, (5, 0)),
+            crate::common::pc("Brute", "monsters", 5, (5, 2)),
+        ];
+        let c = Combat::with_mods(
+            crate::common::pf2e(),
+            1,
+            &specs,
+            BattleMap::default(),
+            &[],
+            &ModList::new().with(Ambush),
+        )
+        .unwrap();
+        let foe = c.cid("Foe").unwrap();
+        assert!(c.get::<skirmish::rules::components::Health>(foe).unwrap().hp <= 0, "the mod ran before the tie");
+        assert!(!c.turn().ended, "the fight goes on while the GM orders the tie");
+        c
+    };
+    let order = |c: &mut Combat| {
+        let (p1, p2) = (c.cid("P1").unwrap(), c.cid("P2").unwrap());
+        c.submit(skirmish::rules::command::Command::Decide {
+            by: skirmish::rules::command::Decider::Gm,
+            choice: skirmish::rules::command::Choice::Order(vec![p1, p2]),
+        })
+        .unwrap();
+    };
+    // One monster felled: its side counts the other.
+    let mut c = fight(vec!["Foe"]);
+    order(&mut c);
+    assert!(!c.turn().ended);
+    assert_eq!(c.turn().alive_by_side.get("monsters"), Some(&1), "Brute alone stands");
+    assert_eq!(c.turn().alive_by_side.get("heroes"), Some(&2));
+    // Both felled: once the order is settled, the heroes have won.
+    let mut c = fight(vec!["Foe", "Brute"]);
+    order(&mut c);
+    assert!(c.turn().ended);
+    assert_eq!(c.turn().winner.as_deref(), Some("heroes"));
+}
