@@ -631,8 +631,10 @@ impl Rules<'_, '_> {
     /// End the combat when at most one side is left standing.
     pub(crate) fn check_combat_end(&mut self) {
         // Before initiative is settled (a GM's tie decision pending) nobody is counted yet, so no
-        // side seems left standing: `finish_initiative` counts and asks again.
-        if self.turn.ended || self.turn.order.is_empty() {
+        // side seems left standing: `finish_initiative` counts and asks again. (Its order names
+        // every creature; a fight of none ends at once, as before.)
+        let settled = !self.turn.order.is_empty() || self.roster.entities.is_empty();
+        if self.turn.ended || !settled {
             return;
         }
         let standing: Vec<&String> = self.turn.alive_by_side.iter().filter(|(_, n)| **n > 0).map(|(s, _)| s).collect();
