@@ -197,7 +197,7 @@ impl<'a> View<'a> {
     /// Whether `t` is flanked if the decider stands on `from` (two of its enemies on opposite
     /// sides, one of them possibly the decider): [`query::flanked`] with the decider moved to
     /// `from`, by way of [`View::flank_squares`].
-    fn flanked_from(&self, t: &Unit, from: GridPos) -> bool {
+    pub(super) fn flanked_from(&self, t: &Unit, from: GridPos) -> bool {
         if self.rs.engagement.flanking_attack_bonus == 0 {
             return false;
         }

@@ -22,6 +22,19 @@ fn square_key(p: GridPos) -> u64 {
 /// What [`View::fill`] finds: the total value, the first option and its targets, the segments.
 pub(super) type Filled = (f32, Option<(usize, Tgt)>, f32);
 
+/// What [`View::fill_key`] reads of the decision's options.
+pub(super) struct FillSig {
+    /// The creatures (indexes in `units`) some option can pick: at most 9.
+    units: Vec<usize>,
+    /// The options' ranges, sorted, each once: at most 15.
+    ranges: Vec<u32>,
+    /// An option needs sight, and the map has walls to block it.
+    sight: bool,
+    /// A melee attack reads reach, and flanking where it gives a bonus.
+    reach: bool,
+    flank: bool,
+}
+
 /// Whether [`View::eval`] of this kind reads (and, taken, adds to) the damage dealt so far: the
 /// damaging kinds. The others are worth the same whatever the rest of the turn deals.
 fn reads_dealt(k: &Kind) -> bool {
@@ -508,14 +521,107 @@ impl<'a> View<'a> {
     /// Fill a budget from `from` with the best options. Returns the total value, the first
     /// option's index and targets, and (for one timed action) the segments it takes.
     pub(super) fn fill(&self, from: GridPos, b: Budget, dealt: &mut Vec<f32>) -> Filled {
-        // A pure function of the square and the budget within a decision (`dealt` is scratch).
-        let key = (square_key(from), b.key());
+        // A pure function of what the options read of the square, and of the budget, within a
+        // decision (`dealt` is scratch): squares alike in that are filled alike.
+        let key = match self.fill_key(from) {
+            Some(k) => (k, b.key()),
+            None => (square_key(from), b.key() | 1 << 63),
+        };
         if let Some(&(_, r)) = self.fill_memo.borrow().iter().find(|(k, _)| *k == key) {
+            // Debug builds (every test) check the claim: the square filled afresh gives the
+            // same answer, bit for bit.
+            #[cfg(debug_assertions)]
+            {
+                let fresh = self.fill_uncached(from, b, dealt);
+                assert!(
+                    fresh.0.to_bits() == r.0.to_bits() && fresh.1 == r.1 && fresh.2.to_bits() == r.2.to_bits(),
+                    "fill from {from:?} differs from a square with the same key: {fresh:?} against {r:?}"
+                );
+            }
             return r;
         }
         let r = self.fill_uncached(from, b, dealt);
         self.fill_memo.borrow_mut().push((key, r));
         r
+    }
+
+    /// What [`View::fill`] reads of the square `from`, as one number (`None`: key by the square).
+    /// The options read a square only through the creatures they can pick: whether each is
+    /// within melee reach and flanked from there (melee attacks), in sight, and within how many
+    /// of the options' ranges ([`View::aims`]); 7 bits a creature, for the creatures some option
+    /// can pick (enemies, allies, or both). An ability limited to a few targets also reads
+    /// distances (to break ties): with one, the key is the square.
+    fn fill_key(&self, from: GridPos) -> Option<u64> {
+        let sig = self.fill_sig.get_or_init(|| self.fill_sig()).as_ref()?;
+        let table = self.sight_table.as_ref().filter(|_| sig.sight && self.map.in_bounds(from));
+        let w = self.map.width as usize;
+        let area = w * self.map.height as usize;
+        let row = from.y as usize * w + from.x as usize;
+        let mut k = 0u64;
+        let mut unknown = 0u16;
+        {
+            let seen = table.map(|t| t.borrow());
+            for (j, &i) in sig.units.iter().enumerate() {
+                let u = &self.units[i];
+                let d = from.distance(u.pos);
+                let mut bits = 0u64;
+                // Melee attacks pick only enemies.
+                if sig.reach && u.enemy && d <= self.reach {
+                    bits |= 1;
+                    if sig.flank && self.flanked_from(u, from) {
+                        bits |= 2;
+                    }
+                }
+                if sig.sight {
+                    // The sight lines known on this map; one not yet known is looked for below.
+                    match seen.as_ref().filter(|_| self.map.in_bounds(u.pos)) {
+                        Some(t) => match t[row * area + u.pos.y as usize * w + u.pos.x as usize] {
+                            2 => bits |= 4,
+                            1 => {}
+                            _ => unknown |= 1 << j,
+                        },
+                        None => unknown |= 1 << j,
+                    }
+                }
+                bits |= (sig.ranges.iter().filter(|r| d <= **r).count() as u64) << 3;
+                k |= bits << (7 * j);
+            }
+        }
+        for (j, &i) in sig.units.iter().enumerate() {
+            if unknown & 1 << j != 0 && self.sees(from, self.units[i].pos) {
+                k |= 4 << (7 * j);
+            }
+        }
+        Some(k)
+    }
+
+    /// What [`View::fill_key`] reads of the options, once a decision (`None`: key by square).
+    fn fill_sig(&self) -> Option<FillSig> {
+        if self.opts.iter().any(|o| o.def.targets.most().is_some()) {
+            return None;
+        }
+        let on_enemies = self.opts.iter().any(|o| {
+            matches!(o.kind, Kind::Attack { .. } | Kind::OnEnemies { .. } | Kind::Save { .. } | Kind::Damage { .. })
+        });
+        let on_allies = self.opts.iter().any(|o| matches!(o.kind, Kind::OnAllies { .. } | Kind::Heal { .. }));
+        // The decider is always its own eligible ally: nothing of the square is read for it.
+        let units: Vec<usize> = (0..self.units.len())
+            .filter(|&i| i != self.me && if self.units[i].enemy { on_enemies } else { on_allies })
+            .collect();
+        let mut ranges: Vec<u32> = self.opts.iter().filter_map(|o| o.def.range).collect();
+        ranges.sort_unstable();
+        ranges.dedup();
+        if units.len() > 9 || ranges.len() > 15 {
+            return None;
+        }
+        let melee = self.opts.iter().any(|o| matches!(o.kind, Kind::Attack { kind: AttackKind::Melee, .. }));
+        Some(FillSig {
+            units,
+            ranges,
+            sight: self.opts.iter().any(|o| o.sight) && self.terrain && !self.map.blocked.is_empty(),
+            reach: melee,
+            flank: melee && self.rs.engagement.flanking_attack_bonus != 0,
+        })
     }
 
     fn fill_uncached(&self, from: GridPos, b: Budget, dealt: &mut Vec<f32>) -> Filled {
@@ -980,5 +1086,107 @@ mod tests {
         let (worth, tgt) = v.eval(o, v.me().pos, &mut dealt, false);
         assert_eq!(tgt, Tgt::Allies);
         assert!(close(worth, alone), "{worth} against {alone}");
+    }
+
+    /// A fight under `rs` on `rows` (a square's letter: `a` the decider, knowing `knows`; `b`
+    /// its ally; `f` a foe), the decider's view of it.
+    fn drawn(rs: Ruleset, rows: &[&str], knows: &[&str]) -> crate::rules::driver::Combat {
+        use crate::rules::components::InitiativeSetup;
+        use crate::rules::setup::CombatantSpec;
+        let plain: Vec<String> = rows.iter().map(|r| r.replace(['a', 'b', 'f'], ".")).collect();
+        let plain: Vec<&str> = plain.iter().map(String::as_str).collect();
+        let map = crate::rules::map::BattleMap::from_rows(&plain).expect("the map parses");
+        let mut specs = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                let (side, abilities) = match ch {
+                    'a' => ("heroes", knows.iter().map(|k| k.to_string()).collect()),
+                    'b' => ("heroes", vec![]),
+                    'f' => ("foes", vec![]),
+                    _ => continue,
+                };
+                specs.push(CombatantSpec {
+                    name: format!("{ch}"),
+                    side: side.into(),
+                    at: (x as i32, y as i32),
+                    hp: 20,
+                    stats: BTreeMap::from([("MELEE".into(), 4), ("DEX".into(), 3), ("AC".into(), 14)]),
+                    abilities,
+                    initiative: InitiativeSetup::Total(if ch == 'a' { 20 } else { 10 }),
+                    ..Default::default()
+                });
+            }
+        }
+        crate::rules::driver::Combat::with_map(rs, 1, &specs, map, &[]).expect("valid set-up")
+    }
+
+    /// `fill` is remembered by what the options read of a square (issue 22, fifth round):
+    /// squares alike in reach, flanking, sight and range share an answer, and a square that
+    /// differs in any of them has its own. Each pair below differs in one thing only.
+    #[test]
+    fn squares_alike_in_what_the_options_read_share_a_fill_and_others_do_not() {
+        let at = |x, y| GridPos { x, y };
+        // The ally b stands south of the foe f: north of f, the decider would flank it.
+        let c = drawn(ruleset("homebrew-d20"), &["a.....", "......", "..f...", "..b...", "......"], &["sword"]);
+        let v = View::new(&c, c.cid("a").expect("a fights")).expect("a reads the fight");
+        let b = v.budget();
+        let key = |q| v.fill_key(q).expect("nothing limited: keyed by what the square shows");
+        let value = |q| v.fill_uncached(q, b, &mut Vec::new()).0;
+        // West and east of f: in reach, not flanking, the same distance from b.
+        assert_eq!(key(at(1, 2)), key(at(3, 2)));
+        assert_eq!(value(at(1, 2)).to_bits(), value(at(3, 2)).to_bits());
+        // North of f (flanking, opposite b) against north-west (not): both in reach, 2 from b.
+        assert_ne!(key(at(2, 1)), key(at(1, 1)), "flanking");
+        assert!(value(at(2, 1)) > value(at(1, 1)), "the flanking bonus is worth something");
+        // Out of reach: nothing to strike. (1, 1) and (0, 1) are both 2 from b.
+        assert_ne!(key(at(1, 1)), key(at(0, 1)), "reach");
+        assert!(value(at(1, 1)) > value(at(0, 1)), "a strike only in reach");
+        // A bow and a wall: (2, 2) behind it and (0, 1) beside it are both 2 from f.
+        let c = drawn(ruleset("homebrew-d20"), &["..f..", "..#..", "....a", "....."], &["bow"]);
+        let v = View::new(&c, c.cid("a").expect("a fights")).expect("a reads the fight");
+        let b = v.budget();
+        assert!(v.terrain);
+        let key = |q| v.fill_key(q).expect("nothing limited");
+        let value = |q| v.fill_uncached(q, b, &mut Vec::new()).0;
+        assert!(v.sees(at(0, 1), at(2, 0)) && !v.sees(at(2, 2), at(2, 0)));
+        assert_ne!(key(at(2, 2)), key(at(0, 1)), "sight");
+        assert!(value(at(0, 1)) > value(at(2, 2)), "a shot only where f is in sight");
+        assert_eq!(key(at(4, 1)), key(at(0, 1)), "in sight on both sides of the wall");
+        // A dart thrown 3 squares at most (no shipped ability has a range): 3 and 4 from f.
+        let mut rs = ruleset("homebrew-d20");
+        rs.abilities.push(
+            ron::from_str(r#"(id: "dart", name: "Dart", cost: 1, range: Some(3), effect: Attack(kind: Ranged, stat: "DEX", damage: "1d4"))"#)
+                .expect("the dart parses"),
+        );
+        let c = drawn(rs, &["f......", ".......", "......a"], &["dart"]);
+        let v = View::new(&c, c.cid("a").expect("a fights")).expect("a reads the fight");
+        let b = v.budget();
+        let key = |q| v.fill_key(q).expect("nothing limited");
+        let value = |q| v.fill_uncached(q, b, &mut Vec::new()).0;
+        assert_ne!(key(at(3, 1)), key(at(4, 1)), "range");
+        assert!(value(at(3, 1)) > value(at(4, 1)), "a throw only within range");
+        assert_eq!(key(at(3, 0)), key(at(3, 2)), "3 from f both");
+        // A salve for an ally 2 squares off at most: the ally's squares count too. (2, 0) and
+        // (3, 0) are alike to f (out of reach and range), 2 and 3 from the wounded b.
+        let mut rs = ruleset("homebrew-d20");
+        let ability = |text: &str| -> AbilityDef { ron::from_str(text).expect("the test ability parses") };
+        rs.abilities
+            .push(ability(r#"(id: "salve", name: "Salve", cost: 1, range: Some(2), effect: Heal(amount: "1d6"))"#));
+        rs.abilities
+            .push(ability(r#"(id: "mend", name: "Mend", cost: 1, targets: UpTo(1), effect: Heal(amount: "1d6"))"#));
+        let mut c = drawn(rs.clone(), &["...a...", ".......", "b.....f"], &["salve"]);
+        let roster = c.world.resource::<crate::rules::state::Roster>().entities.clone();
+        let bb = c.cid("b").expect("b fights");
+        c.world.get_mut::<crate::rules::components::Health>(roster[bb.0 as usize]).expect("b has health").hp = 10;
+        let v = View::new(&c, c.cid("a").expect("a fights")).expect("a reads the fight");
+        let b = v.budget();
+        let key = |q| v.fill_key(q).expect("nothing limited");
+        let value = |q| v.fill_uncached(q, b, &mut Vec::new()).0;
+        assert_ne!(key(at(2, 0)), key(at(3, 0)), "an ally's range");
+        assert!(value(at(2, 0)) > value(at(3, 0)), "a salve only within range of b");
+        // One target at most: the nearest breaks ties, so the square itself is the key.
+        let c = drawn(rs, &["...a...", ".......", "b.....f"], &["mend"]);
+        let v = View::new(&c, c.cid("a").expect("a fights")).expect("a reads the fight");
+        assert_eq!(v.fill_key(at(2, 0)), None);
     }
 }

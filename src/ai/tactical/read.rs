@@ -21,7 +21,7 @@ use bevy::ecs::change_detection::DetectChanges;
 
 use super::memo::{RATINGS, RatingKey, RatingRow, SEARCHES, SightTable};
 use super::odds::{DefMod, Flank, PSlots, p_active_slots};
-use super::pricing::{Filled, Rating, rating};
+use super::pricing::{FillSig, Filled, Rating, rating};
 
 /// The components the AI reads of every creature, read at once when the engine allows
 /// ([`Combat::combatant`]), else one by one.
@@ -227,6 +227,8 @@ pub(super) struct View<'a> {
     pub(super) shortlist_memo: std::cell::RefCell<Vec<(u32, Rc<Vec<(f32, GridPos)>>)>>,
     /// [`View::fill`] answers so far: it depends only on the square and the budget.
     pub(super) fill_memo: std::cell::RefCell<Vec<((u64, u64), Filled)>>,
+    /// What [`View::fill_key`] reads of the options, once asked (`None`: key by square).
+    pub(super) fill_sig: std::cell::OnceCell<Option<FillSig>>,
     /// [`View::flank_squares`] by index in `units`, as worked out so far.
     pub(super) flank_memo: std::cell::RefCell<Vec<Option<Flank>>>,
     /// [`View::greedy`]'s expected damage by option and target (a buffer reused by every fill).
@@ -480,6 +482,7 @@ impl<'a> View<'a> {
             incoming_memo: std::cell::RefCell::new(Vec::new()),
             pos_memo: Default::default(),
             fill_memo: std::cell::RefCell::new(Vec::with_capacity(32)),
+            fill_sig: Default::default(),
             flank_memo: Default::default(),
             per_target: Default::default(),
             self_buff_memo: Default::default(),
