@@ -102,8 +102,11 @@ impl Rules<'_, '_> {
                 c.pool.spent = 0;
                 c.pool.reactions_left = aoo.unwrap_or(reactions);
             }
+            // Every side has its count, at 0 if nobody of it stands: one healed back on its feet
+            // later is counted there (`count_standing` changes only the counts there are).
+            let n = alive.entry(self.c(*who).side.0.clone()).or_default();
             if standing {
-                *alive.entry(self.c(*who).side.0.clone()).or_default() += 1;
+                *n += 1;
             }
             if !down {
                 self.timeline.schedule(TurnKey { time: first, rank, who: *who });

@@ -939,11 +939,12 @@ fn a_mod_cannot_take_a_creature_out_of_the_fight_back_in() {
     assert_eq!(c.turn().alive_by_side.get("b"), Some(&1), "B alone stands for side b");
 }
 
-/// Strikes every creature of side "monsters" named in `AMBUSHED` for 100 damage, once, at its
-/// first run: before initiative is settled when a tie waits for the GM.
+/// Takes every creature named in `AMBUSHED` to 0 hit points at its first run (before initiative
+/// is settled when a tie waits for the GM), then, with a heal given, heals them by it once the
+/// initiative order is out.
 struct Ambush;
 
-static AMBUSHED: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+static AMBUSHED: std::sync::Mutex<(Vec<&'static str>, i32)> = std::sync::Mutex::new((Vec::new(), 0));
 
 impl RulesMod for Ambush {
     fn name(&self) -> &str {
@@ -954,15 +955,19 @@ impl RulesMod for Ambush {
     }
 }
 
-fn strike_before_initiative(mut rules: ModRules, mut done: Local<bool>) {
-    if *done {
-        return;
-    }
-    *done = true;
-    let names = AMBUSHED.lock().unwrap().clone();
-    for who in rules.combatants() {
-        if names.contains(&rules.name(who).as_str()) {
-            assert_eq!(rules.deal_damage("ambush", who, 100), Ok(100));
+fn strike_before_initiative(mut rules: ModRules, mut phase: Local<u8>) {
+    let heard = rules.heard();
+    let (names, heal) = AMBUSHED.lock().unwrap().clone();
+    let named: Vec<Cid> = rules.combatants().into_iter().filter(|w| names.contains(&rules.name(*w).as_str())).collect();
+    if *phase == 0 {
+        *phase = 1;
+        for who in &named {
+            assert_eq!(rules.deal_damage("ambush", *who, 30), Ok(30));
+        }
+    } else if *phase == 1 && heal > 0 && heard.iter().any(|e| matches!(e, CombatEvent::InitiativeOrder { .. })) {
+        *phase = 2;
+        for who in &named {
+            assert_eq!(rules.heal("ambush", *who, heal), Ok(heal));
         }
     }
 }
@@ -972,13 +977,13 @@ fn a_creature_a_mod_fells_before_initiative_is_settled_is_left_out_and_the_fight
     // A creature falling while the GM still orders tied creatures ended the combat as a draw:
     // nobody is counted before initiative is settled, so no side seemed left standing. And a
     // pf2e creature at 0 hit points then (dying, not defeated) was counted as standing.
-    let fight = |felled: Vec<&'static str>| {
-        *AMBUSHED.lock().unwrap() = felled;
+    let fight = |felled: Vec<&'static str>, heal: i32, brute_side: &str| {
+        *AMBUSHED.lock().unwrap() = (felled.clone(), heal);
         let specs = vec![
             crate::common::pc("P1", "heroes", 15, (0, 0)),
             crate::common::pc("P2", "heroes", 15, (0, 2)),
             crate::common::pc("Foe", "monsters", 20, (5, 0)),
-            crate::common::pc("Brute", "monsters", 5, (5, 2)),
+            crate::common::pc("Brute", brute_side, 5, (5, 2)),
         ];
         let c = Combat::with_mods(
             crate::common::pf2e(),
@@ -989,8 +994,8 @@ fn a_creature_a_mod_fells_before_initiative_is_settled_is_left_out_and_the_fight
             &ModList::new().with(Ambush),
         )
         .unwrap();
-        let foe = c.cid("Foe").unwrap();
-        assert!(c.get::<skirmish::rules::components::Health>(foe).unwrap().hp <= 0, "the mod ran before the tie");
+        let first = c.cid(felled[0]).unwrap();
+        assert_eq!(c.get::<skirmish::rules::components::Health>(first).unwrap().hp, 0, "the mod ran before the tie");
         assert!(!c.turn().ended, "the fight goes on while the GM orders the tie");
         c
     };
@@ -1003,14 +1008,22 @@ fn a_creature_a_mod_fells_before_initiative_is_settled_is_left_out_and_the_fight
         .unwrap();
     };
     // One monster felled: its side counts the other.
-    let mut c = fight(vec!["Foe"]);
+    let mut c = fight(vec!["Foe"], 0, "monsters");
     order(&mut c);
     assert!(!c.turn().ended);
     assert_eq!(c.turn().alive_by_side.get("monsters"), Some(&1), "Brute alone stands");
     assert_eq!(c.turn().alive_by_side.get("heroes"), Some(&2));
     // Both felled: once the order is settled, the heroes have won.
-    let mut c = fight(vec!["Foe", "Brute"]);
+    let mut c = fight(vec!["Foe", "Brute"], 0, "monsters");
     order(&mut c);
     assert!(c.turn().ended);
     assert_eq!(c.turn().winner.as_deref(), Some("heroes"));
+    // A third side whose only creature is felled, then healed once the order is out: it stands
+    // and is counted (its side had no count to add it to; found by a review).
+    let mut c = fight(vec!["Brute"], 10, "beasts");
+    order(&mut c);
+    let brute = c.cid("Brute").unwrap();
+    assert_eq!(c.get::<skirmish::rules::components::Health>(brute).unwrap().hp, 10, "healed after the order");
+    assert!(!c.turn().ended);
+    assert_eq!(c.turn().alive_by_side.get("beasts"), Some(&1), "Brute stands for the beasts");
 }

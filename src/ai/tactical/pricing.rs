@@ -556,7 +556,8 @@ impl<'a> View<'a> {
         let table = self.sight_table.as_ref().filter(|_| sig.sight && self.map.in_bounds(from));
         let w = self.map.width as usize;
         let area = w * self.map.height as usize;
-        let row = from.y as usize * w + from.x as usize;
+        // `from` is on the map when there is a table to read.
+        let row = if table.is_some() { from.y as usize * w + from.x as usize } else { 0 };
         let mut k = 0u64;
         let mut unknown = 0u16;
         {
