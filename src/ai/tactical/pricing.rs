@@ -1098,6 +1098,8 @@ mod tests {
         let plain: Vec<&str> = plain.iter().map(String::as_str).collect();
         let map = crate::rules::map::BattleMap::from_rows(&plain).expect("the map parses");
         let mut specs = Vec::new();
+        // A letter found once names its creature; several are told apart by their squares.
+        let once = |ch: char| rows.iter().flat_map(|r| r.chars()).filter(|c| *c == ch).count() == 1;
         for (y, row) in rows.iter().enumerate() {
             for (x, ch) in row.chars().enumerate() {
                 let (side, abilities) = match ch {
@@ -1107,7 +1109,7 @@ mod tests {
                     _ => continue,
                 };
                 specs.push(CombatantSpec {
-                    name: format!("{ch}"),
+                    name: if once(ch) { format!("{ch}") } else { format!("{ch}{x}.{y}") },
                     side: side.into(),
                     at: (x as i32, y as i32),
                     hp: 20,
@@ -1189,5 +1191,26 @@ mod tests {
         let c = drawn(rs, &["...a...", ".......", "b.....f"], &["mend"]);
         let v = View::new(&c, c.cid("a").expect("a fights")).expect("a reads the fight");
         assert_eq!(v.fill_key(at(2, 0)), None);
+        // The key holds 9 creatures and 15 ranges: past either, the square is the key.
+        let foes = |n: usize| format!("{}{}", "f".repeat(n), ".".repeat(12 - n));
+        for (n, keyed) in [(9, true), (10, false)] {
+            let c = drawn(ruleset("homebrew-d20"), &[&foes(n), "............", "a..........."], &["sword"]);
+            let v = View::new(&c, c.cid("a").expect("a fights")).expect("a reads the fight");
+            assert_eq!(v.fill_key(at(3, 1)).is_some(), keyed, "{n} foes");
+        }
+        for (n, keyed) in [(15, true), (16, false)] {
+            let mut rs = ruleset("homebrew-d20");
+            let darts: Vec<String> = (1..=n).map(|r| format!("dart{r}")).collect();
+            for (r, id) in darts.iter().enumerate() {
+                rs.abilities.push(ability(&format!(
+                    r#"(id: "{id}", name: "{id}", cost: 1, range: Some({}), effect: Attack(kind: Ranged, stat: "DEX", damage: "1d4"))"#,
+                    r + 1
+                )));
+            }
+            let knows: Vec<&str> = darts.iter().map(String::as_str).collect();
+            let c = drawn(rs, &["f......", ".......", "......a"], &knows);
+            let v = View::new(&c, c.cid("a").expect("a fights")).expect("a reads the fight");
+            assert_eq!(v.fill_key(at(3, 1)).is_some(), keyed, "{n} ranges");
+        }
     }
 }
