@@ -542,7 +542,8 @@ impl<'w> Rules<'w, '_> {
 
     /// `who`'s side counts one more creature standing (`true`: healed back above 0 HP) or one
     /// fewer (fallen, put out). The one place that changes `alive_by_side`, besides
-    /// `finish_initiative`, which sets it; before that nobody is counted, and nothing changes.
+    /// `finish_initiative`, which sets it ([`Self::is_standing`]); before that nobody is counted,
+    /// and nothing changes.
     fn count_standing(&mut self, who: Cid, standing: bool) {
         let side = self.c(who).side.0.clone();
         if let Some(n) = self.turn.alive_by_side.get_mut(&side) {
@@ -629,7 +630,7 @@ impl<'w> Rules<'w, '_> {
         let Some(def) = self.rs().condition(id) else { return };
         // Before initiative is settled (a GM's tie decision pending) nobody is counted yet: the
         // condition goes on as any other, and `finish_initiative` leaves the creature out.
-        if *id == self.ruleset.defeated_condition && !self.turn.alive_by_side.is_empty() {
+        if *id == self.ruleset.defeated_condition && self.initiative_settled() {
             // The defeated condition, however it comes (a GM's input, a mod, an effect), puts the
             // creature out of the fight as falling does, for good: its side counts one fewer, its
             // square is free, and the combat ends if no other side is left standing.

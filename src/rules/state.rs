@@ -541,6 +541,18 @@ impl<'w, 's> Rules<'w, 's> {
         self.conds(who).has(&self.ruleset.defeated_condition)
     }
 
+    /// Standing, as its side counts it (`TurnState::alive_by_side`): not defeated and, where 0
+    /// hit points is not the end (pf2e's dying), above 0.
+    pub(crate) fn is_standing(&self, who: Cid) -> bool {
+        !self.is_down(who) && (self.ruleset.at_zero_hp.is_none() || self.c(who).health.hp > 0)
+    }
+
+    /// Initiative is settled: `finish_initiative` has set the order (naming every creature) and
+    /// counted each side. Before (a GM's tie decision pending) nobody is counted.
+    pub(crate) fn initiative_settled(&self) -> bool {
+        !self.turn.order.is_empty()
+    }
+
     /// Unable to act: a condition blocks actions (G-HB-19).
     pub(crate) fn cannot_act(&self, who: Cid) -> bool {
         super::query::blocks_actions(&self.ruleset, self.conds(who))

@@ -91,9 +91,9 @@ impl Rules<'_, '_> {
             // Ranks start one spacing up, so a creature can be moved in front of the first.
             let rank = (i as u32 + 1) * RANK_SPACING;
             let down = self.is_down(*who);
-            // Standing: not defeated and, where 0 hit points is not the end (pf2e's dying), above
-            // 0 (a creature felled before initiative was settled keeps its turns, uncounted).
-            let standing = !down && (self.ruleset.at_zero_hp.is_none() || self.c(*who).health.hp > 0);
+            // A creature felled before initiative was settled (pf2e: dying) keeps its turns,
+            // uncounted.
+            let standing = self.is_standing(*who);
             let aoo = self.opportunities_per_round(*who);
             {
                 let mut c = self.cm(*who);
@@ -633,11 +633,9 @@ impl Rules<'_, '_> {
 
     /// End the combat when at most one side is left standing.
     pub(crate) fn check_combat_end(&mut self) {
-        // Before initiative is settled (a GM's tie decision pending) nobody is counted yet, so no
-        // side seems left standing: `finish_initiative` counts and asks again. (Its order names
-        // every creature; a fight of none ends at once, as before.)
-        let settled = !self.turn.order.is_empty() || self.roster.entities.is_empty();
-        if self.turn.ended || !settled {
+        // Before initiative is settled nobody is counted yet, so no side seems left standing:
+        // `finish_initiative` counts and asks again. (A fight of no creatures ends at once.)
+        if self.turn.ended || !(self.initiative_settled() || self.roster.entities.is_empty()) {
             return;
         }
         let standing: Vec<&String> = self.turn.alive_by_side.iter().filter(|(_, n)| **n > 0).map(|(s, _)| s).collect();
