@@ -507,14 +507,12 @@ pub(crate) fn initials(name: &str) -> String {
 /// square: a downed creature under a standing one (whose token covers its own), and of several
 /// downed on one square all but the last in id order. Both names would run into each other.
 pub(crate) fn names_hidden(c: &crate::rules::driver::Combat) -> std::collections::BTreeSet<Cid> {
-    let down = &c.ruleset().defeated_condition;
-    let is_down = |w: Cid| c.get::<Conditions>(w).is_some_and(|k| k.has(down));
     // Who shows on each square: the one standing, else the downed one with the highest id.
     let mut shown: std::collections::BTreeMap<GridPos, Cid> = Default::default();
     for w in (0..c.len() as u32).map(Cid) {
         let Some(p) = c.get::<GridPos>(w) else { continue };
         match shown.get(p) {
-            Some(&o) if !is_down(o) => {}
+            Some(&o) if !c.is_down(o) => {}
             _ => {
                 shown.insert(*p, w);
             }
@@ -537,14 +535,13 @@ fn sync_tokens(
 ) {
     let Some(battle) = battle else { return };
     let c = &battle.combat;
-    let down = c.ruleset().defeated_condition.clone();
     for (tok, side, mut t, mat) in &mut tokens {
         if let Some(p) = playback.display.get(&tok.0) {
             let w = to_world(*p + playback.lunge(tok.0));
             t.translation.x = w.x;
             t.translation.y = w.y + CELL * 0.04;
         }
-        let is_down = c.get::<Conditions>(tok.0).is_some_and(|k| k.has(&down));
+        let is_down = c.is_down(tok.0);
         t.translation.z = if is_down { 1.5 } else { 2.0 };
         let want = if is_down { Color::srgb(0.35, 0.35, 0.38) } else { side.0 };
         if materials.get(&mat.0).is_some_and(|m| m.color != want)

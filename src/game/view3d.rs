@@ -23,7 +23,7 @@ use super::battle::{Battle, Highlights, Playback};
 use super::input::{CursorCell, GameAction, PlayerInput, PointerDrag, TypingInUi};
 use super::view::{BannerRect, BoardArea, Float, badges_of, bounds, float_height, hp_fill, short, side_color, view_is};
 use crate::i18n::Tr;
-use crate::rules::components::{Cid, Conditions, GridPos, Health, Side};
+use crate::rules::components::{Cid, GridPos, Health, Side};
 
 mod geometry;
 pub use geometry::*;
@@ -554,12 +554,11 @@ fn cursor_cell3d(
 /// The creatures as picking sees them.
 fn pick_tokens(battle: &Battle) -> Vec<PickToken> {
     let c = &battle.combat;
-    let down = &c.ruleset().defeated_condition;
     (0..c.len() as u32)
         .map(Cid)
         .filter_map(|who| {
             let at = *c.get::<GridPos>(who)?;
-            Some(PickToken { who, at, down: c.get::<Conditions>(who).is_some_and(|k| k.has(down)) })
+            Some(PickToken { who, at, down: c.is_down(who) })
         })
         .collect()
 }
@@ -591,7 +590,6 @@ fn sync_tokens3d(
 ) {
     let Some(battle) = battle else { return };
     let c = &battle.combat;
-    let down = c.ruleset().defeated_condition.clone();
     let grey = grey
         .get_or_insert_with(|| {
             materials.add(StandardMaterial {
@@ -622,7 +620,7 @@ fn sync_tokens3d(
                 t.rotation = want;
             }
         }
-        let is_down = c.get::<Conditions>(tok.0).is_some_and(|k| k.has(&down));
+        let is_down = c.is_down(tok.0);
         for child in children.iter() {
             if let Ok((b, mut bt, mut m)) = bodies.get_mut(child) {
                 // Downed: lying on the ground, greyed and faded.
@@ -736,7 +734,6 @@ fn labels3d(
 ) {
     let Some(battle) = battle else { return };
     let c = &battle.combat;
-    let down = c.ruleset().defeated_condition.clone();
     let size = area.rect.size();
     let view = orbit.projector(size);
     // Each token's head as drawn (area pixels) and its depth; none off the area or behind.
@@ -744,7 +741,7 @@ fn labels3d(
         .display
         .iter()
         .filter_map(|(who, p)| {
-            let is_down = c.get::<Conditions>(*who).is_some_and(|k| k.has(&down));
+            let is_down = c.is_down(*who);
             let lift = if is_down { 0.5 } else { TOKEN_HEIGHT + 0.1 };
             let head = square_point(*p + playback.lunge(*who)) + Vec3::Y * lift;
             view.project(head).filter(|(px, _)| area.rect.contains(*px + area.rect.min)).map(|h| (*who, h))

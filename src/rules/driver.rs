@@ -657,6 +657,11 @@ impl Combat {
         Some(self.rules().effective_rt(who, recovery).saturating_add(held.accrued))
     }
 
+    /// Out of the fight: the combatant has the ruleset's defeated condition (`Rules::is_down`).
+    pub fn is_down(&self, c: Cid) -> bool {
+        self.get::<Conditions>(c).is_some_and(|k| k.has(&self.ruleset().defeated_condition))
+    }
+
     /// The controller of a combatant.
     pub fn controller(&self, c: Cid) -> Controller {
         self.get::<Controller>(c).copied().unwrap_or_default()
