@@ -638,20 +638,39 @@ pub(crate) fn float_height(base: f32, rising: impl Iterator<Item = f32>) -> f32 
     y
 }
 
+/// Where across a new floating text over a creature standing at `x` goes: over it, or, at the
+/// board's edge, moved in just enough that a text as wide as the widest stays over the board
+/// (`board`: its left and right edges). Centred over a creature in the edge column, "attack 21"
+/// ran a third of a square off the board, up to the turn-order panel.
+pub(crate) fn float_x(x: f32, board: (f32, f32)) -> f32 {
+    let (lo, hi) = (board.0 + FLOAT_WIDTH / 2.0, board.1 - FLOAT_WIDTH / 2.0);
+    if lo > hi {
+        // A board narrower than a text: over the creature.
+        return x;
+    }
+    x.clamp(lo, hi)
+}
+
 fn spawn_floats(
     mut commands: Commands,
     playback: Res<Playback>,
     existing: Query<(&Float, &Transform)>,
     battle: Option<Res<Battle>>,
+    board: Option<Res<BoardSpawned>>,
     tr: Res<Tr>,
     fonts: Option<Res<crate::game::language::BoardFonts>>,
 ) {
     // Texts spawned this frame, with their x (they are not in the query yet).
     let mut placed: Vec<(f32, f32)> = Vec::new();
     let rs = battle.as_ref().map(|b| b.combat.ruleset());
+    // The board's left and right edges.
+    let edges = board.map(|b| {
+        (to_world(Vec2::new(b.0.x as f32, 0.0)).x - CELL / 2.0, to_world(Vec2::new(b.1.x as f32, 0.0)).x + CELL / 2.0)
+    });
     for (who, text, rgb) in playback.floats.iter() {
         let Some(p) = playback.display.get(who) else { continue };
         let at = to_world(*p);
+        let at = Vec2::new(edges.map_or(at.x, |e| float_x(at.x, e)), at.y);
         let base = at.y + CELL * 0.5 + 4.0;
         // Texts still rising near this square, whoever they are over: a text is wider than a
         // square, so a neighbour's "attack 13" would run into this creature's "miss".
@@ -971,5 +990,30 @@ mod tests {
         let rising = [base + 3.0, base + 24.0, base + 47.0, base + 90.0];
         let y = float_height(base, rising.into_iter());
         assert!(rising.iter().all(|t| (t - y).abs() >= FLOAT_LINE), "{y}");
+    }
+
+    /// A floating text over a creature in the board's edge column stays over the board, moved in
+    /// no further than that; one over a creature inside the board stays over it.
+    #[test]
+    fn a_floating_text_at_the_boards_edge_stays_over_the_board() {
+        // Twelve squares, as the 2D board draws them: centres 0, CELL, ..., 11 CELL.
+        let board = (-CELL / 2.0, 11.0 * CELL + CELL / 2.0);
+        let half = FLOAT_WIDTH / 2.0;
+        for x in 0..12 {
+            let c = x as f32 * CELL;
+            let at = float_x(c, board);
+            assert!(at - half >= board.0 - 1e-3 && at + half <= board.1 + 1e-3, "square {x}: {at}");
+            // Moved only as far as the edge asks.
+            if c - half >= board.0 && c + half <= board.1 {
+                assert_eq!(at, c, "square {x} is not at an edge");
+            } else {
+                assert!((at - half - board.0).abs() < 1e-3 || (at + half - board.1).abs() < 1e-3, "square {x}: {at}");
+            }
+        }
+        // The edge columns are the ones moved.
+        assert!(float_x(0.0, board) > 0.0);
+        assert!(float_x(11.0 * CELL, board) < 11.0 * CELL);
+        // A board narrower than a text: the text stays over its creature.
+        assert_eq!(float_x(0.0, (-CELL / 2.0, CELL / 2.0)), 0.0);
     }
 }
