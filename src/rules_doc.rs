@@ -89,17 +89,18 @@ pub fn rule_ids(text: &str) -> Vec<&str> {
     let mut i = 0;
     while i < b.len() {
         let boundary = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-' || b[i - 1] == b'_');
-        if boundary && text.is_char_boundary(i) {
-            if let Some(n) = id_len(&text[i..]) {
-                let after_ok = b.get(i + n).is_none_or(|c| !c.is_ascii_alphanumeric());
-                if after_ok {
-                    let id = &text[i..i + n];
-                    if !out.contains(&id) {
-                        out.push(id);
-                    }
-                    i += n;
-                    continue;
+        if boundary
+            && text.is_char_boundary(i)
+            && let Some(n) = id_len(&text[i..])
+        {
+            let after_ok = b.get(i + n).is_none_or(|c| !c.is_ascii_alphanumeric());
+            if after_ok {
+                let id = &text[i..i + n];
+                if !out.contains(&id) {
+                    out.push(id);
                 }
+                i += n;
+                continue;
             }
         }
         i += 1;

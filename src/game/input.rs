@@ -348,12 +348,11 @@ pub(crate) fn track_drag(
 ) {
     // A new press starts afresh; so does a frame with the button up (the frame of its release
     // keeps the drag, for the release to be read as the end of a drag rather than a click).
-    if mouse.just_pressed(MouseButton::Right)
-        || (!mouse.pressed(MouseButton::Right) && !mouse.just_released(MouseButton::Right))
+    if (mouse.just_pressed(MouseButton::Right)
+        || (!mouse.pressed(MouseButton::Right) && !mouse.just_released(MouseButton::Right)))
+        && (drag.right_moved != 0.0 || drag.right_dragged)
     {
-        if drag.right_moved != 0.0 || drag.right_dragged {
-            *drag = PointerDrag::default();
-        }
+        *drag = PointerDrag::default();
     }
     if mouse.pressed(MouseButton::Right)
         && let Some(m) = motion

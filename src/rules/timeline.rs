@@ -93,7 +93,7 @@ impl Timeline {
     }
 
     /// Whether nothing is scheduled.
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.queue.is_empty()
     }
 

@@ -100,6 +100,7 @@ pub struct SaveMeta {
 
 /// Where the ruleset comes from.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[expect(clippy::large_enum_variant, reason = "a save holds one; boxing it would change only the code that reads it")]
 pub enum RulesetSource {
     /// The whole ruleset, as it played (the default: the file stands alone).
     Embedded(Ruleset),

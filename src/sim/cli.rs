@@ -293,7 +293,7 @@ fn run(o: &Options, encounter: PathBuf) -> ExitCode {
     });
     let progress = |done: u64| {
         if let Some(b) = &bar
-            && done % 64 == 0
+            && done.is_multiple_of(64)
         {
             b.set_position(done);
         }

@@ -170,7 +170,7 @@ fn ai_by_side_plays_a_match_records_it_and_refuses_a_wrong_count() {
         [(Brain::Tactical, vec![Brain::Basic, Brain::Basic]), (Brain::Basic, vec![Brain::Tactical, Brain::Basic])]
     {
         let cfg = SimConfig { ai, side_ai, ..SimConfig::new(bench_4v4(), Some("pf2e"), 2) };
-        let e = sim::prepare(&cfg).err().expect("refused").to_string();
+        let e = sim::prepare(&cfg).expect_err("refused").to_string();
         assert!(e.contains("side_ai: one AI per side when they differ"), "{e}");
     }
     let mut bad = summary.clone();

@@ -164,7 +164,7 @@ fn a_mod_folder_or_the_mods_folder_linked_from_outside_is_refused() {
     let (p, out) = project("linked");
     good_mod(&out.join("evil"), "evil", &[]);
     symlink(&out.join("evil"), &p.join("mods/evil"));
-    let e = load(&p.join("mods"), &["evil"]).err().expect("a linked-in mod folder is refused");
+    let e = load(&p.join("mods"), &["evil"]).expect_err("a linked-in mod folder is refused");
     assert!(e.contains("refused: this mod folder is a link to outside"), "{e}");
     assert!(!e.contains(&out.display().to_string()), "the error does not name the outside path: {e}");
     let e = DataMods::load(&[p.join("mods/evil")]).unwrap_err();
@@ -180,7 +180,7 @@ fn a_mod_folder_or_the_mods_folder_linked_from_outside_is_refused() {
     std::fs::remove_dir(q.join("mods")).unwrap();
     good_mod(&elsewhere.join("mods/m"), "m", &[]);
     symlink(&elsewhere.join("mods"), &q.join("mods"));
-    let e = load(&q.join("mods"), &["m"]).err().expect("a linked-in mods folder is refused");
+    let e = load(&q.join("mods"), &["m"]).expect_err("a linked-in mods folder is refused");
     assert!(e.contains("this mods folder is a link to outside its project"), "{e}");
     // The same through a scenario beside it (its `mods/` is found near the file).
     let f = scenario_with_mods(&q, "\"m\"");
@@ -200,7 +200,7 @@ fn a_manifest_or_a_file_linked_to_a_system_file_is_refused_unread() {
     write(&secret, "TOPSECRET root:x:0:0:root:/root:/bin/bash\n");
     std::fs::create_dir_all(p.join("mods/leak")).unwrap();
     symlink(&secret, &p.join("mods/leak/mod.ron"));
-    let e = load(&p.join("mods"), &["leak"]).err().expect("refused");
+    let e = load(&p.join("mods"), &["leak"]).expect_err("refused");
     assert!(e.contains("refused: a link to outside the mod's folder"), "{e}");
     assert!(!e.contains("TOPSECRET") && !e.contains("root:x"), "no content quoted: {e}");
     let e = check_mod(&p.join("mods/leak")).unwrap_err().to_string();
@@ -215,7 +215,7 @@ fn a_manifest_or_a_file_linked_to_a_system_file_is_refused_unread() {
     // A content file linked out is refused too (before it is parsed).
     good_mod(&p.join("mods/sneaky"), "sneaky", &[]);
     symlink(&secret, &p.join("mods/sneaky/abilities/b.ron"));
-    let e = load(&p.join("mods"), &["sneaky"]).err().expect("refused");
+    let e = load(&p.join("mods"), &["sneaky"]).expect_err("refused");
     assert!(e.contains("leads outside the mod's folder") && !e.contains("TOPSECRET"), "{e}");
     clean(&[&p, &out]);
 }
@@ -277,7 +277,7 @@ fn a_mod_that_depends_on_itself_is_an_error() {
     good_mod(&p.join("mods/selfish"), "selfish", &["selfish"]);
     let e = read_manifest(&p.join("mods/selfish")).unwrap_err();
     assert!(e.message.contains("depends_on[0]: mod `selfish` depends on itself"), "{e}");
-    let e = load(&p.join("mods"), &["selfish"]).err().expect("refused");
+    let e = load(&p.join("mods"), &["selfish"]).expect_err("refused");
     assert!(e.contains("depends on itself"), "{e}");
     clean(&[&p, &out]);
 }
@@ -293,7 +293,7 @@ fn what_check_refuses_does_not_load_for_play_sim_or_scenarios() {
     );
     let checked = check_mod(&p.join("mods/broken")).unwrap_err().to_string();
     assert!(checked.contains("unknown condition `cursed`"), "{checked}");
-    let e = load(&p.join("mods"), &["broken"]).err().expect("refused at load");
+    let e = load(&p.join("mods"), &["broken"]).expect_err("refused at load");
     assert_eq!(e, checked, "the same message as check");
     // The simulator, the scenario runner and hot reload all load through it.
     let enc = p.join("duel.ron");
@@ -302,7 +302,7 @@ fn what_check_refuses_does_not_load_for_play_sim_or_scenarios() {
         mods: vec!["broken".into()],
         ..skirmish::sim::SimConfig::new(&enc, Some("pf2e"), 1)
     };
-    let e = skirmish::sim::prepare(&cfg).err().expect("sim refuses it").to_string();
+    let e = skirmish::sim::prepare(&cfg).expect_err("sim refuses it").to_string();
     assert!(e.contains("unknown condition `cursed`"), "{e}");
     let o = cli(&["sim", enc.to_str().unwrap(), "--runs", "1", "--ruleset", "pf2e", "--mod", "broken"]);
     assert!(!o.status.success() && stderr(&o).contains("unknown condition `cursed`"), "{}", stderr(&o));
@@ -316,7 +316,7 @@ fn what_check_refuses_does_not_load_for_play_sim_or_scenarios() {
         "[\n    (id: \"poke\", name: \"Poke\", cost: 1, targets: UpTo(1), effect: Damage(amount: \"1d4\")),\n]\n",
     );
     let checked = check_mod(&p.join("mods/unfit")).unwrap_err().to_string();
-    assert_eq!(load(&p.join("mods"), &["unfit"]).err().expect("refused"), checked);
+    assert_eq!(load(&p.join("mods"), &["unfit"]).expect_err("refused"), checked);
     clean(&[&p, &out]);
 }
 
@@ -327,10 +327,10 @@ fn files_in_subfolders_of_a_content_folder_are_an_error_naming_the_file() {
         let m = p.join(format!("mods/deep-{sub}"));
         good_mod(&m, &format!("deep-{sub}"), &[]);
         write(&m.join(sub).join("extra/more.ron"), "[]\n");
-        let e = DataMods::load(&[m.clone()]).unwrap_err();
+        let e = DataMods::load(std::slice::from_ref(&m)).unwrap_err();
         assert!(e.file.ends_with(&format!("{sub}/extra/more.ron")), "{sub}: {e}");
         assert!(e.message.contains(&format!("{sub}/ is read flat")), "{sub}: {e}");
-        let e = load(&p.join("mods"), &[&format!("deep-{sub}")]).err().expect("refused");
+        let e = load(&p.join("mods"), &[&format!("deep-{sub}")]).expect_err("refused");
         assert!(e.contains("extra/more.ron"), "{e}");
     }
     // An empty subfolder is named itself.
@@ -350,7 +350,7 @@ fn a_data_mod_named_like_a_rust_mod_is_refused_naming_both() {
         let e = check_mod(&p.join("mods").join(&name)).unwrap_err().to_string();
         assert!(e.contains(&format!("`{name}` is also the name of a built-in Rust mod")), "{e}");
         assert!(e.contains(&p.join("mods").join(&name).display().to_string()), "names the data mod: {e}");
-        let e = load(&p.join("mods"), &[&name]).err().expect("ambiguous");
+        let e = load(&p.join("mods"), &[&name]).expect_err("ambiguous");
         assert!(e.contains("ambiguous") && e.contains(&format!("the Rust mod `{name}`")), "{e}");
         let o = cli(&["check", p.join("mods").join(&name).to_str().unwrap()]);
         assert!(!o.status.success() && stderr(&o).contains("built-in Rust mod"), "{}", stderr(&o));
@@ -376,7 +376,7 @@ fn an_extends_chain_builds_at_any_length_and_a_cycle_is_listed() {
             ),
         );
     }
-    let mods = DataMods::load(&[m.clone()]).unwrap();
+    let mods = DataMods::load(std::slice::from_ref(&m)).unwrap();
     let rs = mods.ruleset("r18", &installed_ruleset).unwrap().expect("an 18-long chain builds");
     assert_eq!(rs.name, "r18");
     assert!(rs.ability("step1").is_some() && rs.ability("step18").is_some() && rs.ability("strike").is_some());
@@ -390,7 +390,7 @@ fn an_extends_chain_builds_at_any_length_and_a_cycle_is_listed() {
             &format!("Ruleset(\n    name: \"{a}\",\n    extends: \"{b}\",\n)\n"),
         );
     }
-    let mods = DataMods::load(&[c.clone()]).unwrap();
+    let mods = DataMods::load(std::slice::from_ref(&c)).unwrap();
     let e = mods.ruleset("ca", &installed_ruleset).unwrap().unwrap_err();
     assert!(e.message.contains("`ca` -> `cb` -> `cc` -> `ca` extend each other (a cycle)"), "{e}");
     assert!(e.file.ends_with("cc.ron") && (e.line, e.col) == (3, 5), "{e}");
@@ -418,7 +418,7 @@ fn a_depends_on_cycle_is_reported_as_a_cycle() {
     good_mod(&p.join("mods/x1"), "x1", &["x2"]);
     good_mod(&p.join("mods/x2"), "x2", &["x3"]);
     good_mod(&p.join("mods/x3"), "x3", &["x1"]);
-    let e = load(&p.join("mods"), &["x1", "x2", "x3"]).err().expect("a cycle");
+    let e = load(&p.join("mods"), &["x1", "x2", "x3"]).expect_err("a cycle");
     assert!(e.contains("`x1` -> `x2` -> `x3` -> `x1`"), "{e}");
     // Without a cycle, a load order the wrong way round still says to lower it.
     write(&p.join("mods/late/mod.ron"), &manifest("late", 5, &[]));
@@ -436,7 +436,7 @@ fn a_missing_mod_ron_is_said_so() {
     let want = format!("{} has no mod.ron", m.display());
     let e = check_mod(&m).unwrap_err().to_string();
     assert!(e.contains(&want), "{e}");
-    let e = load(&p.join("mods"), &["empty"]).err().expect("refused");
+    let e = load(&p.join("mods"), &["empty"]).expect_err("refused");
     assert!(e.contains(&want), "{e}");
     let o = cli(&["check", m.to_str().unwrap()]);
     assert!(!o.status.success());

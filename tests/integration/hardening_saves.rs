@@ -728,10 +728,10 @@ fn mutate(s: &mut SaveFile, (kind, a, b, c): Mutation) {
                     }
                 }
                 _ => {
-                    if let Some(x) = st.combatants.get_mut(a % m) {
-                        if x.conditions.pop().is_none() {
-                            x.conditions.push("prone".into());
-                        }
+                    if let Some(x) = st.combatants.get_mut(a % m)
+                        && x.conditions.pop().is_none()
+                    {
+                        x.conditions.push("prone".into());
                     }
                 }
             }
@@ -748,10 +748,10 @@ fn mutate(s: &mut SaveFile, (kind, a, b, c): Mutation) {
             0 => s.seed ^= 1 << (b % 64),
             1 => s.dice.push(1 + (b % 20) as i32),
             2 => {
-                if let Some(Entry::Force(v)) = s.journal.iter_mut().find(|e| matches!(e, Entry::Force(_))) {
-                    if let Some(x) = v.first_mut() {
-                        *x = 1 + (b % 20) as i32;
-                    }
+                if let Some(Entry::Force(v)) = s.journal.iter_mut().find(|e| matches!(e, Entry::Force(_)))
+                    && let Some(x) = v.first_mut()
+                {
+                    *x = 1 + (b % 20) as i32;
                 }
             }
             _ => s.journal.insert(a % n, Entry::Force(vec![1 + (b % 20) as i32])),

@@ -625,7 +625,11 @@ fn mutate(summary: &mut String, csv: &mut String, kind: u8, at: usize, how: u8, 
         // One of the inputs' content hashes: another valid hash.
         8 => {
             let Ok(mut v) = serde_json::from_str::<Value>(summary) else { return };
-            let p = if how % 2 == 0 { "/inputs/encounter".to_string() } else { "/inputs/rulesets/homebrew-d20".into() };
+            let p = if how.is_multiple_of(2) {
+                "/inputs/encounter".to_string()
+            } else {
+                "/inputs/rulesets/homebrew-d20".into()
+            };
             if let Some(x) = v.pointer_mut(&p) {
                 *x = format!("{:016x}", r).into();
             }

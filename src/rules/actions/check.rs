@@ -470,7 +470,7 @@ impl<'w> Rules<'w, '_> {
         // The ability is borrowed from the ruleset as the world holds it ([`Rules::rs`]), so the
         // plan may keep it while the engine changes other state.
         Ok(match self.check_act_checked(i)? {
-            Checked::OffTurn(def) => ActPlan::OffTurnImmediate(Box::new(def)),
+            Checked::OffTurn(def) => ActPlan::OffTurnImmediate(def),
             Checked::Holding(def) => ActPlan::WhileHolding(def),
             Checked::Turn(def, pay) => ActPlan::Turn(def, pay),
         })
@@ -488,7 +488,7 @@ impl<'w> Rules<'w, '_> {
         self.check_exists(i.actor)?;
         if self.turn.active != Some(i.actor) {
             if self.is_off_turn_immediate(i) {
-                return self.check_immediate_off_turn(i).map(Checked::OffTurn);
+                return self.check_immediate_off_turn(i).map(|d| Checked::OffTurn(Box::new(d)));
             }
             return Err(Rejection::NotYourTurn { actor: i.actor, active: self.turn.active });
         }

@@ -17,7 +17,7 @@ mod held;
 
 /// What [`Rules::check_act`]'s checks found, the ability borrowed from the ruleset.
 enum Checked<'a> {
-    OffTurn(AbilityDef),
+    OffTurn(Box<AbilityDef>),
     Holding(&'a AbilityDef),
     Turn(&'a AbilityDef, Payment),
 }
