@@ -49,9 +49,11 @@ fn bench(cr: &mut Criterion) {
             (c.ruleset().clone(), c.map().clone(), c.origin().specs.clone())
         };
         let journals: Vec<_> = played.iter().map(|(seed, c)| (*seed, c.journal().to_vec(), c.state_hash())).collect();
-        let mut combat = Combat::with_map(rs2.clone(), 1, &specs2, map2.clone(), &[]).expect("sets up");
+        let mut combat = Combat::with_map(rs2, 1, &specs2, map2.clone(), &[]).expect("sets up");
+        // Reset as the simulator resets between runs: the same world, keeping the ruleset
+        // (cloning it for every replay would count work no simulator run does).
         let replay = |combat: &mut Combat, seed: u64, journal: &[skirmish::rules::journal::Entry]| {
-            assert!(combat.reset(rs2.clone(), seed, &specs2, map2.clone(), &[]).expect("resets"));
+            assert!(combat.reset_keeping_ruleset(seed, &specs2, map2.clone(), &[]).expect("resets"));
             for e in journal {
                 let _ = combat.apply_entry(e);
             }
