@@ -317,7 +317,9 @@ fn run(o: &Options, encounter: PathBuf) -> ExitCode {
         if let Err(e) = files.and_then(|f| output::write_outputs(dir, &f, &[cfg.encounter.as_path()])) {
             return fail(e);
         }
-        say(&format!("wrote {0}/summary.json, {0}/runs.csv, {0}/report.svg\n", dir.display()));
+        // Joined, so `--out out/` (as the README writes it) names `out/summary.json`, not `out//`.
+        let [a, b, c] = ["summary.json", "runs.csv", "report.svg"].map(|f| dir.join(f).display().to_string());
+        say(&format!("wrote {a}, {b}, {c}\n"));
     }
     ExitCode::SUCCESS
 }

@@ -301,6 +301,24 @@ fn sim_four_shards_merged_equal_the_unsharded_run_byte_for_byte() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("counted twice"));
 }
 
+/// `--out out/`, as the README writes it, names the files it wrote as `out/summary.json`, not
+/// `out//summary.json`, and they are there.
+#[test]
+fn sim_names_the_files_it_wrote_under_an_out_folder_given_with_a_slash() {
+    let d = temp("out-slash");
+    let dir = format!("{}/", d.join("out").display());
+    let out = sim(&[bench_4v4().to_str().unwrap(), "--ruleset", "pf1e", "--runs", "2", "--out", &dir]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().find(|l| l.starts_with("wrote ")).expect("a line naming the files written");
+    assert!(!line.contains("//"), "{line}");
+    for f in ["summary.json", "runs.csv", "report.svg"] {
+        let p = d.join("out").join(f);
+        assert!(line.contains(&p.display().to_string()), "{line} names {}", p.display());
+        assert!(p.is_file(), "{}", p.display());
+    }
+}
+
 #[test]
 fn sim_replay_run_reproduces_the_runs_log() {
     let enc = bench_4v4();
