@@ -477,7 +477,8 @@ impl<'w> Rules<'w, '_> {
     }
 
     /// Whether [`Rules::check_act`] accepts the intent, without building the plan (dry runs:
-    /// the same checks, nothing copied).
+    /// the same checks; only an off-turn immediate action's ability is copied, as
+    /// `check_immediate_off_turn` returns it).
     pub(crate) fn check_act_ok(&self, i: &ActIntent) -> Result<(), Rejection> {
         self.check_act_checked(i).map(|_| ())
     }
