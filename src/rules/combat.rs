@@ -553,8 +553,10 @@ impl<'w> Rules<'w, '_> {
 
     /// Dead (dying reached its limit): the defeated condition; no more turns.
     pub(crate) fn die(&mut self, who: Cid) {
-        let counted_already = self.ruleset.at_zero_hp.is_some() && self.c(who).health.hp <= 0;
-        self.remove_from_fight(who, !counted_already);
+        // Its side counts it only while it stands (pf2e's dying at 0 hit points is uncounted
+        // already).
+        let standing = self.is_standing(who);
+        self.remove_from_fight(who, standing);
     }
 
     fn remove_from_fight(&mut self, who: Cid, count: bool) {
