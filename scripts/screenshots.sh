@@ -39,8 +39,9 @@ fi
 shots+=("$out/your-turn/your-turn.png")
 # The HUD at four moments, each set up by a scenario file (the battle opens after its steps):
 # a homebrew-d20 opening prompt mid-round, a pf2e end-of-turn sequence, a pf1e surprise round,
-# and a segments timeline with a cast pending and the what-if preview.
-for moment in hud-hb-opening hud-p2-end-of-turn hud-p1-surprise hud-sg-cast; do
+# a segments timeline with a cast pending and the what-if preview, and pf2e's attack math (a
+# critical hit in the log, "Strike −10" on the ability bar: issue 50).
+for moment in hud-hb-opening hud-p2-end-of-turn hud-p1-surprise hud-sg-cast hud-p2-attack-math; do
     echo "screenshots: $moment"
     if ! timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" \
         "$bin" play --scenario "tests/scenarios/$moment.ron" --screenshots "$out/$moment" \
@@ -82,6 +83,11 @@ run_shot lang-es --all-ai --ruleset homebrew-d20 --seed 7 --rounds 1 --lang es
 shots+=("$out/lang-es/battle.png")
 run_shot lang-ko --all-ai --ruleset pf2e --seed 7 --rounds 1 --lang ko
 shots+=("$out/lang-ko/battle.png")
+# pf2e's attack math (issue 50) in Spanish and Korean too: "Golpe −10", "타격 −10" on the bar.
+run_shot attack-math-es --scenario tests/scenarios/hud-p2-attack-math.ron --lang es
+shots+=("$out/attack-math-es/moment.png")
+run_shot attack-math-ko --scenario tests/scenarios/hud-p2-attack-math.ron --lang ko
+shots+=("$out/attack-math-ko/moment.png")
 # The 3D view (issue 23): the battle under every ruleset, and (low.png) a low camera with walls
 # between it and the creatures. Their board region (between the panels) must not be blank.
 shots3d=()

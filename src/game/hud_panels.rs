@@ -707,7 +707,17 @@ pub fn draw_ability_bar_in(
                 let targets = if b.targets.is_empty() {
                     String::new()
                 } else {
-                    let names = b.targets.iter().map(|t| cache.name(*t)).collect::<Vec<_>>().join(", ");
+                    // Each target with its chances to hit and to crit (issue 50), where the
+                    // attack rolls against a static AC.
+                    let names = b
+                        .targets
+                        .iter()
+                        .map(|t| match b.odds.iter().find(|(c, _)| c == t) {
+                            Some((_, odds)) => format!("{} ({odds})", cache.name(*t)),
+                            None => cache.name(*t).to_string(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ");
                     format!("\n{}", tr!(tr, "bar-targets-now", targets = names))
                 };
                 resp.on_hover_text(format!("{tip}{targets}"))

@@ -599,13 +599,25 @@ fn refusal(combat: &mut Combat, intent: &ActIntent, cell: GridPos, on_cell: Opti
 }
 
 /// Why the chosen ability cannot be used on what the cursor is over, in the engine's words, for
-/// the banner (issue 23: hovering an invalid target says why). Worked out once per square,
-/// ability and point of the fight.
+/// the banner (issue 23: hovering an invalid target says why); or, for a valid target (hovered, or
+/// chosen with Tab), the what-if preview of an attack on it (issue 50). Worked out once per
+/// square, target, ability and point of the fight.
 #[derive(Resource, Debug, Clone, Default, PartialEq)]
 pub struct HoverReason {
     /// The refusal, if the hovered target is not valid.
     pub text: Option<String>,
-    key: Option<(GridPos, String, usize, usize)>,
+    /// The what-if preview of a valid target of the chosen attack, hovered or chosen with Tab:
+    /// its chances to hit and to crit (issue 50), `Orc: hit 55% · critical 5%`; none for other
+    /// abilities, or under an active defence (homebrew-d20's defensive rolls).
+    pub odds: Option<String>,
+    key: Option<(Option<GridPos>, Option<Cid>, String, usize, usize)>,
+}
+
+/// The what-if preview of `who`'s `ability` on `target`: its chances to hit and to crit, named
+/// (`Orc: hit 55% · critical 5%`); none without an attack roll against a static AC.
+fn odds_words(combat: &mut Combat, who: Cid, ability: &str, target: Cid, tr: &Tr) -> Option<String> {
+    let odds = crate::hud_model::attack_odds_text_in(combat, who, ability, target, tr)?;
+    Some(crate::tr!(tr, "banner-odds", who = combat.name_in(target, tr.code()), odds = odds))
 }
 
 pub(crate) fn hover_reason(
@@ -616,19 +628,24 @@ pub(crate) fn hover_reason(
     tr: Res<Tr>,
 ) {
     let clear = |out: &mut ResMut<HoverReason>| {
-        if out.text.is_some() || out.key.is_some() {
+        if out.text.is_some() || out.odds.is_some() || out.key.is_some() {
             **out = HoverReason::default();
         }
     };
-    let (Some(mut battle), Some(cell), Some(ability)) = (battle, cursor.0, selection.ability.clone()) else {
+    let (Some(mut battle), Some(ability)) = (battle, selection.ability.clone()) else {
         clear(&mut out);
         return;
     };
+    if cursor.0.is_none() && selection.target.is_none() {
+        clear(&mut out);
+        return;
+    }
     let Some(who) = battle.human_waiting().filter(|w| battle.combat.turn().active == Some(*w)) else {
         clear(&mut out);
         return;
     };
-    let key = (cell, ability.clone(), battle.combat.log().events.len(), battle.combat.journal().len());
+    let key =
+        (cursor.0, selection.target, ability.clone(), battle.combat.log().events.len(), battle.combat.journal().len());
     let same = out.key.as_ref() == Some(&key);
     // A new language words the reason again.
     if same && !tr.is_changed() {
@@ -640,9 +657,27 @@ pub(crate) fn hover_reason(
     }
     // A dry run changes nothing: the battle is not marked changed.
     let b = battle.bypass_change_detection();
-    let on_cell = b.creature_at(cell);
-    let intent = click_intent(&mut b.combat, who, &ability, cell, on_cell);
-    out.text = refusal(&mut b.combat, &intent, cell, on_cell).err().map(|w| w.say(Some(&b.combat), &tr));
+    out.text = None;
+    out.odds = None;
+    if let Some(cell) = cursor.0 {
+        let on_cell = b.creature_at(cell);
+        let intent = click_intent(&mut b.combat, who, &ability, cell, on_cell);
+        out.text = refusal(&mut b.combat, &intent, cell, on_cell).err().map(|w| w.say(Some(&b.combat), &tr));
+        out.odds = match on_cell {
+            Some(t) if out.text.is_none() && intent.targets.contains(&t) => {
+                odds_words(&mut b.combat, who, &ability, t, &tr)
+            }
+            _ => None,
+        };
+    }
+    // The target chosen with Tab, while the pointer is on no target of its own (issue 50).
+    if out.text.is_none()
+        && out.odds.is_none()
+        && let Some(t) = selection.target
+        && b.combat.check_act(&ActIntent::new(who, ability.clone(), vec![t])).is_ok()
+    {
+        out.odds = odds_words(&mut b.combat, who, &ability, t, &tr);
+    }
     out.key = Some(key);
 }
 

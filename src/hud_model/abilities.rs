@@ -15,8 +15,11 @@ use super::{log, rejection_words, what_if_in};
 pub struct AbilityButton {
     /// Ability id (what commands name).
     pub id: String,
-    /// Display name.
+    /// Display name, with the multiple attack penalty its use would take now when there is one
+    /// (`Strike −5`, G-P2-23).
     pub name: String,
+    /// The multiple attack penalty its use would take now (G-P2-23): 0 for none.
+    pub penalty: i32,
     /// Its cost in the ruleset's own terms: `2 actions`, `standard`, `RT 3 · CT 2`.
     pub cost: String,
     /// Its hotkey, if it has one.
@@ -29,6 +32,49 @@ pub struct AbilityButton {
     pub targets: Vec<Cid>,
     /// Where its user would act next if it used it now.
     pub what_if: Option<String>,
+    /// For an attack against a static AC: each target's chances to hit and to crit now, in words
+    /// (`hit 55% · critical 5%`, [`attack_odds_text`]), in the order of `targets`.
+    pub odds: Vec<(Cid, String)>,
+}
+
+/// The chances that `who`'s use of `ability` on `target` would hit and be a critical hit now
+/// ([`Combat::attack_odds`]: the penalty, flanking, assists, conditions, degrees and threats), in
+/// words: `hit 55% · critical 5%`, the critical part only under a ruleset with critical hits.
+/// `None` for an ability without an attack roll, or under an active defence (homebrew-d20's
+/// defensive rolls): the preview then shows nothing new.
+pub fn attack_odds_text(combat: &mut Combat, who: Cid, ability: &str, target: Cid) -> Option<String> {
+    attack_odds_text_in(combat, who, ability, target, &Tr::default())
+}
+
+/// [`attack_odds_text`] in a language.
+pub(crate) fn attack_odds_text_in(
+    combat: &mut Combat,
+    who: Cid,
+    ability: &str,
+    target: Cid,
+    tr: &Tr,
+) -> Option<String> {
+    let odds = combat.attack_odds(who, target, ability)?;
+    let hit = percent(odds.hit);
+    Some(if odds.multiplier > 1 {
+        tr!(tr, "odds-hit-crit", hit = hit, crit = percent(odds.crit))
+    } else {
+        tr!(tr, "odds-hit", hit = hit)
+    })
+}
+
+/// A chance as a whole percentage (`55`): `<1` for one that is not nil but rounds to 0, `>99` for
+/// one short of certain that rounds to 100.
+fn percent(p: f32) -> String {
+    let x = (p * 100.0).clamp(0.0, 100.0);
+    let r = x.round();
+    if x > 0.0 && r < 1.0 {
+        "<1".to_string()
+    } else if x < 100.0 && r >= 100.0 {
+        ">99".to_string()
+    } else {
+        format!("{}", r as i32)
+    }
 }
 
 /// An ability's cost in its ruleset's terms.
@@ -191,7 +237,12 @@ pub(crate) fn ability_buttons_in(combat: &mut Combat, who: Cid, hotkeys: &[Strin
     let mut out = Vec::with_capacity(ids.len());
     for (i, id) in ids.iter().enumerate() {
         let def = rs.ability(id).cloned();
-        let name = log::ability_name(&rs, tr, id);
+        // G-P2-23: the penalty this use would take now, on the button ("Strike −5").
+        let penalty = combat.attack_penalty(who, id);
+        let name = match penalty {
+            0 => log::ability_name(&rs, tr, id),
+            p => tr!(tr, "ability-with-penalty", name = log::ability_name(&rs, tr, id), penalty = log::signed(p)),
+        };
         let mut targets = Vec::new();
         let mut reason = None;
         let enabled = match def.as_ref().map(|d| &d.effect) {
@@ -271,16 +322,112 @@ pub(crate) fn ability_buttons_in(combat: &mut Combat, who: Cid, hotkeys: &[Strin
             }
         };
         let what_if = what_if_in(combat, who, id, tr).map(|w| w.text);
+        let odds = if matches!(def.as_ref().map(|d| &d.effect), Some(Effect::Attack { .. })) {
+            targets.iter().filter_map(|t| attack_odds_text_in(combat, who, id, *t, tr).map(|o| (*t, o))).collect()
+        } else {
+            Vec::new()
+        };
         out.push(AbilityButton {
             id: id.clone(),
             name,
+            penalty,
             cost: cost_text_in(&rs, tr, id),
             hotkey: hotkeys.get(i).cloned(),
             enabled,
             reason: if enabled { None } else { reason.or_else(|| Some(tr.t("bar-refused-now"))) },
             targets,
             what_if,
+            odds,
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hud_model::tests::fight_with;
+    use crate::rules::command::Command;
+
+    /// A pf2e Fighter (STR 5) next to an Orc (AC 15), the Fighter to act.
+    fn pf2e_duel() -> (Combat, Cid, Cid) {
+        let c = fight_with(
+            "pf2e",
+            &[
+                ("Fighter", "heroes", (0, 0), 20, &[("STR", 5), ("AC", 18)], &[]),
+                ("Orc", "monsters", (1, 0), 5, &[("AC", 15)], &[]),
+            ],
+        );
+        let (f, o) = (c.cid("Fighter").unwrap(), c.cid("Orc").unwrap());
+        assert_eq!(c.turn().active, Some(f), "the Fighter acts first");
+        (c, f, o)
+    }
+
+    fn button(c: &mut Combat, who: Cid, id: &str) -> AbilityButton {
+        ability_buttons(c, who, &[]).into_iter().find(|b| b.id == id).unwrap_or_else(|| panic!("no {id} on the bar"))
+    }
+
+    /// G-P2-23 on the ability bar (issue 50): after one Strike this turn the Strike button reads
+    /// "Strike −5", after two "Strike −10"; an ability without the attack trait takes none.
+    #[test]
+    fn a_pf2e_strike_button_shows_the_multiple_attack_penalty() {
+        let (mut c, f, o) = pf2e_duel();
+        let first = button(&mut c, f, "strike");
+        assert_eq!((first.name.as_str(), first.penalty), ("Strike", 0));
+        // 1d20 10 + 5 = 15 against AC 15: a hit, 1d8 4 + 5 damage.
+        c.force_dice([10, 4]);
+        c.submit(Command::Act(ActIntent::new(f, "strike", vec![o]))).expect("the first Strike");
+        let second = button(&mut c, f, "strike");
+        assert_eq!((second.name.as_str(), second.penalty), ("Strike −5", -5));
+        // 1d20 10 + 5 − 5 = 10 against 15: a miss.
+        c.force_dice([10]);
+        c.submit(Command::Act(ActIntent::new(f, "strike", vec![o]))).expect("the second Strike");
+        let third = button(&mut c, f, "strike");
+        assert_eq!((third.name.as_str(), third.penalty), ("Strike −10", -10));
+        let stride = button(&mut c, f, "stride");
+        assert_eq!((stride.name.as_str(), stride.penalty), ("Stride", 0));
+        // In Spanish: the ability's own name, with the penalty.
+        let es = ability_buttons_in(&mut c, f, &[], &Tr::shipped("es"));
+        assert_eq!(es.iter().find(|b| b.id == "strike").map(|b| b.name.as_str()), Some("Golpe −10"));
+    }
+
+    /// The what-if preview of an attack on a target gives its chances to hit and to crit (issue
+    /// 50), counted as the engine rolls (the multiple attack penalty lowers them); an ability
+    /// without an attack roll, or homebrew-d20's defensive rolls, give none.
+    #[test]
+    fn the_preview_gives_the_chances_to_hit_and_to_crit() {
+        let (mut c, f, o) = pf2e_duel();
+        // 1d20 + 5 against AC 15: a hit on 10..=20 (55%), a critical on a natural 20 (5%).
+        assert_eq!(attack_odds_text(&mut c, f, "strike", o).as_deref(), Some("hit 55% · critical 5%"));
+        let strike = button(&mut c, f, "strike");
+        assert!(strike.odds.contains(&(o, "hit 55% · critical 5%".to_string())), "{:?}", strike.odds);
+        assert_eq!(attack_odds_text(&mut c, f, "stride", o), None);
+        assert!(button(&mut c, f, "stride").odds.is_empty());
+        // After one Strike, 1d20 + 0 against 15: a hit on 15..=20 (30%); a natural 20 still crits.
+        c.force_dice([10, 4]);
+        c.submit(Command::Act(ActIntent::new(f, "strike", vec![o]))).expect("the Strike");
+        assert_eq!(attack_odds_text(&mut c, f, "strike", o).as_deref(), Some("hit 30% · critical 5%"));
+        let in_lang = |c: &mut Combat, code: &str| attack_odds_text_in(c, f, "strike", o, &Tr::shipped(code));
+        assert_eq!(in_lang(&mut c, "es").as_deref(), Some("impacto 30 % · crítico 5 %"));
+        assert_eq!(in_lang(&mut c, "ko").as_deref(), Some("명중 30% · 치명타 5%"));
+        // homebrew-d20: the defender rolls, so there are no chances to give.
+        let mut h = crate::hud_model::tests::fight(
+            "homebrew-d20",
+            &[("Knight", "heroes", (0, 0), 20), ("Orc", "monsters", (1, 0), 5)],
+        );
+        let (k, orc) = (h.cid("Knight").unwrap(), h.cid("Orc").unwrap());
+        assert_eq!(attack_odds_text(&mut h, k, "sword", orc), None);
+        assert!(ability_buttons(&mut h, k, &[]).iter().all(|b| b.odds.is_empty()));
+    }
+
+    /// Chances in whole percents, never rounded to a certainty they are not.
+    #[test]
+    fn chances_round_to_whole_percents_short_of_nil_and_certain() {
+        assert_eq!(percent(0.55), "55");
+        assert_eq!(percent(0.0), "0");
+        assert_eq!(percent(1.0), "100");
+        assert_eq!(percent(1.0 / 400.0), "<1");
+        assert_eq!(percent(399.0 / 400.0), ">99");
+        assert_eq!(percent(11.0 / 400.0), "3");
+    }
 }

@@ -16,8 +16,8 @@ use super::rules_ref::event_rule;
 use crate::rules::command::{Choice, DefenseMethod};
 use crate::rules::components::{Cid, Stats};
 use crate::rules::driver::Combat;
-use crate::rules::log::CombatEvent;
-use crate::rules::ruleset::{DefenseRule, Ruleset};
+use crate::rules::log::{CombatEvent, DamageScale};
+use crate::rules::ruleset::{DefenseRule, RollOn, Ruleset};
 
 mod sentences;
 pub use sentences::*;
@@ -112,6 +112,12 @@ pub struct LogView {
     round: u32,
     /// The entry of an attack still collecting its answer (defence, hit or miss, damage).
     open_attack: Option<(usize, Cid)>,
+    /// The entry of a saving throw whose degree (G-P2-24) may still follow its modifiers, and
+    /// who saved.
+    open_save: Option<(usize, Cid)>,
+    /// The entry of a damage change outside an attack (a basic save's, G-P2-26) waiting for the
+    /// `Damaged` it changed: who takes it, the damage rolled and taken, and how it was changed.
+    open_scale: Option<(usize, Cid, i32, i32, DamageScale)>,
     /// The start- or end-of-turn step running (pf2e's Steps 1 and 3): events in it that no rule
     /// of their own names are the step's doing.
     step: Option<&'static str>,
@@ -190,18 +196,55 @@ impl LogView {
                 }
                 _ => {}
             }
+            // A save's degree comes after the save's own modifiers; anything else ends the save.
+            if !matches!(
+                e,
+                CombatEvent::RollModified { on: RollOn::Save | RollOn::Dc, .. } | CombatEvent::SaveDegree { .. }
+            ) {
+                self.open_save = None;
+            }
+            let open_scale = self.open_scale.take();
             if let Some((at, target)) = self.open_attack
                 && answers_attack(e, target)
             {
                 let entry = &mut self.entries[at];
                 entry.last = i;
                 entry.text = attack_sentence(rs, &self.tr, &log.events[entry.first..=i], &names, &stat);
+                entry.rule = attack_rule(rs, &log.events[entry.first..=i]);
                 if let CombatEvent::Damaged { .. } = e {
                     self.open_attack = None;
                 }
                 continue;
             }
             self.open_attack = None;
+            // Issue 50: the degree of a save goes into the save's sentence ("— critical failure").
+            if let CombatEvent::SaveDegree { who, degree } = e
+                && let Some((at, saver)) = self.open_save.take()
+                && saver == *who
+                && let Some(text) =
+                    save_sentence_with_degree(rs, &self.tr, &log.events[self.entries[at].first], *degree, &names)
+            {
+                // The entry takes the event in when nothing came between (the save's modifiers
+                // have entries of their own).
+                let last = at + 1 == self.entries.len();
+                let entry = &mut self.entries[at];
+                entry.text = text;
+                if last {
+                    entry.last = i;
+                }
+                continue;
+            }
+            // A basic save's damage: the change and the damage it changed make one entry.
+            if let Some((at, scaled_who, rolled, amount, scale)) = open_scale
+                && let CombatEvent::Damaged { who, .. } = e
+                && *who == scaled_who
+                && let Some(text) = scaled_damage_sentence(rs, &self.tr, e, (rolled, amount, scale), &names)
+            {
+                let entry = &mut self.entries[at];
+                entry.last = i;
+                entry.text = text;
+                continue;
+            }
             if let CombatEvent::AttackRolled { attacker, target, .. } = e {
                 self.open_attack = Some((self.entries.len(), *target));
                 self.entries.push(LogEntry {
@@ -248,9 +291,19 @@ impl LogView {
                             _ => None,
                         })
                     }
+                    // Outside an attack, damage is changed by a basic save (G-P2-26).
+                    CombatEvent::DamageScaled { .. } => Some("G-P2-26"),
                     _ => event_rule(rs, e).or(self.step),
                 },
             });
+            let at = self.entries.len() - 1;
+            match e {
+                CombatEvent::SaveRolled { who, .. } => self.open_save = Some((at, *who)),
+                CombatEvent::DamageScaled { who, rolled, amount, scale } => {
+                    self.open_scale = Some((at, *who, *rolled, *amount, *scale))
+                }
+                _ => {}
+            }
         }
         self.consumed = log.events.len();
     }
@@ -299,12 +352,29 @@ fn answers_attack(e: &CombatEvent, target: Cid) -> bool {
         | AttackBlocked { .. }
         | AttackHit { .. }
         | AttackMissed { .. }
-        | RollModified { .. } => true,
+        | RollModified { .. }
+        | MultipleAttackPenalty { .. } => true,
+        CritConfirmRolled { target: t, .. } | CriticalHit { target: t, .. } | CriticalMiss { target: t, .. } => {
+            *t == target
+        }
         DecisionRequested { about, .. } => about.starts_with("Defense") || about.contains("defen"),
         DecisionMade { choice: Choice::Defend(_), .. } => true,
-        Damaged { who, .. } => *who == target,
+        Damaged { who, .. } | DamageScaled { who, .. } => *who == target,
         _ => false,
     }
+}
+
+/// The rule an attack entry stands for: its roll's, else its critical hit's or critical
+/// failure's (G-P2-24/25, G-P1-18), else its multiple attack penalty's (G-P2-23).
+fn attack_rule(rs: &Ruleset, events: &[CombatEvent]) -> Option<&'static str> {
+    use CombatEvent::*;
+    let first = events.first().and_then(|e| event_rule(rs, e));
+    let critical = events
+        .iter()
+        .filter(|e| matches!(e, CriticalHit { .. } | CritConfirmRolled { .. } | CriticalMiss { .. }))
+        .find_map(|e| event_rule(rs, e));
+    let penalty = events.iter().filter(|e| matches!(e, MultipleAttackPenalty { .. })).find_map(|e| event_rule(rs, e));
+    first.or(critical).or(penalty)
 }
 
 fn defense_stat(rs: &Ruleset, m: DefenseMethod) -> String {
@@ -346,7 +416,13 @@ fn category(e: &CombatEvent) -> Category {
         | RecoveryCheck { .. }
         | FlatCheck { .. }
         | RollModified { .. }
-        | PermanentWound { .. } => Category::Attack,
+        | PermanentWound { .. }
+        | MultipleAttackPenalty { .. }
+        | CritConfirmRolled { .. }
+        | CriticalHit { .. }
+        | CriticalMiss { .. }
+        | SaveDegree { .. }
+        | DamageScaled { .. } => Category::Attack,
         Moved { .. }
         | MoveStopped { .. }
         | Disengaged { .. }
@@ -400,7 +476,10 @@ fn actors(e: &CombatEvent) -> Vec<Cid> {
         AttackRolled { target, .. }
         | AttackBlocked { target, .. }
         | AttackHit { target, .. }
-        | AttackMissed { target, .. } => v.push(*target),
+        | AttackMissed { target, .. }
+        | CritConfirmRolled { target, .. }
+        | CriticalHit { target, .. }
+        | CriticalMiss { target, .. } => v.push(*target),
         OpportunityProvoked { from, .. } | NoOpportunity { from, .. } => v.push(*from),
         AssistGranted { to, .. } | AssistDenied { to, .. } => v.push(*to),
         HeldActionTriggered { by, .. } => v.push(*by),
@@ -530,5 +609,263 @@ mod tests {
         assert_eq!(actors(&ReturnedFromDelay { who: a, after: b }), [a, b]);
         assert_eq!(actors(&SurpriseRound { aware: vec![b, c] }), [b, c]);
         assert_eq!(actors(&Disengaged { who: a, from: vec![b, c] }), [a, b, c]);
+    }
+
+    fn ruleset(name: &str) -> Ruleset {
+        Ruleset::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/rulesets/{name}.ron")))
+            .unwrap()
+    }
+
+    fn die(sides: u32, value: i32) -> DieRoll {
+        DieRoll { sides, value, kept: true, negative: false }
+    }
+
+    /// An attack roll of the Fighter (Cid 0) on the Orc (Cid 1) with `ability`.
+    fn rolled(ability: &str, roll: i32, bonus: i32) -> CombatEvent {
+        CombatEvent::AttackRolled {
+            attacker: Cid(0),
+            target: Cid(1),
+            ability: ability.into(),
+            kind: crate::rules::ruleset::AttackKind::Melee,
+            roll,
+            bonus,
+            total: roll + bonus,
+            flanking: 0,
+            dice: vec![die(20, roll)],
+        }
+    }
+
+    /// Issue 50: a pf2e critical Strike reads "critical hit (×2)" in place of "hit", its multiple
+    /// attack penalty is named in the roll's sum, and the damage shows its dice and the doubling.
+    #[test]
+    fn a_critical_hit_reads_as_one_with_its_doubled_damage() {
+        use CombatEvent::*;
+        let rs = ruleset("pf2e");
+        let names = |c: Cid| ["Fighter", "Orc"][c.0 as usize].to_string();
+        let stat = |_: Cid, _: &str| 5;
+        let (f, o) = (Cid(0), Cid(1));
+        let events = [
+            rolled("strike", 20, 0),
+            MultipleAttackPenalty { who: f, penalty: -5 },
+            AttackHit { attacker: f, target: o },
+            CriticalHit { attacker: f, target: o, multiplier: 2 },
+            DamageScaled { who: o, rolled: 9, amount: 18, scale: crate::rules::log::DamageScale::Times(2) },
+            Damaged { who: o, amount: 18, hp: 22, dice: vec![die(8, 4)] },
+        ];
+        assert_eq!(
+            attack_sentence(&rs, &Tr::default(), &events, &names, &stat),
+            "Fighter attacks Orc with Strike: 1d20 20 + STR 5 − multiple attack penalty 5 = 20 — critical hit (×2), \
+             18 damage [1d8 4, 9 ×2] (Orc 22 hp left)"
+        );
+        for code in ["es", "ko"] {
+            let t = attack_sentence(&rs, &Tr::strict(code), &events, &names, &stat);
+            assert!(!t.contains('⟦') && t.contains("×2") && t.contains("−"), "{code}: {t}");
+        }
+        // A critical failure says so in place of the miss.
+        let missed = [
+            rolled("strike", 1, 5),
+            AttackMissed { attacker: f, target: o, ac: 15 },
+            CriticalMiss { attacker: f, target: o },
+        ];
+        assert_eq!(
+            attack_sentence(&rs, &Tr::default(), &missed, &names, &stat),
+            "Fighter attacks Orc with Strike: 1d20 1 + STR 5 = 6 vs AC 15 — critical failure"
+        );
+        // Every one of them belongs to the attack's entry.
+        for e in events.iter().chain(&missed).filter(|e| !matches!(e, AttackRolled { .. })) {
+            assert!(answers_attack(e, o), "{e:?}");
+        }
+        assert_eq!(attack_rule(&rs, &events), Some("G-P2-25"));
+        assert_eq!(attack_rule(&rs, &events[..2]), Some("G-P2-23"));
+    }
+
+    /// Issue 50: a pf1e threat that fails to confirm says so, and reads as a plain hit; a
+    /// confirmed one is a critical hit whose dice were rolled twice.
+    #[test]
+    fn a_pf1e_threat_says_whether_it_was_confirmed() {
+        use CombatEvent::*;
+        let rs = ruleset("pf1e");
+        let names = |c: Cid| ["Fighter", "Orc"][c.0 as usize].to_string();
+        let stat = |_: Cid, _: &str| 6;
+        let (f, o) = (Cid(0), Cid(1));
+        let unconfirmed = [
+            rolled("melee_attack", 19, 6),
+            AttackHit { attacker: f, target: o },
+            CritConfirmRolled {
+                attacker: f,
+                target: o,
+                roll: 3,
+                bonus: 6,
+                total: 9,
+                ac: 17,
+                confirmed: false,
+                dice: vec![die(20, 3)],
+            },
+            Damaged { who: o, amount: 8, hp: 12, dice: vec![die(8, 2)] },
+        ];
+        assert_eq!(
+            attack_sentence(&rs, &Tr::default(), &unconfirmed, &names, &stat),
+            "Fighter attacks Orc with Melee attack: 1d20 19 + MELEE 6 = 25 — threat: confirmation 1d20 3 + 6 = 9 \
+             vs AC 17, not confirmed (a plain hit), 8 damage [1d8 2] (Orc 12 hp left)"
+        );
+        let confirmed = [
+            rolled("melee_attack", 20, 6),
+            AttackHit { attacker: f, target: o },
+            CritConfirmRolled {
+                attacker: f,
+                target: o,
+                roll: 15,
+                bonus: 6,
+                total: 21,
+                ac: 17,
+                confirmed: true,
+                dice: vec![die(20, 15)],
+            },
+            CriticalHit { attacker: f, target: o, multiplier: 2 },
+            DamageScaled { who: o, rolled: 10, amount: 10, scale: crate::rules::log::DamageScale::Times(2) },
+            Damaged { who: o, amount: 10, hp: 10, dice: vec![die(8, 4), die(8, 6)] },
+        ];
+        assert_eq!(
+            attack_sentence(&rs, &Tr::default(), &confirmed, &names, &stat),
+            "Fighter attacks Orc with Melee attack: 1d20 20 + MELEE 6 = 26 — threat: confirmation 1d20 15 + 6 = 21 \
+             vs AC 17, confirmed — critical hit (×2), 10 damage [2d8 (4, 6), dice ×2] (Orc 10 hp left)"
+        );
+        assert_eq!(attack_rule(&rs, &unconfirmed), Some("G-P1-18"));
+    }
+
+    /// The log of a fight: a pf2e critical Strike, then a second Strike at −5, each one entry;
+    /// a pf1e threat that fails to confirm (forced dice).
+    #[test]
+    fn the_log_view_reads_criticals_and_the_penalty_from_the_engine() {
+        use crate::hud_model::tests::fight_with;
+        use crate::rules::command::{ActIntent, Command};
+        let mut c = fight_with(
+            "pf2e",
+            &[
+                ("Fighter", "heroes", (0, 0), 20, &[("STR", 5)], &[]),
+                ("Orc", "monsters", (1, 0), 5, &[("AC", 15)], &[]),
+            ],
+        );
+        let (f, o) = (c.cid("Fighter").unwrap(), c.cid("Orc").unwrap());
+        // 1d20 20 + 5 = 25 against AC 15: a critical success; 1d8 4 + 5 = 9, doubled.
+        c.force_dice([20, 4]);
+        c.submit(Command::Act(ActIntent::new(f, "strike", vec![o]))).expect("the first Strike");
+        // 1d20 10 + 5 − 5 = 10 against 15: a miss.
+        c.force_dice([10]);
+        c.submit(Command::Act(ActIntent::new(f, "strike", vec![o]))).expect("the second Strike");
+        let mut v = LogView::default();
+        v.update(&c);
+        let attacks: Vec<&LogEntry> = v.entries().iter().filter(|e| e.kind == "AttackRolled").collect();
+        assert_eq!(attacks.len(), 2, "{:?}", v.entries());
+        assert!(
+            attacks[0].text.contains("= 25 — critical hit (×2), 18 damage [1d8 4, 9 ×2] (Orc 22 hp left)"),
+            "{}",
+            attacks[0].text
+        );
+        assert_eq!(attacks[0].rule, Some("G-P2-25"));
+        assert!(
+            attacks[1].text.contains("+ STR 5 − multiple attack penalty 5 = 10 vs AC 15 — miss"),
+            "{}",
+            attacks[1].text
+        );
+        assert_eq!(attacks[1].rule, Some("G-P2-23"));
+        assert!(
+            !v.entries().iter().any(|e| matches!(
+                e.kind.as_str(),
+                "Damaged" | "DamageScaled" | "CriticalHit" | "MultipleAttackPenalty"
+            )),
+            "all in the attacks' entries: {:?}",
+            v.entries()
+        );
+
+        // pf1e: a longsword threatens on 19; the confirmation roll of 3 misses AC 17.
+        let mut c = fight_with(
+            "pf1e",
+            &[
+                ("Fighter", "heroes", (0, 0), 20, &[("MELEE", 6)], &[]),
+                ("Orc", "monsters", (1, 0), 5, &[("AC", 17)], &[]),
+            ],
+        );
+        let (f, o) = (c.cid("Fighter").unwrap(), c.cid("Orc").unwrap());
+        assert_eq!(c.turn().active, Some(f));
+        c.force_dice([19, 3, 2]);
+        c.submit(Command::Act(ActIntent::new(f, "melee_attack", vec![o]))).expect("the attack");
+        let mut v = LogView::default();
+        v.update(&c);
+        let attack = v.entries().iter().find(|e| e.kind == "AttackRolled").expect("the attack's entry");
+        assert!(attack.text.contains("1d20 19 + MELEE 6 = 25 — threat: confirmation 1d20 3"), "{}", attack.text);
+        assert!(attack.text.contains("vs AC 17, not confirmed (a plain hit), "), "{}", attack.text);
+        assert_eq!(attack.rule, Some("G-P1-18"));
+    }
+
+    /// A basic save's degree is said in the save's sentence, and its halved damage in one entry
+    /// with the dice (G-P2-24, G-P2-26).
+    #[test]
+    fn a_basic_save_reads_with_its_degree_and_its_halved_damage() {
+        use crate::hud_model::tests::fight_with;
+        use crate::rules::command::{ActIntent, Command};
+        let mut c = fight_with(
+            "pf2e",
+            &[("Wizard", "heroes", (0, 0), 20, &[], &["electric_arc"]), ("Orc", "monsters", (1, 0), 5, &[], &[])],
+        );
+        let (w, o) = (c.cid("Wizard").unwrap(), c.cid("Orc").unwrap());
+        // The Orc's Reflex save: 1d20 17 + 0 against DC 17, a success; 2d4 (3, 4) = 7, halved to 3.
+        c.force_dice([17, 3, 4]);
+        c.submit(Command::Act(ActIntent::new(w, "electric_arc", vec![o]))).expect("Electric Arc");
+        let mut v = LogView::default();
+        v.update(&c);
+        let save = v.entries().iter().find(|e| e.kind == "SaveRolled").expect("the save");
+        assert_eq!(save.text, "Orc saves with REF: 1d20 17 +0 = 17 vs DC 17 — success.");
+        let damage = v.entries().iter().find(|e| e.kind == "DamageScaled").expect("the damage");
+        assert_eq!(damage.text, "Orc takes 3 damage [2d4 (3, 4), 7 halved] (37 hp left).");
+        assert_eq!(damage.rule, Some("G-P2-26"));
+        assert!(!v.entries().iter().any(|e| e.kind == "Damaged" || e.kind == "SaveDegree"), "{:?}", v.entries());
+        // Each reads in Spanish and Korean too.
+        for code in ["es", "ko"] {
+            let mut v = LogView::in_language(&Tr::strict(code));
+            v.update(&c);
+            assert!(v.entries().iter().all(|e| !e.text.contains('⟦')), "{code}: {:?}", v.entries());
+        }
+    }
+
+    /// On their own (a log read event by event), the new events of issue 50 are sentences.
+    #[test]
+    fn the_attack_math_events_read_on_their_own() {
+        use crate::rules::log::{DamageScale, Degree};
+        use CombatEvent::*;
+        let rs = ruleset("pf2e");
+        let names = |c: Cid| ["Fighter", "Orc"][c.0 as usize].to_string();
+        let (f, o) = (Cid(0), Cid(1));
+        let said = |e: CombatEvent| sentence(&rs, &e, &names).unwrap();
+        assert_eq!(
+            said(MultipleAttackPenalty { who: f, penalty: -5 }),
+            "Fighter's attack roll: multiple attack penalty −5."
+        );
+        assert_eq!(
+            said(CriticalHit { attacker: f, target: o, multiplier: 2 }),
+            "Fighter scores a critical hit on Orc (×2)."
+        );
+        assert_eq!(said(CriticalMiss { attacker: f, target: o }), "Fighter's attack on Orc is a critical failure.");
+        assert_eq!(
+            said(SaveDegree { who: o, degree: Degree::CriticalFailure }),
+            "Orc's saving throw: critical failure."
+        );
+        assert_eq!(
+            said(DamageScaled { who: o, rolled: 7, amount: 14, scale: DamageScale::Times(2) }),
+            "Orc's damage: 7 ×2 (14 in all)."
+        );
+        assert_eq!(
+            said(CritConfirmRolled {
+                attacker: f,
+                target: o,
+                roll: 14,
+                bonus: 6,
+                total: 20,
+                ac: 17,
+                confirmed: true,
+                dice: vec![die(20, 14)]
+            }),
+            "Fighter rolls to confirm a critical hit on Orc: 1d20 14 + 6 = 20 vs AC 17 — confirmed."
+        );
     }
 }

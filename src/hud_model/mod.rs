@@ -104,6 +104,30 @@ mod tests {
         Combat::new(rs, 1, &specs).unwrap()
     }
 
+    /// A creature for [`fight_with`]: `(name, side, at, initiative, stats, abilities)`.
+    pub(crate) type Who<'a> = (&'a str, &'a str, (i32, i32), i32, &'a [(&'a str, i32)], &'a [&'a str]);
+
+    /// A fight under a shipped ruleset with each creature's stats and abilities, 40 hp each.
+    pub(crate) fn fight_with(ruleset: &str, who: &[Who<'_>]) -> Combat {
+        use crate::rules::components::InitiativeSetup;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/rulesets/{ruleset}.ron"));
+        let rs = crate::rules::ruleset::Ruleset::load(&path).unwrap();
+        let specs: Vec<crate::rules::setup::CombatantSpec> = who
+            .iter()
+            .map(|(name, side, at, init, stats, abilities)| crate::rules::setup::CombatantSpec {
+                name: name.to_string(),
+                side: side.to_string(),
+                at: *at,
+                hp: 40,
+                stats: stats.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+                abilities: abilities.iter().map(|a| a.to_string()).collect(),
+                initiative: InitiativeSetup::Total(*init),
+                ..Default::default()
+            })
+            .collect();
+        Combat::new(rs, 1, &specs).unwrap()
+    }
+
     #[test]
     fn a_persons_area_spell_names_every_creature_of_the_clicked_side_and_a_single_one_names_one() {
         use crate::rules::components::InitiativeSetup;

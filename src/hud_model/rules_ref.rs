@@ -5,8 +5,8 @@
 //! ruleset's strategies (its turn model and action budget), never by its name, so a variant
 //! ruleset built on the same strategies gets the same references.
 
-use crate::rules::log::{CombatEvent, EndReason, NoOpportunityReason};
-use crate::rules::ruleset::{ActionBudget, Ruleset, TurnModel};
+use crate::rules::log::{CombatEvent, DamageScale, EndReason, NoOpportunityReason};
+use crate::rules::ruleset::{ActionBudget, CriticalRule, Ruleset, TurnModel};
 
 /// The family of rules a ruleset's strategies follow, for rule references.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,6 +144,24 @@ pub(crate) fn event_rule(rs: &Ruleset, e: &CombatEvent) -> Option<&'static str> 
         TurnEnded { .. } => pick("G-HB-04", "P2-20", "P1-10", "G-SG-03"),
         ActionsForfeited { .. } => pick("G-HB-04", "P2-19", "P1-10", ""),
         RoundEnded { .. } => pick("HB-07", "G-P2-02", "P1-06", "SG-40"),
+        // Issue 50 (RULES.md §5.6): the attack math is data, so its rules follow the ruleset's
+        // `attack_math`, not its family.
+        MultipleAttackPenalty { .. } => Some("G-P2-23"),
+        CritConfirmRolled { .. } => Some("G-P1-18"),
+        CriticalHit { .. } => critical_rule(rs),
+        CriticalMiss { .. } | SaveDegree { .. } => Some("G-P2-24"),
+        DamageScaled { scale: DamageScale::Times(_), .. } => critical_rule(rs),
+        DamageScaled { .. } => Some("G-P2-26"),
+    }
+}
+
+/// The rule of a critical hit under a ruleset: doubled damage on a critical success (G-P2-25) or
+/// a confirmed threat (G-P1-18); none without critical hits (G-X-06).
+fn critical_rule(rs: &Ruleset) -> Option<&'static str> {
+    match rs.attack_math.critical {
+        CriticalRule::OnCriticalSuccess { .. } => Some("G-P2-25"),
+        CriticalRule::Confirm { .. } => Some("G-P1-18"),
+        CriticalRule::None => None,
     }
 }
 

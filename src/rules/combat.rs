@@ -9,12 +9,19 @@ use super::command::{Decider, DefenseMethod};
 use super::components::{AssistBonus, Cid};
 use super::dice::DieRoll;
 use super::gm_policy::OpeningTrigger;
-use super::log::{CombatEvent, EndReason, Via};
+use super::log::{CombatEvent, DamageScale, Degree, EndReason, Via};
+use super::odds;
 use super::query::has_defense_advantage;
 use super::ruleset::{
     AttackKind, DefenseRule, DisruptionPolicy, DurationClock, Effect, EndTrigger, HitKind, Lasts, ReorderPolicy, RollOn,
 };
 use super::state::{AttackCtx, DecisionKind, PendingDecision, Rules, Work};
+
+/// The natural roll of a d20 roll (G-P2-24, G-P1-17): the face of its first kept die, not the
+/// total with the dice expression's flat part (`1d20+1`); the total when no die was logged.
+fn natural_face(dice: &[DieRoll], total: i32) -> i32 {
+    dice.iter().find(|d| d.kept && !d.negative).map_or(total, |d| d.value)
+}
 
 /// How a new condition is put on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -79,7 +86,7 @@ impl<'w> Rules<'w, '_> {
         targets: Vec<Cid>,
         to: Option<super::components::GridPos>,
         mode: Option<String>,
-        _via: Via,
+        via: Via,
         surprise: bool,
     ) {
         let Some(def) = self.rs().ability(ability) else {
@@ -93,8 +100,9 @@ impl<'w> Rules<'w, '_> {
         if self.is_down(who) {
             return;
         }
+        let penalty = self.attack_penalty_of(who, def, via);
         match def.effect.clone() {
-            Effect::Attack { kind, stat, damage, iterative } => {
+            Effect::Attack { kind, stat, damage, iterative, .. } => {
                 // One attack per target, then the iterative attacks of a full attack, in order.
                 let mut items = Vec::new();
                 for target in targets {
@@ -112,6 +120,8 @@ impl<'w> Rules<'w, '_> {
                             damage_bonus: 0,
                             total: 0,
                             modifier,
+                            penalty,
+                            critical: 0,
                         }));
                     }
                 }
@@ -135,6 +145,8 @@ impl<'w> Rules<'w, '_> {
                         damage_bonus: 0,
                         total: 0,
                         modifier: bonus,
+                        penalty,
+                        critical: 0,
                     }),
                 ]);
             }
@@ -197,19 +209,31 @@ impl<'w> Rules<'w, '_> {
                     self.heal_rolled(t, n, dice);
                 }
             }
-            Effect::Save { stat, dc, damage, on_fail, duration } => {
+            Effect::Save { stat, dc, damage, on_fail, duration, basic } => {
                 for t in targets {
                     if self.is_down(t) {
                         continue;
                     }
-                    let ok = self.saving_throw_against(t, &stat, dc, Some(who));
-                    if !ok {
+                    let degree = self.saving_throw_against(t, &stat, dc, Some(who));
+                    // G-P2-26: a basic save lets half the damage through on a success, double on
+                    // a critical failure, none on a critical success.
+                    if basic && degree.succeeded() && degree != Degree::CriticalSuccess {
                         if let Some(d) = &damage {
-                            let s = self.c(who).stats.clone();
-                            let mut dice = Vec::new();
-                            let amount = self.dice.roll_logged(d, |k| s.get(k), &mut dice);
-                            let amount = self.modified(who, RollOn::Damage, amount).max(0);
-                            self.take_damage_rolled(t, amount, dice);
+                            self.save_damage_roll(who, t, d, degree);
+                        }
+                        continue;
+                    }
+                    if !degree.succeeded() {
+                        if let Some(d) = &damage {
+                            if basic {
+                                self.save_damage_roll(who, t, d, degree);
+                            } else {
+                                let s = self.c(who).stats.clone();
+                                let mut dice = Vec::new();
+                                let amount = self.dice.roll_logged(d, |k| s.get(k), &mut dice);
+                                let amount = self.modified(who, RollOn::Damage, amount).max(0);
+                                self.take_damage_rolled(t, amount, dice);
+                            }
                         }
                         for c in &on_fail {
                             if !self.is_down(t) {
@@ -222,6 +246,20 @@ impl<'w> Rules<'w, '_> {
             }
             Effect::Narrative => self.emit(CombatEvent::AbilityResolved { who, ability: ability.into() }),
         }
+    }
+
+    /// A basic save's damage (G-P2-26): rolled once with the user's damage modifiers, then
+    /// scaled by the save's degree ([`odds::save_damage`]) and logged with how.
+    fn save_damage_roll(&mut self, who: Cid, t: Cid, d: &super::dice::DiceExpr, degree: Degree) {
+        let s = self.c(who).stats.clone();
+        let mut dice = Vec::new();
+        let rolled = self.dice.roll_logged(d, |k| s.get(k), &mut dice);
+        let rolled = self.modified(who, RollOn::Damage, rolled).max(0);
+        let (amount, scale) = odds::save_damage(degree, rolled);
+        if let Some(scale) = scale {
+            self.emit(CombatEvent::DamageScaled { who: t, rolled, amount, scale });
+        }
+        self.take_damage_rolled(t, amount, dice);
     }
 
     /// `value` with `who`'s condition modifiers on `on` added ([`super::query::roll_modifiers`]);
@@ -281,12 +319,10 @@ impl<'w> Rules<'w, '_> {
         };
         let mut dice = Vec::new();
         let roll = self.dice.roll_logged(&attack_dice, |_| 0, &mut dice);
-        let mut bonus = self.stat(ctx.attacker, &ctx.stat).saturating_add(ctx.modifier);
-        let mut flanking = 0;
-        if ctx.kind == AttackKind::Melee && self.is_flanked(ctx.target) {
-            flanking = self.ruleset.engagement.flanking_attack_bonus;
-            bonus = bonus.saturating_add(flanking);
-        }
+        // The natural roll: the die's face, without the dice expression's flat part.
+        let natural = natural_face(&dice, roll);
+        // G-P2-23: the multiple attack penalty set when the ability was used.
+        let (mut bonus, flanking) = self.attack_bonus(&ctx);
         // HB-12: Assist stacks with flanking.
         let (assist, dmg, area) = self.consume_assists(ctx.attacker, Some(ctx.kind));
         bonus = bonus.saturating_add(assist);
@@ -307,20 +343,40 @@ impl<'w> Rules<'w, '_> {
             flanking,
             dice,
         });
+        if ctx.penalty != 0 {
+            self.emit(CombatEvent::MultipleAttackPenalty { who: ctx.attacker, penalty: ctx.penalty });
+        }
         self.log_modifiers(ctx.attacker, RollOn::Attack, modifiers);
         if let DefenseRule::StaticAc { ac_stat, .. } = &self.ruleset.defense {
-            // The stat, plus condition bonuses, less any stat a condition takes away (P1-19),
-            // plus the AC modifiers (logged).
-            let t = self.c(ctx.target);
-            let ac = super::query::armor_class(&self.ruleset, t.stats.get(ac_stat), t.stats, self.conds(ctx.target));
-            let ac_mods = self.modifiers_on(ctx.target, RollOn::Ac);
+            let ac_stat = ac_stat.clone();
+            let (ac, ac_mods) = self.armor_class_against(&ctx, &ac_stat);
             self.log_modifiers(ctx.target, RollOn::Ac, ac_mods);
-            if ctx.total >= ac {
-                self.emit(CombatEvent::AttackHit { attacker: ctx.attacker, target: ctx.target });
-                self.work.0.push_front(Work::Damage(ctx, false));
-            } else {
-                self.emit(CombatEvent::AttackMissed { attacker: ctx.attacker, target: ctx.target, ac });
-                self.turn.opening_hint = self.default_eligible(OpeningTrigger::Missed, ctx.target);
+            let weapon = self.rs().ability(&ctx.ability).and_then(odds::weapon_critical);
+            let (attacker, target) = (ctx.attacker, ctx.target);
+            match odds::attack_result(&self.ruleset.attack_math, weapon, natural, ctx.total, ac) {
+                odds::AttackResult::Miss { critical } => {
+                    self.emit(CombatEvent::AttackMissed { attacker, target, ac });
+                    if critical {
+                        self.emit(CombatEvent::CriticalMiss { attacker, target });
+                    }
+                    self.turn.opening_hint = self.default_eligible(OpeningTrigger::Missed, target);
+                }
+                odds::AttackResult::Hit => {
+                    self.emit(CombatEvent::AttackHit { attacker, target });
+                    self.work.0.push_front(Work::Damage(ctx, false));
+                }
+                odds::AttackResult::Threat => {
+                    self.emit(CombatEvent::AttackHit { attacker, target });
+                    ctx.critical = self.confirm_threat(&ctx, &attack_dice, bonus, ac, weapon);
+                    self.work.0.push_front(Work::Damage(ctx, false));
+                }
+                odds::AttackResult::Critical => {
+                    self.emit(CombatEvent::AttackHit { attacker, target });
+                    let multiplier = odds::critical_of(&self.ruleset.attack_math, weapon).map_or(2, |(_, m)| m);
+                    self.emit(CombatEvent::CriticalHit { attacker, target, multiplier });
+                    ctx.critical = multiplier;
+                    self.work.0.push_front(Work::Damage(ctx, false));
+                }
             }
             return;
         }
@@ -335,6 +391,129 @@ impl<'w> Rules<'w, '_> {
         all.push(DefenseMethod::NoDefense);
         let kind = DecisionKind::Defense { attacker: ctx.attacker, attack_total: ctx.total, options: all };
         self.ask(Decider::Creature(ctx.target), kind, None, Some(ctx));
+    }
+
+    /// The multiple attack penalty (G-P2-23) of `who`'s use of `def` now resolving: on its own
+    /// turn, the penalty of the attacks before it (its use was counted when it was paid,
+    /// `use_work`); a readied attack (G-P2-11) keeps the penalty it had when it was readied, the
+    /// count as it stands until the holder's next turn; a reaction takes none.
+    fn attack_penalty_of(&self, who: Cid, def: &super::ruleset::AbilityDef, via: Via) -> i32 {
+        if !odds::counts_as_attack(&self.ruleset, def) {
+            return 0;
+        }
+        let attacks = self.c(who).pool.attacks;
+        match via {
+            Via::Turn if self.turn.active == Some(who) => {
+                odds::map_penalty(&self.ruleset, def, attacks.saturating_sub(1))
+            }
+            Via::Held => odds::map_penalty(&self.ruleset, def, attacks),
+            _ => 0,
+        }
+    }
+
+    /// An attack's bonus before assists and condition modifiers, and the part of it flanking
+    /// gives: the stat, the attack's own modifier, its multiple attack penalty (G-P2-23), and the
+    /// ruleset's flanking bonus for a melee attack on a flanked target (HB-48, G-P1-19).
+    fn attack_bonus(&self, ctx: &AttackCtx) -> (i32, i32) {
+        let mut bonus = self.stat(ctx.attacker, &ctx.stat).saturating_add(ctx.modifier).saturating_add(ctx.penalty);
+        let mut flanking = 0;
+        if ctx.kind == AttackKind::Melee && self.flanks_for_attack(ctx.target, ctx.attacker) {
+            flanking = self.ruleset.engagement.flanking_attack_bonus;
+            bonus = bonus.saturating_add(flanking);
+        }
+        (bonus, flanking)
+    }
+
+    /// The chances that `attacker`'s next use of `ability` on `target` would hit and be a
+    /// critical hit as things stand, counted as [`Self::roll_attack`] rolls it: the penalty it
+    /// would take (G-P2-23), flanking, the assists waiting for it, condition modifiers, the
+    /// target's AC with off-guard (G-P2-27), degrees and criticals ([`odds::attack_outcomes`]).
+    /// None for an ability without an attack roll, or under an active defence.
+    pub(crate) fn attack_odds(&self, attacker: Cid, target: Cid, ability: &str) -> Option<odds::AttackOdds> {
+        let def = self.ruleset.ability(ability)?;
+        let Effect::Attack { kind, stat, damage, critical, .. } = &def.effect else { return None };
+        let DefenseRule::StaticAc { attack_dice, ac_stat } = &self.ruleset.defense else { return None };
+        let penalty = self.attack_penalty(attacker, ability);
+        let ctx = AttackCtx {
+            attacker,
+            target,
+            ability: ability.into(),
+            kind: *kind,
+            stat: stat.clone(),
+            damage: damage.clone(),
+            opportunity: false,
+            surprise: false,
+            area_assist: false,
+            damage_bonus: 0,
+            total: 0,
+            modifier: 0,
+            penalty,
+            critical: 0,
+        };
+        let (bonus, _) = self.attack_bonus(&ctx);
+        let assists: i32 = self.c(attacker).assists.0.iter().map(|a| a.bonus).sum();
+        let bonus = self
+            .modifiers_on(attacker, RollOn::Attack)
+            .iter()
+            .fold(bonus.saturating_add(assists), |b, (_, a)| b.saturating_add(*a));
+        let (ac, _) = self.armor_class_against(&ctx, ac_stat);
+        Some(odds::attack_outcomes(&self.ruleset, attack_dice, bonus, ac, *critical))
+    }
+
+    /// The multiple attack penalty `who`'s next use of `ability` would take now (G-P2-23): 0 off
+    /// its own turn, for an ability without the attack trait, or under a ruleset without one.
+    pub(crate) fn attack_penalty(&self, who: Cid, ability: &str) -> i32 {
+        let Some(def) = self.ruleset.ability(ability) else { return 0 };
+        // A reaction takes none (G-P2-23), even on the creature's own turn.
+        if self.turn.active != Some(who) || def.timing == super::ruleset::Timing::Reaction {
+            return 0;
+        }
+        odds::map_penalty(&self.ruleset, def, self.c(who).pool.attacks)
+    }
+
+    /// The target's AC against this attack, and the AC modifiers that count (to log): the stat,
+    /// plus condition bonuses, less any stat a condition takes away (P1-19), plus the AC
+    /// modifiers; against a melee attack on a flanked target, as if it also had the ruleset's
+    /// off-guard condition (G-P2-27), its modifiers stacking by type with the others (G-P2-22).
+    fn armor_class_against(&self, ctx: &AttackCtx, ac_stat: &str) -> (i32, Vec<(String, i32)>) {
+        let t = self.c(ctx.target);
+        let off_guard = self.ruleset.attack_math.off_guard_when_flanked.as_ref().filter(|c| {
+            ctx.kind == AttackKind::Melee
+                && !self.conds(ctx.target).has(c)
+                && self.flanks_for_attack(ctx.target, ctx.attacker)
+        });
+        let Some(c) = off_guard else {
+            let ac = super::query::armor_class(&self.ruleset, t.stats.get(ac_stat), t.stats, self.conds(ctx.target));
+            return (ac, self.modifiers_on(ctx.target, RollOn::Ac));
+        };
+        let mut conds = self.conds(ctx.target).clone();
+        conds.0.insert(c.clone(), super::components::ConditionState::plain(1));
+        let ac = super::query::armor_class(&self.ruleset, t.stats.get(ac_stat), t.stats, &conds);
+        (ac, super::query::roll_modifiers(&self.ruleset, &conds, RollOn::Ac))
+    }
+
+    /// A threat's confirmation roll (G-P1-18): the attack's dice again with the same bonus against
+    /// the same AC, logged; the damage multiplier when it confirms, else 0 (a plain hit).
+    fn confirm_threat(
+        &mut self,
+        ctx: &AttackCtx,
+        attack_dice: &super::dice::DiceExpr,
+        bonus: i32,
+        ac: i32,
+        weapon: Option<super::ruleset::WeaponCritical>,
+    ) -> u8 {
+        let mut dice = Vec::new();
+        let roll = self.dice.roll_logged(attack_dice, |_| 0, &mut dice);
+        let total = roll.saturating_add(bonus);
+        let confirmed = odds::confirms(&self.ruleset.attack_math, natural_face(&dice, roll), total, ac);
+        let (attacker, target) = (ctx.attacker, ctx.target);
+        self.emit(CombatEvent::CritConfirmRolled { attacker, target, roll, bonus, total, ac, confirmed, dice });
+        if !confirmed {
+            return 0;
+        }
+        let multiplier = odds::critical_of(&self.ruleset.attack_math, weapon).map_or(2, |(_, m)| m);
+        self.emit(CombatEvent::CriticalHit { attacker, target, multiplier });
+        multiplier
     }
 
     /// Which defences the target may use (HB-41..44, HB-47, G-HB-16).
@@ -406,11 +585,27 @@ impl<'w> Rules<'w, '_> {
         // deals half of its plain damage.
         let bonus = if half { 0 } else { ctx.damage_bonus };
         let mut dice = Vec::new();
-        let rolled = self.dice.roll_logged(&ctx.damage, |k| s.get(k), &mut dice).saturating_add(bonus);
+        // G-P1-18: a confirmed critical hit rolls its damage expression `multiplier` times.
+        let confirm = matches!(self.ruleset.attack_math.critical, super::ruleset::CriticalRule::Confirm { .. });
+        let rolls = if ctx.critical > 1 && confirm { ctx.critical } else { 1 };
+        let mut rolled = 0i32;
+        for _ in 0..rolls {
+            rolled = rolled.saturating_add(self.dice.roll_logged(&ctx.damage, |k| s.get(k), &mut dice));
+        }
+        let rolled = rolled.saturating_add(bonus);
         // A blocked area attack deals half its plain damage (HB-15): no damage modifiers either.
         let mut amount = if half { rolled.max(0) } else { self.modified(ctx.attacker, RollOn::Damage, rolled).max(0) };
         if half {
             amount /= 2;
+        }
+        if ctx.critical > 1 {
+            // G-P2-25: a critical Strike multiplies its damage; G-P1-18 rolled it that many times.
+            let base = amount;
+            if !confirm {
+                amount = amount.saturating_mul(i32::from(ctx.critical));
+            }
+            let scale = DamageScale::Times(ctx.critical);
+            self.emit(CombatEvent::DamageScaled { who: ctx.target, rolled: base, amount, scale });
         }
         self.take_damage_rolled(ctx.target, amount, dice);
         if half || self.is_down(ctx.target) {
@@ -595,12 +790,14 @@ impl<'w> Rules<'w, '_> {
     /// A saving throw: 1d20 + stat + assists ≥ DC succeeds (HB-52/53, G-HB-15); defensive
     /// position does not help (HB-25). The DC is the data's own (no creature's DC modifiers).
     pub(crate) fn saving_throw(&mut self, who: Cid, stat: &str, dc: i32) -> bool {
-        self.saving_throw_against(who, stat, dc, None)
+        self.saving_throw_against(who, stat, dc, None).succeeded()
     }
 
     /// [`Self::saving_throw`] against an effect of `by`, whose conditions' DC modifiers change
-    /// the DC (issue 28); the saver's save modifiers count either way.
-    pub(crate) fn saving_throw_against(&mut self, who: Cid, stat: &str, dc: i32, by: Option<Cid>) -> bool {
+    /// the DC (issue 28); the saver's save modifiers count either way. Its degree: under a ruleset
+    /// whose saves have degrees (G-P2-24) one of four, logged as `SaveDegree`; otherwise a
+    /// success or a failure.
+    pub(crate) fn saving_throw_against(&mut self, who: Cid, stat: &str, dc: i32, by: Option<Cid>) -> Degree {
         let rule = self.ruleset.saves.clone();
         let dice_expr = if rule.defense_advantage_applies && has_defense_advantage(&self.ruleset, self.conds(who)) {
             rule.dice.with_advantage()
@@ -616,13 +813,21 @@ impl<'w> Rules<'w, '_> {
         let dc_mods = by.filter(|b| self.exists(*b)).map(|b| (b, self.modifiers_on(b, RollOn::Dc)));
         let dc = dc_mods.iter().flat_map(|(_, m)| m).fold(dc, |d, (_, a)| d.saturating_add(*a));
         let total = roll.saturating_add(bonus);
-        let success = if rule.saver_wins_ties { total >= dc } else { total > dc };
+        let degree = match rule.degrees {
+            Some(d) => odds::degree(d, natural_face(&dice, roll), total, dc),
+            None if (if rule.saver_wins_ties { total >= dc } else { total > dc }) => Degree::Success,
+            None => Degree::Failure,
+        };
+        let success = degree.succeeded();
         self.emit(CombatEvent::SaveRolled { who, stat: stat.into(), roll, bonus, total, dc, success, dice });
         self.log_modifiers(who, RollOn::Save, modifiers);
         if let Some((b, m)) = dc_mods {
             self.log_modifiers(b, RollOn::Dc, m);
         }
-        success
+        if rule.degrees.is_some() {
+            self.emit(CombatEvent::SaveDegree { who, degree });
+        }
+        degree
     }
 
     /// Put a condition on a creature. A non-stacking condition already present changes nothing

@@ -155,7 +155,7 @@ pub struct Initiative {
 }
 
 /// The action budget: a pool of actions per round (HB-06, G-HB-03) or per turn (P2-09).
-#[derive(Component, Reflect, Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Component, Reflect, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActionPool {
     /// Actions in the pool when it was last filled.
     pub max: u8,
@@ -163,6 +163,10 @@ pub struct ActionPool {
     pub spent: u8,
     /// Uses of limited abilities this turn.
     pub uses_this_turn: BTreeMap<String, u8>,
+    /// Abilities with the attack trait used on its own turn this turn: the multiple attack
+    /// penalty's count (G-P2-23).
+    #[serde(default)]
+    pub attacks: u8,
     /// Extra actions usable only for `restricted_to` (quickened, P2-12).
     pub restricted_left: u8,
     /// What the restricted actions may be spent on; empty = anything.
@@ -184,6 +188,30 @@ pub struct ActionPool {
     pub stepped: bool,
     /// Surprise round: one standard or one move action, not both (P1-27).
     pub one_of: bool,
+}
+
+/// As derived, but `attacks` only when set: the state hash (`Combat::state_hash`) reads this
+/// text, and under a ruleset without a multiple attack penalty (every save made before issue 50)
+/// it stays 0, so the hash reads as before.
+impl std::fmt::Debug for ActionPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("ActionPool");
+        d.field("max", &self.max).field("spent", &self.spent).field("uses_this_turn", &self.uses_this_turn);
+        if self.attacks != 0 {
+            d.field("attacks", &self.attacks);
+        }
+        d.field("restricted_left", &self.restricted_left)
+            .field("restricted_to", &self.restricted_to)
+            .field("reactions_left", &self.reactions_left)
+            .field("standard", &self.standard)
+            .field("moves", &self.moves)
+            .field("swift", &self.swift)
+            .field("swift_owed", &self.swift_owed)
+            .field("moved", &self.moved)
+            .field("stepped", &self.stepped)
+            .field("one_of", &self.one_of)
+            .finish()
+    }
 }
 
 impl ActionPool {

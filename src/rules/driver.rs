@@ -657,6 +657,27 @@ impl Combat {
         Some(self.rules().effective_rt(who, recovery).saturating_add(held.accrued))
     }
 
+    /// The multiple attack penalty `who`'s next use of `ability` would take now (G-P2-23): 0 off
+    /// its own turn, for an ability without the attack trait, or under a ruleset without one.
+    /// The HUD shows it on the ability bar ("Strike −5"); the AI prices with it.
+    pub fn attack_penalty(&mut self, who: Cid, ability: &str) -> i32 {
+        if who.0 as usize >= self.len() {
+            return 0;
+        }
+        self.rules().attack_penalty(who, ability)
+    }
+
+    /// The chances that `attacker`'s next use of `ability` on `target` would hit and be a
+    /// critical hit now, counted as the engine rolls it (issue 50: the penalty, flanking, assists,
+    /// conditions, off-guard, degrees, threats and confirmation). None for an ability without an
+    /// attack roll, or under an active defence (homebrew-d20's defensive rolls).
+    pub fn attack_odds(&mut self, attacker: Cid, target: Cid, ability: &str) -> Option<super::odds::AttackOdds> {
+        if attacker.0 as usize >= self.len() || target.0 as usize >= self.len() {
+            return None;
+        }
+        self.rules().attack_odds(attacker, target, ability)
+    }
+
     /// Out of the fight: the combatant has the ruleset's defeated condition (`Rules::is_down`).
     pub fn is_down(&self, c: Cid) -> bool {
         self.get::<Conditions>(c).is_some_and(|k| k.has(&self.ruleset().defeated_condition))

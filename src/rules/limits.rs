@@ -114,6 +114,25 @@ bounded!(/// 0..=[`MAX_AI_COMMANDS`] commands.
 bounded!(/// 1..=[`MAX_LIST`] creatures picked by one ability.
     count_pos, count_pos_opt: u32, 1, MAX_LIST as u32);
 
+bounded!(/// 1..=100: the margin of a critical success or failure (G-P2-24).
+    margin, margin_opt: i32, 1, 100);
+bounded!(/// 2..=20: the lowest natural roll of a threat range (G-P1-18).
+    threat, threat_opt: u8, 2, 20);
+bounded!(/// 2..=10: a critical hit's damage multiplier (G-P2-25, G-P1-18).
+    multiplier, multiplier_opt: u8, 2, 10);
+
+/// The steps of a multiple attack penalty (G-P2-23): at most 8, each within -100..=0.
+pub(crate) fn penalties<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
+    let v = Vec::<i32>::deserialize(d)?;
+    if v.len() > 8 {
+        return Err(D::Error::custom(format_args!("{} penalties: at most 8", v.len())));
+    }
+    for x in &v {
+        check(*x, -100, 0)?;
+    }
+    Ok(v)
+}
+
 /// Attack modifiers of a full attack: at most 10, each within ±[`MAX_FLAT`].
 pub(crate) fn modifiers<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
     let v = Vec::<i32>::deserialize(d)?;

@@ -740,6 +740,99 @@ pub enum CombatEvent {
         /// Each counted modifier: the condition that gives it, and its amount.
         modifiers: Vec<(String, i32)>,
     },
+    /// The multiple attack penalty of an attack roll (G-P2-23), right after its `AttackRolled`,
+    /// whose bonus and total already include it; only when there is one.
+    MultipleAttackPenalty {
+        /// The attacker.
+        who: Cid,
+        /// The penalty (negative).
+        penalty: i32,
+    },
+    /// A threat's confirmation roll (G-P1-18), after the threat's `AttackHit`: the same bonus
+    /// against the same AC.
+    CritConfirmRolled {
+        /// Attacker.
+        attacker: Cid,
+        /// Target.
+        target: Cid,
+        /// Die.
+        roll: i32,
+        /// The attack's bonus.
+        bonus: i32,
+        /// Total.
+        total: i32,
+        /// The target's AC.
+        ac: i32,
+        /// It confirmed the critical hit.
+        confirmed: bool,
+        /// Every die rolled.
+        dice: Vec<DieRoll>,
+    },
+    /// A critical hit (G-P2-25, G-P1-18), after its `AttackHit`: the damage is multiplied.
+    CriticalHit {
+        /// Attacker.
+        attacker: Cid,
+        /// Target.
+        target: Cid,
+        /// The damage multiplier.
+        multiplier: u8,
+    },
+    /// A critical failure of an attack roll (G-P2-24), after its `AttackMissed`.
+    CriticalMiss {
+        /// Attacker.
+        attacker: Cid,
+        /// Target.
+        target: Cid,
+    },
+    /// The degree of a saving throw (G-P2-24), right after its `SaveRolled`, under a ruleset
+    /// whose saves have degrees.
+    SaveDegree {
+        /// Who saved.
+        who: Cid,
+        /// How well.
+        degree: Degree,
+    },
+    /// Damage multiplied or halved (a critical hit, a basic save: G-P2-25/26, G-P1-18), just
+    /// before the `Damaged` it changed, whose dice are every die rolled.
+    DamageScaled {
+        /// Who takes it.
+        who: Cid,
+        /// The damage as rolled (a critical that rolls its dice several times: all of them).
+        rolled: i32,
+        /// The damage taken.
+        amount: i32,
+        /// How it was changed.
+        scale: DamageScale,
+    },
+}
+
+/// A degree of success (G-P2-24), worst first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Reflect)]
+pub enum Degree {
+    /// At or below the DC less the margin (or a failure worsened by a natural 1).
+    CriticalFailure,
+    /// Below the DC.
+    Failure,
+    /// At or above the DC.
+    Success,
+    /// At or above the DC plus the margin (or a success bettered by a natural 20).
+    CriticalSuccess,
+}
+
+impl Degree {
+    /// A success or a critical success.
+    pub fn succeeded(self) -> bool {
+        self >= Degree::Success
+    }
+}
+
+/// How damage was changed ([`CombatEvent::DamageScaled`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Reflect)]
+pub enum DamageScale {
+    /// Multiplied (a critical hit, a basic save's critical failure).
+    Times(u8),
+    /// Halved, rounded down (a basic save's success).
+    Half,
 }
 
 /// What a mod did, as logged in [`CombatEvent::ModEffect`].

@@ -28,6 +28,7 @@ pub mod map;
 pub mod modding;
 #[doc(hidden)]
 pub mod movement;
+pub mod odds;
 #[doc(hidden)]
 pub mod phases;
 pub mod query;

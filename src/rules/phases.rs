@@ -349,21 +349,7 @@ impl Rules<'_, '_> {
 }
 
 /// Degree of success (G-P2-04): 3 critical success, 2 success, 1 failure, 0 critical failure;
-/// a natural 20 moves it up one step and a natural 1 down one.
+/// a natural 20 moves it up one step and a natural 1 down one ([`super::odds::degree`]).
 pub(crate) fn degree_of(die: i32, total: i32, dc: i32) -> u8 {
-    let mut d: i32 = if total >= dc + 10 {
-        3
-    } else if total >= dc {
-        2
-    } else if total <= dc - 10 {
-        0
-    } else {
-        1
-    };
-    if die == 20 {
-        d += 1;
-    } else if die == 1 {
-        d -= 1;
-    }
-    d.clamp(0, 3) as u8
+    super::odds::degree(super::ruleset::DegreeRule::default(), die, total, dc) as u8
 }

@@ -117,7 +117,7 @@ pub enum EngineStatus {
 pub struct CommandQueue(pub VecDeque<Command>);
 
 /// An attack being resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct AttackCtx {
     /// Attacker.
     pub attacker: Cid,
@@ -143,6 +143,37 @@ pub struct AttackCtx {
     pub total: i32,
     /// A modifier of this attack (iterative attacks, a charge).
     pub modifier: i32,
+    /// Its multiple attack penalty (G-P2-23), part of its bonus.
+    pub penalty: i32,
+    /// A critical hit's damage multiplier (G-P2-25, G-P1-18); 0 for a plain hit.
+    pub critical: u8,
+}
+
+/// As derived, but issue 50's fields only when set: the state hash ([`super::driver::Combat::state_hash`])
+/// reads this text, and a ruleset without attack math (every save made before it) hashes as before.
+impl std::fmt::Debug for AttackCtx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("AttackCtx");
+        d.field("attacker", &self.attacker)
+            .field("target", &self.target)
+            .field("ability", &self.ability)
+            .field("kind", &self.kind)
+            .field("stat", &self.stat)
+            .field("damage", &self.damage)
+            .field("opportunity", &self.opportunity)
+            .field("surprise", &self.surprise)
+            .field("area_assist", &self.area_assist)
+            .field("damage_bonus", &self.damage_bonus)
+            .field("total", &self.total)
+            .field("modifier", &self.modifier);
+        if self.penalty != 0 {
+            d.field("penalty", &self.penalty);
+        }
+        if self.critical != 0 {
+            d.field("critical", &self.critical);
+        }
+        d.finish()
+    }
 }
 
 /// A unit of resolution. The queue runs front to back and stops at a decision.
@@ -645,6 +676,22 @@ impl<'w, 's> Rules<'w, 's> {
         super::query::flanked(*self.c(who).pos, |q| {
             occupied.get(&q).is_some_and(|o| *o != who && self.hostile(who, *o))
         })
+    }
+
+    /// Flanked by `by` (G-P2-27, G-P1-19): `by` stands next to `who`, and a creature hostile to
+    /// `who` stands on the square opposite it across `who`.
+    pub(crate) fn is_flanked_by(&self, who: Cid, by: Cid) -> bool {
+        let (at, me) = (*self.c(who).pos, *self.c(by).pos);
+        let occupied = &self.roster.occupied;
+        super::query::opposite_squares(at)
+            .any(|(a, b)| a == me && occupied.get(&b).is_some_and(|o| *o != who && *o != by && self.hostile(who, *o)))
+    }
+
+    /// Whether a melee attack by `by` on `who` counts as flanking it: under `flanker_only`
+    /// (pf2e, pf1e) only when `by` is one of the flankers ([`Self::is_flanked_by`]); otherwise
+    /// whenever `who` is flanked (homebrew-d20, HB-12).
+    pub(crate) fn flanks_for_attack(&self, who: Cid, by: Cid) -> bool {
+        if self.ruleset.engagement.flanker_only { self.is_flanked_by(who, by) } else { self.is_flanked(who) }
     }
 
     /// Whether `a` sees `b` across the map (walls block line of sight; see

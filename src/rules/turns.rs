@@ -382,6 +382,8 @@ impl Rules<'_, '_> {
         let budget = self.ruleset.budget;
         let mut c = self.cm(who);
         c.pool.uses_this_turn.clear();
+        // G-P2-23: the multiple attack penalty starts over with the creature's turn.
+        c.pool.attacks = 0;
         match budget {
             ActionBudget::OneTimedActionPerTurn => c.pool.spent = 0,
             ActionBudget::TypedSlots { standard, moves, swift } => {

@@ -129,3 +129,62 @@ fn skirmish_scenario_exits_non_zero_when_an_expectation_fails() {
     assert!(stdout.contains("FAIL step 1: RoundSeconds(41)"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ------------------------------------------------ Issue 50: attack math in data
+
+/// pf2e.ron with `from` replaced by `to`, and the error it gets: (line, column, message).
+fn pf2e_error(from: &str, to: &str) -> (String, skirmish::rules::data::DataError) {
+    let text = crate::common::shipped_text_with("pf2e.ron", from, to);
+    let e = Ruleset::from_ron_str("pf2e.ron", &text).expect_err("refused");
+    (text, e)
+}
+
+#[test]
+fn attack_math_values_out_of_range_name_their_field_and_place() {
+    // A multiplier of 1, a margin of 0, a penalty of +5: each at its own line, with the range.
+    let (text, e) =
+        pf2e_error("critical: OnCriticalSuccess(multiplier: 2)", "critical: OnCriticalSuccess(multiplier: 1)");
+    assert_eq!(e.line, line_of(&text, "OnCriticalSuccess(multiplier: 1)"), "{e}");
+    assert!(e.message.contains("1 is out of range 2..=10"), "{e}");
+    let (text, e) = pf2e_error(
+        "degrees: Some((margin: 10, natural_steps: true)),\n        critical",
+        "degrees: Some((margin: 0, natural_steps: true)),\n        critical",
+    );
+    assert_eq!(e.line, line_of(&text, "margin: 0"), "{e}");
+    assert!(e.message.contains("0 is out of range 1..=100"), "{e}");
+    let (text, e) = pf2e_error("penalties: [-5, -10]", "penalties: [-5, 5]");
+    assert_eq!(e.line, line_of(&text, "penalties: [-5, 5]"), "{e}");
+    assert!(e.message.contains("5 is out of range -100..=0"), "{e}");
+    assert_eq!(e.to_string().lines().count(), 1);
+}
+
+#[test]
+fn attack_math_parts_that_need_each_other_are_refused_where_they_stand() {
+    // A critical success with no degrees to make one.
+    let (text, e) = pf2e_error("degrees: Some((margin: 10, natural_steps: true)),\n        critical", "critical");
+    assert!(e.message.contains("OnCriticalSuccess needs attack_math.degrees"), "{e}");
+    assert_eq!(e.line, line_of(&text, "OnCriticalSuccess"), "{e}");
+    // Agile steps that do not match.
+    let (text, e) = pf2e_error("agile: [-4, -8]", "agile: [-4]");
+    assert!(e.message.contains("agile: 1 steps, but penalties has 2"), "{e}");
+    assert_eq!(e.line, line_of(&text, "agile: [-4]"), "{e}");
+    // An unknown off-guard condition, with the nearest name.
+    let (_, e) =
+        pf2e_error("off_guard_when_flanked: Some(\"off_guard\")", "off_guard_when_flanked: Some(\"off_gard\")");
+    assert!(e.message.contains("unknown condition `off_gard` (did you mean `off_guard`?)"), "{e}");
+    // A basic save with no degrees for saves.
+    let (_, e) = pf2e_error("degrees: Some((margin: 10, natural_steps: true))),", "),");
+    assert!(e.message.contains("a basic save needs degrees of success"), "{e}");
+    // homebrew-d20's active defence has no AC to be critical against.
+    let text = shipped()
+        .replace("round_length:", "attack_math: (critical: Confirm(threat: 20, multiplier: 2)),\n    round_length:");
+    let e = Ruleset::from_ron_str("hb.ron", &text).expect_err("refused");
+    assert!(e.message.contains("need `defense: StaticAc`"), "{e}");
+    assert_eq!(e.line, line_of(&text, "attack_math"), "{e}");
+    // The penalty alone is fine there.
+    let text = shipped().replace(
+        "round_length:",
+        "attack_math: (multiple_attack_penalty: Some((penalties: [-5], trait_tag: \"weapon\"))),\n    round_length:",
+    );
+    Ruleset::from_ron_str("hb.ron", &text).expect("the penalty works under an active defence");
+}

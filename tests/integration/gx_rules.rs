@@ -558,3 +558,32 @@ fn g_x_05_magic_missile_picks_one_creature() {
     assert_eq!(count(&f, m, "Damaged", "who: Orc"), 1);
     assert_eq!(count(&f, m, "Damaged", "who: Wolf"), 0);
 }
+
+// ---------------------------------------------------------------- G-X-06
+
+#[test]
+fn g_x_06_homebrew_d20_and_segments_roll_no_critical_hits() {
+    // Their sources are silent: no attack math, so a natural 20 is a roll like another and
+    // damage is never multiplied (RULES.md §5.6). homebrew-d20: 20 against no defence, 1d6+STR.
+    assert!(homebrew().attack_math.is_plain());
+    assert!(segments().attack_math.is_plain());
+    let mut f = Fight::new(vec![
+        who("A", "heroes", 20, (0, 0)).stat("STR", 1).with(&["sword"]),
+        who("B", "monsters", 10, (1, 0)).hp(40),
+    ]);
+    let m = f.mark();
+    f.force(&[20, 4]);
+    f.act("A", "sword", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackHit", ""), "{:?}", f.since(m));
+    assert!(!f.saw(m, "CriticalHit", "") && !f.saw(m, "DamageScaled", ""), "{:?}", f.since(m));
+    // segments: a natural 1 with MELEE 20 still hits AC 10; a natural 20 deals plain damage.
+    let mut g = Fight::segments(vec![
+        sg("A", "heroes", 15, (0, 0)).stat("MELEE", 20).with(&["longsword"]),
+        sg("B", "monsters", 5, (1, 0)),
+    ]);
+    let m = g.mark();
+    g.force(&[1, 5]);
+    g.act("A", "longsword", &["B"]).unwrap();
+    assert!(g.saw(m, "AttackHit", ""), "{:?}", g.since(m));
+    assert_eq!(g.hp("B"), 25);
+}

@@ -169,6 +169,13 @@ const HAND_MADE: &[&str] = &[
     "HeldActionsLost",
     "CastHeld",
     "CastReleased",
+    // Issue 50: worded inside an attack's or a save's entry, and on their own.
+    "MultipleAttackPenalty",
+    "CritConfirmRolled",
+    "CriticalHit",
+    "CriticalMiss",
+    "SaveDegree",
+    "DamageScaled",
 ];
 
 fn hand_made() -> Vec<CombatEvent> {
@@ -248,7 +255,37 @@ fn hand_made() -> Vec<CombatEvent> {
         CombatEvent::HeldActionsLost { who: a, count: 1, kind: skirmish::rules::ruleset::HitKind::Ranged },
         CombatEvent::CastHeld { who: a, ability: "strike".into() },
         CombatEvent::CastReleased { who: a, ability: "strike".into(), next_round: 3, next_segment: 2 },
+        CombatEvent::MultipleAttackPenalty { who: a, penalty: -5 },
+        CombatEvent::CritConfirmRolled {
+            attacker: a,
+            target: b,
+            roll: 14,
+            bonus: 6,
+            total: 20,
+            ac: 17,
+            confirmed: true,
+            dice: vec![],
+        },
+        CombatEvent::CritConfirmRolled {
+            attacker: a,
+            target: b,
+            roll: 3,
+            bonus: 6,
+            total: 9,
+            ac: 17,
+            confirmed: false,
+            dice: vec![],
+        },
+        CombatEvent::CriticalHit { attacker: a, target: b, multiplier: 2 },
+        CombatEvent::CriticalMiss { attacker: a, target: b },
     ];
+    use skirmish::rules::log::{DamageScale, Degree};
+    for degree in [Degree::CriticalFailure, Degree::Failure, Degree::Success, Degree::CriticalSuccess] {
+        v.push(CombatEvent::SaveDegree { who: a, degree });
+    }
+    for (rolled, amount, scale) in [(7, 14, DamageScale::Times(2)), (7, 3, DamageScale::Half)] {
+        v.push(CombatEvent::DamageScaled { who: b, rolled, amount, scale });
+    }
     use skirmish::rules::log::EndReason::*;
     for reason in [
         Expired,

@@ -881,3 +881,157 @@ fn a_charge_must_end_next_to_its_target() {
     assert_eq!(f.pos("M"), (-3, 0));
     assert!(f.saw(m, "AttackRolled", "attacker: M"), "{:?}", f.since(m));
 }
+
+// ------------------------------------------------ Issue 50: attack math (RULES.md §5.6)
+
+#[test]
+fn g_p1_17_a_natural_1_misses_at_a_high_bonus() {
+    // CRB p. 178: a natural 1 always misses, even at +30 against AC 15.
+    let mut f = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)).stat("MELEE", 30), p1("B", "monsters", 10, (1, 0))]);
+    let m = f.mark();
+    f.force(&[1]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackRolled", "roll: 1, bonus: 30, total: 31"), "{:?}", f.since(m));
+    assert!(f.saw(m, "AttackMissed", "ac: 15"), "{:?}", f.since(m));
+}
+
+#[test]
+fn g_p1_17_the_natural_roll_is_the_dies_face_not_a_flat_part_added_to_it() {
+    // A ruleset whose attack die is `1d20+1`: a face of 19 totals 20 but is no natural 20, so it
+    // misses AC 40; a face of 20 hits it. The odds the AI and the HUD read agree (1 face in 20).
+    let mut rs = pf1e();
+    if let skirmish::rules::ruleset::DefenseRule::StaticAc { attack_dice, .. } = &mut rs.defense {
+        *attack_dice = skirmish::rules::dice::DiceExpr::parse("1d20+1").unwrap();
+    }
+    let mut f = Fight::with_ruleset(
+        rs.clone(),
+        vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 10, (1, 0)).stat("AC", 40)],
+    );
+    let m = f.mark();
+    f.force(&[19]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackMissed", "ac: 40"), "{:?}", f.since(m));
+    let odds = skirmish::rules::odds::attack_outcomes(
+        &rs,
+        &skirmish::rules::dice::DiceExpr::parse("1d20+1").unwrap(),
+        0,
+        40,
+        None,
+    );
+    assert_eq!(odds.hit, 1.0 / 20.0);
+    f.end("A");
+    f.end("B");
+    let m = f.mark();
+    f.force(&[20, 1, 4]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackHit", ""), "{:?}", f.since(m));
+}
+
+#[test]
+fn g_p1_17_a_natural_20_hits_a_high_ac() {
+    // A natural 20 always hits, here AC 40 (and threatens: the confirmation, 5 against 40,
+    // fails, so it is a plain hit of 1d8 = 3).
+    let mut f = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 10, (1, 0)).stat("AC", 40)]);
+    let m = f.mark();
+    f.force(&[20, 5, 3]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackHit", "attacker: A, target: B"), "{:?}", f.since(m));
+    assert!(f.saw(m, "CritConfirmRolled", "roll: 5, bonus: 0, total: 5, ac: 40, confirmed: false"), "{:?}", f.since(m));
+    assert_eq!(f.hp("B"), 27);
+}
+
+#[test]
+fn g_p1_18_a_confirmed_threat_doubles_the_dice_rolled() {
+    // CRB p. 184: a natural 20 threatens; the confirmation 12 + 5 = 17 hits AC 15: a critical
+    // hit, 1d8+STR rolled twice: (3 + 2) + (4 + 2) = 11.
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)).stat("MELEE", 5).stat("STR", 2),
+        p1("B", "monsters", 10, (1, 0)),
+    ]);
+    let m = f.mark();
+    f.force(&[20, 12, 3, 4]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(
+        f.saw(m, "CritConfirmRolled", "roll: 12, bonus: 5, total: 17, ac: 15, confirmed: true"),
+        "{:?}",
+        f.since(m)
+    );
+    assert!(f.saw(m, "CriticalHit", "multiplier: 2"), "{:?}", f.since(m));
+    assert!(f.saw(m, "DamageScaled", "who: B, rolled: 11, amount: 11, scale: Times(2)"), "{:?}", f.since(m));
+    assert!(f.saw(m, "Damaged", "who: B, amount: 11, hp: 19, dice: [d8=3, d8=4]"), "{:?}", f.since(m));
+}
+
+#[test]
+fn g_p1_18_an_unconfirmed_threat_is_a_plain_hit() {
+    // The confirmation 2 + 5 = 7 misses AC 15: the threat is a plain hit, 3 + 2 = 5.
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)).stat("MELEE", 5).stat("STR", 2),
+        p1("B", "monsters", 10, (1, 0)),
+    ]);
+    let m = f.mark();
+    f.force(&[20, 2, 3]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(f.saw(m, "CritConfirmRolled", "confirmed: false"), "{:?}", f.since(m));
+    assert!(!f.saw(m, "CriticalHit", ""), "{:?}", f.since(m));
+    assert_eq!(f.hp("B"), 25);
+}
+
+#[test]
+fn g_p1_18_a_19_20_weapon_threatens_on_19() {
+    // The shipped melee attack is a longsword (19–20): a 19 that hits threatens. The ranged
+    // attack (a longbow, 20 only) does not threaten on 19.
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)).stat("MELEE", 5).stat("RANGED", 5).with(&["ranged_attack"]),
+        p1("B", "monsters", 10, (1, 0)).hp(60),
+    ]);
+    let m = f.mark();
+    f.force(&[19, 15, 1, 1]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(
+        f.saw(m, "CritConfirmRolled", "roll: 15, bonus: 5, total: 20, ac: 15, confirmed: true"),
+        "{:?}",
+        f.since(m)
+    );
+    f.end("A");
+    f.end("B");
+    let m = f.mark();
+    f.force(&[19, 1]);
+    f.act("A", "ranged_attack", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackHit", ""), "{:?}", f.since(m));
+    assert!(!f.saw(m, "CritConfirmRolled", ""), "{:?}", f.since(m));
+}
+
+#[test]
+fn g_p1_18_a_x3_weapon_rolls_its_damage_three_times() {
+    // The longbow is ×3: a confirmed critical rolls 1d8 three times: 2 + 3 + 4 = 9.
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)).stat("RANGED", 5).with(&["ranged_attack"]),
+        p1("B", "monsters", 10, (4, 0)),
+    ]);
+    let m = f.mark();
+    f.force(&[20, 15, 2, 3, 4]);
+    f.act("A", "ranged_attack", &["B"]).unwrap();
+    assert!(f.saw(m, "CriticalHit", "multiplier: 3"), "{:?}", f.since(m));
+    assert!(f.saw(m, "Damaged", "who: B, amount: 9, hp: 21, dice: [d8=2, d8=3, d8=4]"), "{:?}", f.since(m));
+}
+
+#[test]
+fn g_p1_19_a_flanking_melee_attacker_gets_plus_2() {
+    // CRB p. 197: A and C on opposite sides of B: A's melee attack gets +2, so 13 hits AC 15.
+    let mut f = Fight::pf1e(vec![
+        p1("A", "heroes", 20, (0, 0)),
+        p1("C", "heroes", 15, (2, 0)),
+        p1("B", "monsters", 10, (1, 0)),
+    ]);
+    let m = f.mark();
+    f.force(&[13, 1]);
+    f.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackRolled", "roll: 13, bonus: 2, total: 15, flanking: 2"), "{:?}", f.since(m));
+    assert!(f.saw(m, "AttackHit", ""), "{:?}", f.since(m));
+    // Alone, 13 misses.
+    let mut g = Fight::pf1e(vec![p1("A", "heroes", 20, (0, 0)), p1("B", "monsters", 10, (1, 0))]);
+    let m = g.mark();
+    g.force(&[13]);
+    g.act("A", "melee_attack", &["B"]).unwrap();
+    assert!(g.saw(m, "AttackMissed", "ac: 15"), "{:?}", g.since(m));
+}

@@ -1101,8 +1101,10 @@ fn g_p2_22_frightened_is_a_status_penalty_to_checks_and_dcs() {
     assert!(f.saw(m, "RollModified", "who: A, on: Attack, modifiers: [(\"frightened\", -2)]"), "{:?}", f.since(m));
     assert!(f.saw(m, "RollModified", "who: B, on: Ac, modifiers: [(\"frightened\", -1)]"), "{:?}", f.since(m));
     assert!(f.saw(m, "AttackMissed", "ac: 14"), "{:?}", f.since(m));
+    // The second Strike of the turn takes the multiple attack penalty too (G-P2-23): 18 + 3 − 2
+    // − 5 = 14 hits AC 14.
     let m = f.mark();
-    f.force(&[13]);
+    f.force(&[18]);
     f.act("A", "strike", &["B"]).unwrap();
     assert!(f.saw(m, "AttackHit", ""), "a 14 hits AC 14: {:?}", f.since(m));
     // The save: 12 + 2 − 1 = 13 against DC 15 fails; both changes are named. (Frightened went
@@ -1185,4 +1187,231 @@ fn a_valued_condition_again_keeps_the_higher_value() {
     assert!(f.saw(m, "ConditionUnchanged", "who: A, condition: \"frightened\""), "{:?}", f.since(m));
     f.put("A", "frightened", Some(3), None);
     assert_eq!(f.value("A", "frightened"), Some(3));
+}
+
+// ------------------------------------------------ Issue 50: attack math (RULES.md §5.6)
+
+/// A (STR 3, DEX 3, a dagger) next to B (AC 15, 30 hp).
+fn strikers() -> Fight {
+    Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).stat("STR", 3).stat("DEX", 3).with(&["dagger", "reactive_strike"]),
+        pc("B", "monsters", 10, (1, 0)).stat("STR", 2).with(&["reactive_strike"]),
+    ])
+}
+
+#[test]
+fn g_p2_23_the_second_strike_takes_minus_5_and_the_third_minus_10() {
+    // CRB p. 446: the second attack of the turn at −5, the third at −10. Rolls of 10 miss AC 15
+    // (no damage dice): 13, then 8 with the penalty logged, then 3.
+    let mut f = strikers();
+    let m = f.mark();
+    f.force(&[10, 10, 10]);
+    for _ in 0..3 {
+        f.act("A", "strike", &["B"]).unwrap();
+    }
+    let rolls: Vec<String> = f.since(m).into_iter().filter(|e| e.starts_with("AttackRolled")).collect();
+    assert!(rolls[0].contains("roll: 10, bonus: 3, total: 13"), "{rolls:?}");
+    assert!(rolls[1].contains("roll: 10, bonus: -2, total: 8"), "{rolls:?}");
+    assert!(rolls[2].contains("roll: 10, bonus: -7, total: 3"), "{rolls:?}");
+    let penalties: Vec<String> = f.since(m).into_iter().filter(|e| e.starts_with("MultipleAttackPenalty")).collect();
+    assert_eq!(
+        penalties,
+        ["MultipleAttackPenalty { who: A, penalty: -5 }", "MultipleAttackPenalty { who: A, penalty: -10 }"]
+    );
+}
+
+#[test]
+fn g_p2_23_an_agile_strike_takes_minus_4_then_minus_8() {
+    // An agile weapon's penalty is −4 and −8 (CRB p. 446); the count includes any attack
+    // before it: a Strike, then the dagger at −4, then at −8 (DEX 3: 13, 9, 5).
+    let mut f = strikers();
+    let m = f.mark();
+    f.force(&[10, 10, 10]);
+    f.act("A", "strike", &["B"]).unwrap();
+    f.act("A", "dagger", &["B"]).unwrap();
+    f.act("A", "dagger", &["B"]).unwrap();
+    let rolls: Vec<String> = f.since(m).into_iter().filter(|e| e.starts_with("AttackRolled")).collect();
+    assert!(rolls[1].contains("ability: \"dagger\", kind: Melee, roll: 10, bonus: -1, total: 9"), "{rolls:?}");
+    assert!(rolls[2].contains("ability: \"dagger\", kind: Melee, roll: 10, bonus: -5, total: 5"), "{rolls:?}");
+    assert!(f.saw(m, "MultipleAttackPenalty", "penalty: -4"));
+    assert!(f.saw(m, "MultipleAttackPenalty", "penalty: -8"));
+}
+
+#[test]
+fn g_p2_23_a_reaction_on_another_creatures_turn_is_at_full_bonus() {
+    // A strikes twice on its turn (its count is 2); on B's turn, B leaves A's reach and A's
+    // Reactive Strike rolls at +3, with no penalty: a reaction neither takes nor counts it.
+    let mut f = strikers();
+    f.force(&[10, 10]);
+    f.act("A", "strike", &["B"]).unwrap();
+    f.act("A", "strike", &["B"]).unwrap();
+    f.end("A");
+    let m = f.mark();
+    f.act_to("B", "stride", &[], (5, 0), None).unwrap();
+    f.force(&[10]);
+    f.opportunity("A", Some("reactive_strike")).unwrap();
+    assert!(
+        f.saw(
+            m,
+            "AttackRolled",
+            "attacker: A, target: B, ability: \"reactive_strike\", kind: Melee, roll: 10, bonus: 3, total: 13"
+        ),
+        "{:?}",
+        f.since(m)
+    );
+    assert!(!f.saw(m, "MultipleAttackPenalty", ""), "{:?}", f.since(m));
+}
+
+#[test]
+fn g_p2_23_the_penalty_starts_over_on_the_next_turn() {
+    let mut f = strikers();
+    f.force(&[10, 10]);
+    f.act("A", "strike", &["B"]).unwrap();
+    f.act("A", "strike", &["B"]).unwrap();
+    assert_eq!(f.0.attack_penalty(f.id("A"), "strike"), -10);
+    f.end("A");
+    f.end("B");
+    assert_eq!(f.0.attack_penalty(f.id("A"), "strike"), 0);
+    let m = f.mark();
+    f.force(&[10]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackRolled", "roll: 10, bonus: 3, total: 13"), "{:?}", f.since(m));
+    assert!(!f.saw(m, "MultipleAttackPenalty", ""));
+}
+
+#[test]
+fn g_p2_24_a_natural_20_turns_a_miss_into_a_hit() {
+    // CRB p. 445: 20 against AC 25 is a failure; the natural 20 makes it a success: a hit,
+    // not a critical (1d8 forced to 5).
+    let mut f = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 10, (1, 0)).stat("AC", 25)]);
+    let m = f.mark();
+    f.force(&[20, 5]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackHit", "attacker: A, target: B"), "{:?}", f.since(m));
+    assert!(!f.saw(m, "CriticalHit", ""), "{:?}", f.since(m));
+    assert_eq!(f.hp("B"), 25);
+    // And a 19 misses.
+    f.end("A");
+    f.end("B");
+    let m = f.mark();
+    f.force(&[19]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackMissed", "ac: 25"), "{:?}", f.since(m));
+}
+
+#[test]
+fn g_p2_24_a_natural_1_turns_a_hit_into_a_miss() {
+    // +20 against AC 15: a natural 1 totals 21, a success, made a failure: a miss.
+    let mut f = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)).stat("STR", 20), pc("B", "monsters", 10, (1, 0))]);
+    let m = f.mark();
+    f.force(&[1]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackRolled", "roll: 1, bonus: 20, total: 21"), "{:?}", f.since(m));
+    assert!(f.saw(m, "AttackMissed", "ac: 15"), "{:?}", f.since(m));
+    assert_eq!(f.hp("B"), 30);
+}
+
+#[test]
+fn g_p2_25_a_strike_at_ac_plus_10_is_critical_and_deals_double() {
+    // STR 8 against AC 15: 17 + 8 = 25 = AC + 10, a critical success: 1d8+8 = 4 + 8 = 12,
+    // doubled to 24. A 16 (24) is a plain hit.
+    let mut f = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)).stat("STR", 8), pc("B", "monsters", 10, (1, 0)).hp(60)]);
+    let m = f.mark();
+    f.force(&[17, 4]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(f.saw(m, "CriticalHit", "attacker: A, target: B, multiplier: 2"), "{:?}", f.since(m));
+    assert!(f.saw(m, "DamageScaled", "who: B, rolled: 12, amount: 24, scale: Times(2)"), "{:?}", f.since(m));
+    assert!(f.saw(m, "Damaged", "who: B, amount: 24"), "{:?}", f.since(m));
+    assert_eq!(f.hp("B"), 36);
+    f.end("A");
+    f.end("B");
+    let m = f.mark();
+    f.force(&[16, 4]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(!f.saw(m, "CriticalHit", ""), "{:?}", f.since(m));
+    assert_eq!(f.hp("B"), 24);
+}
+
+#[test]
+fn g_p2_26_electric_arc_has_four_outcomes() {
+    // CRB p. 449, a basic Reflex save against DC 17 (REF 0): B rolls a natural 20 (a success
+    // made critical: no damage, no dice); C rolls 17 (success: half of 3 + 4, rounded down);
+    // next turn B rolls 10 (failure: 2 + 3) and C 5 (total 5 ≤ 7: a critical failure, 1 + 2
+    // doubled).
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).with(&["electric_arc"]),
+        pc("B", "monsters", 10, (3, 0)).stat("REF", 0),
+        pc("C", "monsters", 5, (0, 3)).stat("REF", 0),
+    ]);
+    let m = f.mark();
+    f.force(&[20, 17, 3, 4]);
+    f.act("A", "electric_arc", &["B", "C"]).unwrap();
+    assert!(f.saw(m, "SaveDegree", "who: B, degree: CriticalSuccess"), "{:?}", f.since(m));
+    assert!(f.saw(m, "SaveDegree", "who: C, degree: Success"), "{:?}", f.since(m));
+    assert!(f.saw(m, "DamageScaled", "who: C, rolled: 7, amount: 3, scale: Half"), "{:?}", f.since(m));
+    assert_eq!((f.hp("B"), f.hp("C")), (30, 27));
+    f.end("A");
+    f.end("B");
+    f.end("C");
+    let m = f.mark();
+    f.force(&[10, 2, 3, 5, 1, 2]);
+    f.act("A", "electric_arc", &["B", "C"]).unwrap();
+    assert!(f.saw(m, "SaveDegree", "who: B, degree: Failure"), "{:?}", f.since(m));
+    assert!(f.saw(m, "SaveDegree", "who: C, degree: CriticalFailure"), "{:?}", f.since(m));
+    assert!(f.saw(m, "DamageScaled", "who: C, rolled: 3, amount: 6, scale: Times(2)"), "{:?}", f.since(m));
+    assert_eq!((f.hp("B"), f.hp("C")), (25, 21));
+}
+
+#[test]
+fn g_p2_27_a_flanked_creature_is_off_guard_to_melee() {
+    // CRB p. 476, 620: A and C on opposite sides of B: B is off-guard to their melee attacks,
+    // AC 15 − 2 = 13, so A's 13 hits; it stacks with frightened's status penalty (G-P2-22).
+    let mut f = Fight::pf2e(vec![
+        pc("A", "heroes", 20, (0, 0)).with(&["shortbow"]),
+        pc("C", "heroes", 15, (2, 0)),
+        pc("B", "monsters", 10, (1, 0)),
+    ]);
+    let m = f.mark();
+    f.force(&[13, 1]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(f.saw(m, "RollModified", "who: B, on: Ac, modifiers: [(\"off_guard\", -2)]"), "{:?}", f.since(m));
+    assert!(f.saw(m, "AttackHit", "attacker: A, target: B"), "{:?}", f.since(m));
+    // A ranged attack does not get it: 13 + 5 (the penalty of a second attack) misses AC 15.
+    let m = f.mark();
+    f.force(&[18]);
+    f.act("A", "shortbow", &["B"]).unwrap();
+    assert!(f.saw(m, "AttackMissed", "ac: 15"), "{:?}", f.since(m));
+    // With frightened 1 too: AC 15 − 1 − 2 = 12 (status and circumstance both count).
+    f.end("A");
+    f.end("C");
+    f.end("B");
+    f.put("B", "frightened", Some(1), None);
+    let m = f.mark();
+    f.force(&[12, 1]);
+    f.act("A", "strike", &["B"]).unwrap();
+    assert!(
+        f.saw(m, "RollModified", "who: B, on: Ac, modifiers: [(\"frightened\", -1), (\"off_guard\", -2)]"),
+        "{:?}",
+        f.since(m)
+    );
+    assert!(f.saw(m, "AttackHit", ""), "{:?}", f.since(m));
+    // Without C beside it, B is not flanked: 13 misses AC 15.
+    let mut g = Fight::pf2e(vec![pc("A", "heroes", 20, (0, 0)), pc("B", "monsters", 10, (1, 0))]);
+    let m = g.mark();
+    g.force(&[13]);
+    g.act("A", "strike", &["B"]).unwrap();
+    assert!(g.saw(m, "AttackMissed", "ac: 15"), "{:?}", g.since(m));
+    // Off-guard "to the flankers" only (`engagement.flanker_only`): D, next to B but not
+    // opposite an ally across it, gets nothing while A and C flank B.
+    let mut h = Fight::pf2e(vec![
+        pc("D", "heroes", 20, (1, 1)),
+        pc("A", "heroes", 18, (0, 0)),
+        pc("C", "heroes", 15, (2, 0)),
+        pc("B", "monsters", 10, (1, 0)),
+    ]);
+    let m = h.mark();
+    h.force(&[13]);
+    h.act("D", "strike", &["B"]).unwrap();
+    assert!(h.saw(m, "AttackMissed", "ac: 15"), "{:?}", h.since(m));
+    assert!(!h.saw(m, "RollModified", "off_guard"), "{:?}", h.since(m));
 }

@@ -55,6 +55,8 @@
 //! - `memo`: what is remembered across decisions, per thread (path searches, sight lines).
 
 mod budget;
+#[cfg(test)]
+mod expected;
 mod memo;
 mod odds;
 mod planning;
@@ -242,7 +244,23 @@ pub(crate) mod fixture {
             .expect("shipped ruleset loads")
     }
 
-    /// A pf2e duel on the open plane (a d20 against AC; three actions a turn): `a` (`Cid(0)`: STR
+    /// A shipped ruleset without its attack math (issue 50: the plain roll against AC, saves
+    /// that pass or fail): for the tests of pricing rules other than the attack math, whose
+    /// hand-worked numbers count faces of a plain d20. The attack math's own pricing is tested
+    /// on the shipped rulesets.
+    pub(crate) fn plain(name: &str) -> Ruleset {
+        let mut rs = ruleset(name);
+        rs.attack_math = Default::default();
+        rs.saves.degrees = None;
+        for a in &mut rs.abilities {
+            if let crate::rules::ruleset::Effect::Save { basic, .. } = &mut a.effect {
+                *basic = false;
+            }
+        }
+        rs
+    }
+
+    /// A pf2e duel ([`plain`]: its attack math off) on the open plane (a d20 against AC; three actions a turn): `a` (`Cid(0)`: STR
     /// 3, AC 15, 20 hit points) on (0, 0) and `b` (`Cid(1)`: STR 3, AC 16) next to it on (1, 0)
     /// with `hp` hit points and `conditions`. Both know the basic abilities only: Strike
     /// (d20 + STR, 1d8+STR), Stride, Step, Raise a Shield (+2 AC for a round), Sustain.
@@ -252,6 +270,15 @@ pub(crate) mod fixture {
 
     /// [`duel`], with abilities and conditions for a too.
     pub(super) fn duel_with(hp: i32, conditions: &[&str], a_knows: &[&str], a_has: &[&str]) -> Combat {
+        duel_in(plain("pf2e"), hp, conditions, a_knows, a_has)
+    }
+
+    /// [`duel`] under the shipped pf2e, its attack math on (issue 50).
+    pub(super) fn duel_shipped(hp: i32) -> Combat {
+        duel_in(ruleset("pf2e"), hp, &[], &[], &[])
+    }
+
+    fn duel_in(rs: Ruleset, hp: i32, conditions: &[&str], a_knows: &[&str], a_has: &[&str]) -> Combat {
         let spec = |name: &str, at: (i32, i32), ac: i32, hp: i32, conditions: &[&str]| CombatantSpec {
             name: name.into(),
             names: BTreeMap::new(),
@@ -271,7 +298,7 @@ pub(crate) mod fixture {
             movement_for: Default::default(),
         };
         let specs = [spec("a", (0, 0), 15, 20, a_has), spec("b", (1, 0), 16, hp, conditions)];
-        Combat::new(ruleset("pf2e"), 1, &specs).expect("valid set-up")
+        Combat::new(rs, 1, &specs).expect("valid set-up")
     }
 
     /// A pf2e healer `a` (`Cid(0)`) between two allies of its side, `x` (`Cid(1)`) on (1, 0) and

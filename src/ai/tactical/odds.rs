@@ -5,8 +5,9 @@ use std::rc::Rc;
 
 use crate::rules::components::{GridPos, Stats};
 use crate::rules::dice::DiceExpr;
+use crate::rules::odds::{self as rules_odds, AttackOdds};
 use crate::rules::query;
-use crate::rules::ruleset::{AbilityDef, AttackKind, DefenseRule, Effect, RollOn};
+use crate::rules::ruleset::{AbilityDef, AttackKind, CriticalRule, DefenseRule, Effect, RollOn, WeaponCritical};
 
 use super::memo::FxBuild;
 use super::read::{NO_CONDITIONS, Unit, View};
@@ -142,7 +143,94 @@ fn p_active_uncached(atk: &DiceExpr, a: i32, def: &DiceExpr, d: i32, adv: bool, 
     hits / sides as f32
 }
 
+/// [`rules_odds::attack_outcomes`], remembered per thread: a pure function of the ruleset's
+/// attack math, the die, the bonus, the AC and the weapon (issue 50).
+fn outcomes(
+    rs: &crate::rules::ruleset::Ruleset,
+    die: &DiceExpr,
+    bonus: i32,
+    ac: i32,
+    w: Option<WeaponCritical>,
+) -> AttackOdds {
+    type Key = (
+        Option<crate::rules::ruleset::DegreeRule>,
+        CriticalRule,
+        bool,
+        Option<u32>,
+        i32,
+        i32,
+        i32,
+        Option<WeaponCritical>,
+    );
+    thread_local! {
+        static MEMO: std::cell::RefCell<std::collections::HashMap<Key, AttackOdds, FxBuild>> = Default::default();
+    }
+    let m = &rs.attack_math;
+    let key: Key = (m.degrees, m.critical, m.natural_hit_miss, die.single_die(), die.flat, bonus, ac, w);
+    if let Some(o) = MEMO.with(|c| c.borrow().get(&key).copied()) {
+        return o;
+    }
+    let o = rules_odds::attack_outcomes(rs, die, bonus, ac, w);
+    MEMO.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= 1 << 16 {
+            c.clear();
+        }
+        c.insert(key, o);
+    });
+    o
+}
+
+/// Expected damage of an attack with these chances: a plain hit's `emin` and a critical hit's,
+/// whose range is the plain one times the multiplier (G-P2-25; G-P1-18 rolls the dice that many
+/// times, the same mean; a damage modifier counted once there is counted each time here).
+fn with_crits(o: AttackOdds, (lo, hi, mean): (i32, i32, f32), left: i32) -> f32 {
+    let k = i32::from(o.multiplier.max(1));
+    let plain = (o.hit - o.crit) * emin(lo, hi, mean, left);
+    if o.crit <= 0.0 {
+        return plain;
+    }
+    plain + o.crit * emin(lo.saturating_mul(k), hi.saturating_mul(k), mean * k as f32, left)
+}
+
 impl<'a> View<'a> {
+    /// The chances of an attack with this bonus on `t` under a ruleset with attack math (issue
+    /// 50), its AC with off-guard when `off_guard`; None under the plain roll or an active
+    /// defence (then [`View::p_hit`] alone prices it, as before).
+    pub(super) fn crit_odds(
+        &self,
+        bonus: i32,
+        off_guard: bool,
+        t: &Unit,
+        m: DefMod,
+        w: Option<WeaponCritical>,
+    ) -> Option<AttackOdds> {
+        if self.rs.attack_math.is_plain() {
+            return None;
+        }
+        let DefenseRule::StaticAc { attack_dice, ac_stat } = &self.rs.defense else { return None };
+        let ac = if off_guard { self.ac_off_guard(t, ac_stat, m) } else { self.ac(t, ac_stat, m) };
+        Some(outcomes(self.rs, attack_dice, bonus, ac, w))
+    }
+
+    /// [`View::ac`] with the ruleset's off-guard condition added (G-P2-27), its modifiers stacked
+    /// by type with the others, as the rules count it for a flanked target's melee attackers.
+    fn ac_off_guard(&self, u: &Unit, ac_stat: &str, m: DefMod) -> i32 {
+        let Some(c) = &self.rs.attack_math.off_guard_when_flanked else { return self.ac(u, ac_stat, m) };
+        let mut conds = u.conds.unwrap_or(&NO_CONDITIONS).clone();
+        if conds.has(c) {
+            return self.ac(u, ac_stat, m);
+        }
+        conds.0.insert(c.clone(), crate::rules::components::ConditionState::plain(1));
+        query::armor_class(self.rs, u.stats.get(ac_stat).saturating_add(m.ac), u.stats, &conds)
+    }
+
+    /// The multiple attack penalty (G-P2-23) of the decider's next use of `def`, after the
+    /// attacks of its turn so far and those the plan being filled took.
+    pub(super) fn penalty_for(&self, def: &AbilityDef) -> i32 {
+        rules_odds::map_penalty(self.rs, def, self.attacks_made.saturating_add(self.plan_attacks.get()))
+    }
+
     /// [`query::armor_class`] of `u` with a change of `m.ac`, remembered for the decision.
     fn ac(&self, u: &Unit, ac_stat: &str, m: DefMod) -> i32 {
         if let Some(&(_, _, ac)) = self.ac_memo.borrow().iter().find(|(id, mac, _)| *id == u.id && *mac == m.ac) {
@@ -198,7 +286,7 @@ impl<'a> View<'a> {
     /// sides, one of them possibly the decider): [`query::flanked`] with the decider moved to
     /// `from`, by way of [`View::flank_squares`].
     pub(super) fn flanked_from(&self, t: &Unit, from: GridPos) -> bool {
-        if self.rs.engagement.flanking_attack_bonus == 0 {
+        if !self.flanking_counts() {
             return false;
         }
         // Remembered for the units themselves; a copy (moved, say) is worked out afresh.
@@ -214,6 +302,12 @@ impl<'a> View<'a> {
             None => self.flank_squares(t),
         };
         f.always || f.squares[..usize::from(f.n)].contains(&from)
+    }
+
+    /// Whether flanking changes an attack under this ruleset: a bonus to the attack roll
+    /// (HB-48, G-P1-19) or off-guard to the target (G-P2-27).
+    pub(super) fn flanking_counts(&self) -> bool {
+        self.rs.engagement.flanking_attack_bonus != 0 || self.rs.attack_math.off_guard_when_flanked.is_some()
     }
 
     /// The index in `units` of `t`, if it is one of them (not a copy).
@@ -233,7 +327,9 @@ impl<'a> View<'a> {
         let mut f = Flank { always: false, squares: [GridPos::default(); 8], n: 0 };
         for (n, o) in query::opposite_squares(t.pos) {
             match (foe_at(n), foe_at(o)) {
-                (true, true) => f.always = true,
+                // Under `flanker_only` (pf2e, pf1e) two others flanking it do not help the
+                // decider's attack: only its own place opposite a foe does.
+                (true, true) if !self.rs.engagement.flanker_only => f.always = true,
                 (false, true) => {
                     f.squares[usize::from(f.n)] = n;
                     f.n += 1;
@@ -262,9 +358,11 @@ impl<'a> View<'a> {
         melee: bool,
         t: &Unit,
         left: i32,
+        weapon: Option<WeaponCritical>,
     ) -> f32 {
         let mut bonus = roll.stat.saturating_add(extra);
-        if melee && self.flanked_from(t, from) {
+        let flanked = melee && self.flanked_from(t, from);
+        if flanked {
             bonus = bonus.saturating_add(self.rs.engagement.flanking_attack_bonus);
         }
         bonus = bonus.saturating_add(self.assist);
@@ -275,8 +373,15 @@ impl<'a> View<'a> {
             if left <= 0.0 {
                 break;
             }
-            let p = self.p_hit(bonus.saturating_add(*m), melee, false, t, DefMod::default());
-            let e = p * emin(lo, hi, mean, left.ceil() as i32);
+            let b = bonus.saturating_add(*m);
+            let e = match self.crit_odds(b, flanked, t, DefMod::default(), weapon) {
+                // Issue 50: degrees, criticals, natural 20 and 1, off-guard.
+                Some(o) => with_crits(o, roll.range, left.ceil() as i32),
+                None => {
+                    let p = self.p_hit(b, melee, false, t, DefMod::default());
+                    p * emin(lo, hi, mean, left.ceil() as i32)
+                }
+            };
             total += e;
             left -= e;
         }
@@ -294,35 +399,84 @@ impl<'a> View<'a> {
         if let Some((def, n)) = e.melee
             && d <= reach_next
         {
-            best = best.max(self.attack_by(e, def, a, false, m) * n);
+            best = best.max(self.attack_by_uses(e, def, a, m, n));
         }
         if let Some((def, n)) = e.shot {
-            best = best.max(self.attack_by(e, def, a, false, m) * n);
+            best = best.max(self.attack_by_uses(e, def, a, m, n));
         }
         best
     }
 
+    /// Expected damage of `n` uses of `def` by `e` on `a` in one of its turns: `n` times one use,
+    /// or, under a multiple attack penalty (G-P2-23), each use at the penalty of the uses before
+    /// it (a part use weighed by its share).
+    pub(super) fn attack_by_uses(&self, e: &Unit, def: &AbilityDef, a: &Unit, m: DefMod, n: f32) -> f32 {
+        if !rules_odds::counts_as_attack(self.rs, def) {
+            return self.attack_by(e, def, a, false, m) * n;
+        }
+        let mut total = 0.0;
+        let mut k = 0u8;
+        while f32::from(k) < n && k < 8 {
+            let share = (n - f32::from(k)).min(1.0);
+            total += share * self.attack_by_at(e, def, a, false, m, rules_odds::map_penalty(self.rs, def, k));
+            k += 1;
+        }
+        total
+    }
+
     /// Expected damage of one use of `def` by `e` on `a`.
     pub(super) fn attack_by(&self, e: &Unit, def: &AbilityDef, a: &Unit, opportunity: bool, m: DefMod) -> f32 {
+        self.attack_by_at(e, def, a, opportunity, m, 0)
+    }
+
+    /// [`View::attack_by`] with a multiple attack penalty on its attack rolls (G-P2-23).
+    fn attack_by_at(&self, e: &Unit, def: &AbilityDef, a: &Unit, opportunity: bool, m: DefMod, penalty: i32) -> f32 {
         match &def.effect {
-            Effect::Attack { kind, stat, damage, iterative } => {
-                let bonus = e.stats.get(stat).saturating_add(self.modifier(e, RollOn::Attack));
-                let (_, _, mean) = self.dealt_by(damage, e);
+            Effect::Attack { kind, stat, damage, iterative, critical } => {
+                let bonus = e.stats.get(stat).saturating_add(self.modifier(e, RollOn::Attack)).saturating_add(penalty);
+                let range = self.dealt_by(damage, e);
+                let mean = range.2;
                 let melee = *kind == AttackKind::Melee;
                 std::iter::once(&0)
                     .chain(iterative.iter())
-                    .map(|x| self.p_hit(bonus.saturating_add(*x), melee, opportunity, a, m) * mean)
+                    .map(|x| {
+                        let b = bonus.saturating_add(*x);
+                        match self.crit_odds(b, false, a, m, *critical) {
+                            Some(o) => ((o.hit - o.crit) + o.crit * f32::from(o.multiplier.max(1))) * mean,
+                            None => self.p_hit(b, melee, opportunity, a, m) * mean,
+                        }
+                    })
                     .sum()
             }
             Effect::Damage { amount } => self.dealt_by(amount, e).2,
-            Effect::Save { stat, dc, damage: Some(d), .. } => {
+            Effect::Save { stat, dc, damage: Some(d), basic, .. } => {
                 let save = a.stats.get(stat).saturating_add(self.modifier(a, RollOn::Save));
                 let dc = dc.saturating_add(self.modifier(e, RollOn::Dc));
-                let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, save, self.save_need(dc));
-                p_fail * self.dealt_by(d, e).2
+                let range = self.dealt_by(d, e);
+                match self.rs.saves.degrees {
+                    // G-P2-24/26: the chance of each degree, and what a basic save lets through.
+                    Some(rule) => {
+                        let p = rules_odds::save_degrees(rule, &self.rs.saves.dice, save, dc);
+                        if *basic {
+                            p[1] * range.2 + p[0] * 2.0 * range.2 + p[2] * self.half_dealt(d, e)
+                        } else {
+                            (p[0] + p[1]) * range.2
+                        }
+                    }
+                    None => {
+                        let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, save, self.save_need(dc));
+                        p_fail * range.2
+                    }
+                }
             }
             _ => 0.0,
         }
+    }
+
+    /// The mean of `e`'s damage halved and rounded down (a basic save's success, G-P2-26).
+    pub(super) fn half_dealt(&self, d: &DiceExpr, u: &Unit) -> f32 {
+        let shift = d.flat.saturating_add(stat_terms(d, u.stats)).saturating_add(self.modifier(u, RollOn::Damage));
+        rules_odds::half_mean(d, shift)
     }
 
     /// The rules' [`query::roll_modifier`] of a unit's conditions (issue 28: frightened, bless).

@@ -122,7 +122,7 @@ impl<'a> View<'a> {
                     let mut best: Option<(f32, GridPos)> = None;
                     let roll = self.attack_roll(stat, dmg);
                     for q in all.iter().filter(|q| q.distance(t.pos) <= self.reach) {
-                        let e = self.attack_dmg(*q, &roll, &[], bonus, true, t, t.hp);
+                        let e = self.attack_dmg(*q, &roll, &[], bonus, true, t, t.hp, None);
                         let v = e * t.w + self.pos_value(*q, field);
                         if best.is_none_or(|(bv, _)| v > bv + 1e-6) {
                             best = Some((v, *q));

@@ -157,7 +157,8 @@ impl<'a> View<'a> {
             for e in self.units.iter().filter(|u| u.enemy && u.can_act && u.pos.distance(q) <= self.reach) {
                 let Some((def, n)) = e.melee else { continue };
                 let moved = Unit { pos: q, ..*me };
-                v -= self.attack_by(e, def, &moved, false, DefMod::default()) * n * RANGED_EXPOSURE * me.w;
+                // G-P2-23: its n attacks at the penalties of a turn.
+                v -= self.attack_by_uses(e, def, &moved, DefMod::default(), n) * RANGED_EXPOSURE * me.w;
             }
         }
         // A melee creature closes in; so does a ranged one that sees no enemy from there.

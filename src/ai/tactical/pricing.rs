@@ -50,7 +50,7 @@ fn nominal(rs: &Ruleset, stats: &Stats, d: &AbilityDef) -> f32 {
         }
     };
     match &d.effect {
-        Effect::Attack { kind, stat, damage, iterative } => {
+        Effect::Attack { kind, stat, damage, iterative, .. } => {
             let mean = dmg_range(damage, stats).2;
             let b = stats.get(stat);
             std::iter::once(&0)
@@ -326,8 +326,10 @@ impl<'a> View<'a> {
     ) -> (f32, Tgt, Option<(usize, f32)>) {
         let me = self.me();
         let (v, t) = match o.kind {
-            Kind::Attack { kind, stat, dmg, iterative } => {
+            Kind::Attack { kind, stat, dmg, iterative, critical } => {
                 let melee = kind == AttackKind::Melee;
+                // G-P2-23: the penalty of the attacks before this one, this turn and in the plan.
+                let penalty = self.penalty_for(o.def);
                 let mut best: Option<(f32, usize, f32)> = None;
                 let mut roll = None;
                 for (i, t) in self.units.iter().enumerate() {
@@ -343,7 +345,7 @@ impl<'a> View<'a> {
                                 && left > 0;
                             let e = if target {
                                 let roll = roll.get_or_insert_with(|| self.attack_roll(stat, dmg));
-                                self.attack_dmg(from, roll, iterative, 0, melee, t, left)
+                                self.attack_dmg(from, roll, iterative, penalty, melee, t, left, critical)
                             } else {
                                 f32::NEG_INFINITY
                             };
@@ -483,18 +485,32 @@ impl<'a> View<'a> {
             Kind::OnAllies { cond, value, lasts } | Kind::OnEnemies { cond, value, lasts } => {
                 (self.condition_value(t, cond, value, lasts), 0.0)
             }
-            Kind::Save { stat, dc, dmg, on_fail, lasts } => {
+            Kind::Save { stat, dc, dmg, on_fail, lasts, basic } => {
                 if left <= 0 {
                     return (0.0, 0.0);
                 }
                 // Issue 28: the target's save modifiers and the decider's DC modifiers.
                 let save = t.stats.get(stat).saturating_add(self.modifier(t, RollOn::Save));
-                let need = self.save_need(dc.saturating_add(self.modifier(me, RollOn::Dc)));
-                let p_fail = 1.0 - p_at_least(&self.rs.saves.dice, save, need);
+                let dc = dc.saturating_add(self.modifier(me, RollOn::Dc));
+                // G-P2-24: with degrees, the chance of each; a natural 20 or 1 moves it.
+                let degrees =
+                    self.rs.saves.degrees.map(|r| crate::rules::odds::save_degrees(r, &self.rs.saves.dice, save, dc));
+                let p_fail = match degrees {
+                    Some(p) => p[0] + p[1],
+                    None => 1.0 - p_at_least(&self.rs.saves.dice, save, self.save_need(dc)),
+                };
                 let mut e = 0.0;
                 if let Some(d) = dmg {
                     let (lo, hi, mean) = self.dealt_by(d, me);
-                    e = p_fail * emin(lo, hi, mean, left);
+                    e = match degrees {
+                        // G-P2-26: a basic save: double on a critical failure, half on a success.
+                        Some(p) if basic => {
+                            p[1] * emin(lo, hi, mean, left)
+                                + p[0] * emin(lo.saturating_mul(2), hi.saturating_mul(2), mean * 2.0, left)
+                                + p[2] * emin(lo / 2, hi / 2, self.half_dealt(d, me), left)
+                        }
+                        _ => p_fail * emin(lo, hi, mean, left),
+                    };
                 }
                 let conds: f32 = on_fail
                     .iter()
@@ -621,7 +637,7 @@ impl<'a> View<'a> {
             ranges,
             sight: self.opts.iter().any(|o| o.sight) && self.terrain && !self.map.blocked.is_empty(),
             reach: melee,
-            flank: melee && self.rs.engagement.flanking_attack_bonus != 0,
+            flank: melee && self.flanking_counts(),
         })
     }
 
@@ -698,6 +714,9 @@ impl<'a> View<'a> {
         scratch.clear();
         scratch.resize(self.opts.len().min(32) * n, f32::NAN);
         let per_target = &mut *scratch;
+        // G-P2-23: attacks this plan takes raise the penalty of the attacks after them.
+        self.plan_attacks.set(0);
+        let penalised = self.rs.attack_math.multiple_attack_penalty.is_some();
         for _ in 0..8 {
             let mut best: Option<(f32, f32, usize, Tgt, Budget, Option<(usize, f32)>)> = None;
             for (i, o) in self.opts.iter().enumerate() {
@@ -753,6 +772,16 @@ impl<'a> View<'a> {
                     }
                 }
             }
+            if penalised && crate::rules::odds::counts_as_attack(self.rs, self.opts[i].def) {
+                // Every attack option is priced again at the next step's penalty.
+                self.plan_attacks.set(self.plan_attacks.get().saturating_add(1));
+                per_target.fill(f32::NAN);
+                for (k, o) in known.iter_mut().zip(&self.opts) {
+                    if matches!(o.kind, Kind::Attack { .. }) {
+                        *k = None;
+                    }
+                }
+            }
             if i < 64 {
                 *used |= 1 << i;
             }
@@ -765,6 +794,7 @@ impl<'a> View<'a> {
                 first_is_attack = attack;
             }
         }
+        self.plan_attacks.set(0);
         (total, first)
     }
 }
@@ -796,6 +826,81 @@ mod tests {
         assert_eq!(uses_per_round(&rs, strike), 3.0);
         // Nothing to price in a self-buff.
         assert_eq!(nominal(&rs, &stats, rs.ability("raise_shield").expect("pf2e has it")), 0.0);
+    }
+
+    /// a's Strike in [`super::super::fixture::duel_shipped`]: its expected damage on b and b's
+    /// threat per hit point.
+    fn shipped_strike(c: &crate::rules::driver::Combat) -> (f32, f32) {
+        let v = View::new(c, Cid(0)).expect("a reads the fight");
+        let b = v.units.iter().position(|u| u.id == Cid(1)).expect("b stands");
+        let strike = v.opts.iter().find(|o| o.def.id == "strike").expect("a can Strike");
+        let mut dealt = vec![0.0; v.units.len()];
+        let (value, _) = v.eval(strike, v.me().pos, &mut dealt, false);
+        (value / v.units[b].w, v.units[b].w)
+    }
+
+    #[test]
+    fn a_pf2e_strike_is_priced_with_its_critical_and_its_multiple_attack_penalty() {
+        // Issue 50, shipped pf2e: d20 + 3 against AC 16 hits on 13..=20 (8 faces); a natural 20
+        // (23, a success) is a critical: 7 plain hits of 1d8+3 (7.5) and one doubled (8..=22,
+        // capped at b's 20 hit points: (27 × 12 / 2 + 3 × 20) / 15 = 14.8).
+        let mut c = super::super::fixture::duel_shipped(20);
+        let (e, _) = shipped_strike(&c);
+        assert!(close(e, 7.0 / 20.0 * 7.5 + 1.0 / 20.0 * 14.8), "{e}");
+        // After two Strikes this turn (both miss), the third is at −10: only a natural 20 hits
+        // (13 < 16, a failure made a success), and it is not a critical.
+        c.force_dice([2, 2]);
+        for _ in 0..2 {
+            c.submit(crate::rules::command::Command::Act(crate::rules::command::ActIntent::new(
+                Cid(0),
+                "strike",
+                vec![Cid(1)],
+            )))
+            .expect("a Strikes");
+        }
+        let (e, _) = shipped_strike(&c);
+        assert!(close(e, 1.0 / 20.0 * 7.5), "{e}");
+    }
+
+    #[test]
+    fn a_third_strike_at_minus_10_gives_way_to_raising_the_shield() {
+        // Issue 50: a (STR 3, AC 15) with three foes around it (STR 3, AC 16, 20 hit points)
+        // has Struck twice, and one action is left. At −10 its Strike hits on a natural 20 only
+        // (0.375 expected damage); a raised shield (+2 AC until its next turn) takes 1.5 off each
+        // foe's three Strikes to come (6 → 4.5 with the penalties and criticals), 4.5 in all,
+        // of which the planner counts a tenth (`DEFENSE_WEIGHT`): 0.45. It raises the shield.
+        // Under pf2e without its attack math the third Strike is at full bonus (8 faces: 3.0)
+        // and worth more: it Strikes.
+        let fight = |rs: Ruleset| {
+            let spec = |name: &str, side: &str, at: (i32, i32), ac: i32| crate::rules::setup::CombatantSpec {
+                name: name.into(),
+                side: side.into(),
+                stats: BTreeMap::from([("STR".to_string(), 3), ("AC".to_string(), ac)]),
+                hp: 20,
+                initiative: crate::rules::components::InitiativeSetup::Total(if name == "a" { 20 } else { 10 }),
+                at,
+                controller: crate::rules::components::Controller::Script,
+                ..Default::default()
+            };
+            let specs = [
+                spec("a", "heroes", (0, 0), 15),
+                spec("x", "monsters", (1, 0), 16),
+                spec("y", "monsters", (0, 1), 16),
+                spec("z", "monsters", (-1, 0), 16),
+            ];
+            let mut c = crate::rules::driver::Combat::new(rs, 1, &specs).expect("valid set-up");
+            c.force_dice([2, 2]);
+            for _ in 0..2 {
+                let act = crate::rules::command::ActIntent::new(Cid(0), "strike", vec![Cid(1)]);
+                c.submit(crate::rules::command::Command::Act(act)).expect("a Strikes");
+            }
+            match super::super::turn_command(&c, Cid(0)) {
+                crate::rules::command::Command::Act(i) => i.ability,
+                other => format!("{other:?}"),
+            }
+        };
+        assert_eq!(fight(ruleset("pf2e")), "raise_shield");
+        assert_eq!(fight(super::super::fixture::plain("pf2e")), "strike");
     }
 
     #[test]

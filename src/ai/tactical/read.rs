@@ -133,14 +133,45 @@ pub(super) enum Tgt {
 /// One thing the creature can do from where it stands (or will stand).
 #[derive(Clone, Copy)]
 pub(super) enum Kind<'a> {
-    Attack { kind: AttackKind, stat: &'a str, dmg: &'a DiceExpr, iterative: &'a [i32] },
-    SelfBuff { cond: &'a ConditionDef, lasts: Option<Lasts> },
-    OnAllies { cond: &'a ConditionDef, value: i32, lasts: Option<Lasts> },
-    OnEnemies { cond: &'a ConditionDef, value: i32, lasts: Option<Lasts> },
-    Save { stat: &'a str, dc: i32, dmg: Option<&'a DiceExpr>, on_fail: &'a [String], lasts: Option<Lasts> },
-    Damage { dmg: &'a DiceExpr },
-    Heal { amount: &'a DiceExpr },
-    Assist { bonus: i32 },
+    Attack {
+        kind: AttackKind,
+        stat: &'a str,
+        dmg: &'a DiceExpr,
+        iterative: &'a [i32],
+        critical: Option<crate::rules::ruleset::WeaponCritical>,
+    },
+    SelfBuff {
+        cond: &'a ConditionDef,
+        lasts: Option<Lasts>,
+    },
+    OnAllies {
+        cond: &'a ConditionDef,
+        value: i32,
+        lasts: Option<Lasts>,
+    },
+    OnEnemies {
+        cond: &'a ConditionDef,
+        value: i32,
+        lasts: Option<Lasts>,
+    },
+    Save {
+        stat: &'a str,
+        dc: i32,
+        dmg: Option<&'a DiceExpr>,
+        on_fail: &'a [String],
+        lasts: Option<Lasts>,
+        /// A basic save (G-P2-26).
+        basic: bool,
+    },
+    Damage {
+        dmg: &'a DiceExpr,
+    },
+    Heal {
+        amount: &'a DiceExpr,
+    },
+    Assist {
+        bonus: i32,
+    },
 }
 
 #[derive(Clone, Copy)]
@@ -180,6 +211,11 @@ pub(super) struct View<'a> {
     pub(super) terrain: bool,
     pub(super) reach: u32,
     pub(super) pool: &'a ActionPool,
+    /// Attacks the decider made on its own turn so far (the multiple attack penalty's count,
+    /// G-P2-23; 0 off its turn).
+    pub(super) attacks_made: u8,
+    /// Attacks the plan being filled took before the option being priced ([`View::greedy`]).
+    pub(super) plan_attacks: std::cell::Cell<u8>,
     pub(super) opts: Vec<Opt<'a>>,
     pub(super) movers: Vec<Mover<'a>>,
     /// Every ability the decider knows, for building commands.
@@ -459,6 +495,8 @@ impl<'a> View<'a> {
             terrain: !c.map().blocked.is_empty() || !c.map().difficult.is_empty() || !c.map().is_unbounded(),
             reach,
             pool,
+            attacks_made: if c.turn().active == Some(who) { pool.attacks } else { 0 },
+            plan_attacks: std::cell::Cell::new(0),
             opts: Vec::new(),
             movers: Vec::new(),
             abilities: Vec::new(),
@@ -586,8 +624,8 @@ impl<'a> View<'a> {
                 continue;
             }
             let kind = match &d.effect {
-                Effect::Attack { kind, stat, damage, iterative } => {
-                    Some(Kind::Attack { kind: *kind, stat, dmg: damage, iterative })
+                Effect::Attack { kind, stat, damage, iterative, critical } => {
+                    Some(Kind::Attack { kind: *kind, stat, dmg: damage, iterative, critical: *critical })
                 }
                 Effect::SelfCondition { condition, duration } => {
                     rs.condition(condition).map(|cond| Kind::SelfBuff { cond, lasts: *duration })
@@ -599,8 +637,8 @@ impl<'a> View<'a> {
                         Kind::OnAllies { cond, value: value.unwrap_or(1), lasts: *duration }
                     }
                 }),
-                Effect::Save { stat, dc, damage, on_fail, duration } => {
-                    Some(Kind::Save { stat, dc: *dc, dmg: damage.as_ref(), on_fail, lasts: *duration })
+                Effect::Save { stat, dc, damage, on_fail, duration, basic } => {
+                    Some(Kind::Save { stat, dc: *dc, dmg: damage.as_ref(), on_fail, lasts: *duration, basic: *basic })
                 }
                 Effect::Damage { amount } => Some(Kind::Damage { dmg: amount }),
                 Effect::Heal { amount } => Some(Kind::Heal { amount }),

@@ -178,6 +178,9 @@ pub(super) fn battle_hud(
         } else if let Some(h) = &su.hover.text {
             // The hovered target of the chosen ability, not valid: why (issue 23).
             ui.colored_label(egui::Color32::from_rgb(255, 190, 120), tr!(tr, "banner-not-here", reason = h));
+        } else if let Some(odds) = &su.hover.odds {
+            // The what-if preview of the hovered target: its chances to hit and to crit (issue 50).
+            ui.colored_label(crate::game::hud_panels::GOLD, odds);
         }
         if let Some(e) = &battle.error {
             ui.colored_label(egui::Color32::from_rgb(255, 130, 110), e);

@@ -6,8 +6,8 @@ use crate::i18n::Tr;
 use crate::rules::command::{Choice, DefenseMethod};
 use crate::rules::components::Cid;
 use crate::rules::dice::DieRoll;
-use crate::rules::log::{CombatEvent, DrawReason, EndReason, ModAction, NoOpportunityReason};
-use crate::rules::ruleset::{DefenseRule, Effect, RollOn, Ruleset};
+use crate::rules::log::{CombatEvent, DamageScale, Degree, DrawReason, EndReason, ModAction, NoOpportunityReason};
+use crate::rules::ruleset::{CriticalRule, DefenseRule, Effect, RollOn, Ruleset};
 use crate::tr;
 
 use super::defense_stat;
@@ -111,6 +111,104 @@ pub(crate) fn condition_name(rs: &Ruleset, tr: &Tr, id: &str) -> String {
     }
 }
 
+/// A signed amount with a real minus sign: `−5`, `+2`.
+pub(crate) fn signed(n: i32) -> String {
+    if n < 0 { format!("−{}", n.unsigned_abs()) } else { format!("+{n}") }
+}
+
+/// The ruleset's attack dice as written (`1d20`).
+fn attack_die(rs: &Ruleset) -> String {
+    match &rs.defense {
+        DefenseRule::ActiveRoll { attack_dice, .. } | DefenseRule::StaticAc { attack_dice, .. } => {
+            attack_dice.to_string()
+        }
+    }
+}
+
+/// A threat's confirmation roll (G-P1-18) in words: `1d20 14 + 6 = 20`.
+fn confirm_roll_words(rs: &Ruleset, tr: &Tr, roll: i32, bonus: i32, total: i32, dice: &[DieRoll]) -> String {
+    let die = attack_die(rs);
+    roll_words(tr, RollParts { die: &die, rolls: &[roll], dice, stat: ("", 0), named: &[], bonus, total, rs })
+}
+
+/// A degree of success in words (`critical failure`).
+fn degree_words(tr: &Tr, d: Degree) -> String {
+    tr.t(match d {
+        Degree::CriticalFailure => "degree-critical-failure",
+        Degree::Failure => "degree-failure",
+        Degree::Success => "degree-success",
+        Degree::CriticalSuccess => "degree-critical-success",
+    })
+}
+
+/// How damage was changed ([`CombatEvent::DamageScaled`]), in words: `7 ×2` (a total multiplied,
+/// G-P2-25), `dice ×2` (a confirmed critical rolled its dice twice: what was rolled is what is
+/// taken, G-P1-18), `7 halved` (a basic save's success), `no damage` (its critical success).
+pub(crate) fn scale_words(rs: &Ruleset, tr: &Tr, rolled: i32, amount: i32, scale: DamageScale) -> String {
+    match scale {
+        DamageScale::Times(n)
+            if rolled == amount && matches!(rs.attack_math.critical, CriticalRule::Confirm { .. }) =>
+        {
+            tr!(tr, "damage-scale-dice-times", n = n)
+        }
+        DamageScale::Times(n) => tr!(tr, "damage-scale-times", rolled = rolled, n = n),
+        DamageScale::Half => tr!(tr, "damage-scale-half", rolled = rolled),
+    }
+}
+
+/// What goes between a damage's brackets: its dice as rolled, then how the damage was changed
+/// (`1d8 4, 7 ×2`); `None` when there is neither.
+fn damage_bracket(rs: &Ruleset, tr: &Tr, dice: &[DieRoll], scaled: Option<(i32, i32, DamageScale)>) -> Option<String> {
+    let shown = dice_words_in(tr, dice);
+    let Some((rolled, amount, scale)) = scaled else { return shown };
+    let how = scale_words(rs, tr, rolled, amount, scale);
+    Some(match shown {
+        Some(d) => format!("{d}, {how}"),
+        None => how,
+    })
+}
+
+/// A saving throw's roll as the save sentences show it: `1d20 9 +2 = 11`.
+fn save_roll_words(tr: &Tr, dice: &[DieRoll], roll: i32, bonus: i32, total: i32) -> String {
+    let shown = dice_words_in(tr, dice).unwrap_or_else(|| format!("1d20 {roll}"));
+    format!("{shown} {bonus:+} = {total}")
+}
+
+/// A [`CombatEvent::SaveRolled`] as a sentence that ends with its degree of success (G-P2-24:
+/// the `SaveDegree` logged after it); `None` for any other event.
+pub(super) fn save_sentence_with_degree(
+    rs: &Ruleset,
+    tr: &Tr,
+    e: &CombatEvent,
+    degree: Degree,
+    names: &dyn Fn(Cid) -> String,
+) -> Option<String> {
+    let CombatEvent::SaveRolled { who, stat, roll, bonus, total, dc, dice, .. } = e else { return None };
+    Some(tr!(
+        tr,
+        "log-save-degree-result",
+        who = names(*who),
+        stat = stat_name(rs, tr, stat),
+        roll = save_roll_words(tr, dice, *roll, *bonus, *total),
+        dc = dc,
+        degree = degree_words(tr, degree)
+    ))
+}
+
+/// A [`CombatEvent::Damaged`] as a sentence with the change a `DamageScaled` before it made
+/// (a basic save's half or double damage, G-P2-26); `None` for any other event.
+pub(super) fn scaled_damage_sentence(
+    rs: &Ruleset,
+    tr: &Tr,
+    e: &CombatEvent,
+    scaled: (i32, i32, DamageScale),
+    names: &dyn Fn(Cid) -> String,
+) -> Option<String> {
+    let CombatEvent::Damaged { who, amount, hp, dice } = e else { return None };
+    let bracket = damage_bracket(rs, tr, dice, Some(scaled)).unwrap_or_default();
+    Some(tr!(tr, "log-damaged-dice", who = names(*who), amount = amount, dice = bracket, hp = hp))
+}
+
 pub(super) fn attack_sentence(
     rs: &Ruleset,
     tr: &Tr,
@@ -134,6 +232,23 @@ pub(super) fn attack_sentence(
             })
             .unwrap_or_default()
     };
+    // Issue 50: the multiple attack penalty is named in the attack roll's sum (its bonus and
+    // total already hold it, G-P2-23); a critical hit or a threat's confirmation says the hit, a
+    // critical failure the miss; a multiplied or halved damage shows how beside its dice.
+    let penalty: i32 = events
+        .iter()
+        .map(|e| match e {
+            MultipleAttackPenalty { penalty, .. } => *penalty,
+            _ => 0,
+        })
+        .fold(0, i32::saturating_add);
+    let critical_hit = events.iter().any(|e| matches!(e, CriticalHit { .. }));
+    let threat = events.iter().any(|e| matches!(e, CritConfirmRolled { .. }));
+    let critical_miss = events.iter().any(|e| matches!(e, CriticalMiss { .. }));
+    let scaled = events.iter().find_map(|e| match e {
+        DamageScaled { rolled, amount, scale, .. } => Some((*rolled, *amount, *scale)),
+        _ => None,
+    });
     for e in events {
         match e {
             AttackRolled { attacker, target: t, ability, roll, bonus, total, dice, flanking, .. } => {
@@ -143,13 +258,10 @@ pub(super) fn attack_sentence(
                     Some(Effect::Attack { stat, .. } | Effect::Charge { stat, .. }) => stat.clone(),
                     _ => String::new(),
                 };
-                let die = match &rs.defense {
-                    DefenseRule::ActiveRoll { attack_dice, .. } | DefenseRule::StaticAc { attack_dice, .. } => {
-                        attack_dice.to_string()
-                    }
-                };
+                let die = attack_die(rs);
                 let sv = if stat.is_empty() { 0 } else { stat_of(*attacker, &stat) };
-                let mut named = vec![(tr.t("roll-flanking"), *flanking)];
+                let mut named =
+                    vec![(tr.t("roll-flanking"), *flanking), (tr.t("roll-multiple-attack-penalty"), penalty)];
                 named.extend(counted(RollOn::Attack));
                 let roll = roll_words(
                     tr,
@@ -193,12 +305,23 @@ pub(super) fn attack_sentence(
             }
             NoDefensePossible { .. } => s.push_str(&tr.t("log-attack-no-defense-possible")),
             DefenseDeclared { method: DefenseMethod::NoDefense, .. } => s.push_str(&tr.t("log-attack-no-defense")),
+            AttackMissed { ac, .. } if critical_miss => s.push_str(&tr!(tr, "log-attack-critical-miss-ac", ac = ac)),
             AttackMissed { ac, .. } => s.push_str(&tr!(tr, "log-attack-miss-ac", ac = ac)),
             AttackBlocked { .. } => s.push_str(&tr.t("log-attack-blocked")),
+            // A critical hit or a threat says the hit itself.
+            AttackHit { .. } if critical_hit || threat => {}
             AttackHit { .. } => s.push_str(&tr.t("log-attack-hit")),
+            CritConfirmRolled { roll, bonus, total, ac, confirmed, dice, .. } => s.push_str(&tr!(
+                tr,
+                "log-attack-threat",
+                roll = confirm_roll_words(rs, tr, *roll, *bonus, *total, dice),
+                ac = ac,
+                result = tr.t(if *confirmed { "threat-confirmed" } else { "threat-not-confirmed" })
+            )),
+            CriticalHit { multiplier, .. } => s.push_str(&tr!(tr, "log-attack-critical-hit", n = multiplier)),
             Damaged { amount, hp, dice, .. } => {
                 let who = target.map(names).unwrap_or_default();
-                s.push_str(&match dice_words_in(tr, dice) {
+                s.push_str(&match damage_bracket(rs, tr, dice, scaled) {
                     Some(d) => tr!(tr, "log-attack-damage-dice", amount = amount, dice = d, who = who, hp = hp),
                     None => tr!(tr, "log-attack-damage", amount = amount, who = who, hp = hp),
                 });
@@ -398,6 +521,38 @@ pub fn sentence_in(rs: &Ruleset, tr: &Tr, e: &CombatEvent, names: &dyn Fn(Cid) -
             Some(d) => tr!(tr, "log-damaged-dice", who = names(*who), amount = amount, dice = d, hp = hp),
             None => tr!(tr, "log-damaged", who = names(*who), amount = amount, hp = hp),
         },
+        // Issue 50. An attack's entry folds these into its sentence, and a save's entry its
+        // degree; on their own (a log read event by event) each is a sentence.
+        MultipleAttackPenalty { who, penalty } => tr!(
+            tr,
+            "log-roll-modified",
+            who = names(*who),
+            roll = tr.t(roll_on_key(RollOn::Attack)),
+            parts = format!("{} {}", tr.t("roll-multiple-attack-penalty"), signed(*penalty))
+        ),
+        CritConfirmRolled { attacker, target, roll, bonus, total, ac, confirmed, dice } => tr!(
+            tr,
+            "log-crit-confirm",
+            attacker = names(*attacker),
+            target = names(*target),
+            roll = confirm_roll_words(rs, tr, *roll, *bonus, *total, dice),
+            ac = ac,
+            result = tr.t(if *confirmed { "threat-confirmed" } else { "threat-not-confirmed" })
+        ),
+        CriticalHit { attacker, target, multiplier } => {
+            tr!(tr, "log-critical-hit", attacker = names(*attacker), target = names(*target), n = multiplier)
+        }
+        CriticalMiss { attacker, target } => {
+            tr!(tr, "log-critical-miss", attacker = names(*attacker), target = names(*target))
+        }
+        SaveDegree { who, degree } => tr!(tr, "log-save-degree", who = names(*who), degree = degree_words(tr, *degree)),
+        DamageScaled { who, rolled, amount, scale } => tr!(
+            tr,
+            "log-damage-scaled",
+            who = names(*who),
+            how = scale_words(rs, tr, *rolled, *amount, *scale),
+            amount = amount
+        ),
         Downed { who } => tr!(tr, "log-downed", who = names(*who)),
         Moved { who, from, to, mode } => tr!(
             tr,

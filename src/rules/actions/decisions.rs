@@ -61,6 +61,8 @@ impl<'w> Rules<'w, '_> {
                         damage_bonus: 0,
                         total: 0,
                         modifier: 0,
+                        penalty: 0,
+                        critical: 0,
                     }));
                 } else {
                     self.emit(CombatEvent::OpportunityDeclined { who });

@@ -201,6 +201,13 @@ impl<'w> Rules<'w, '_> {
             targets: i.targets.clone(),
             via,
         });
+        // G-P2-23: an ability with the attack trait used on the creature's own turn counts and
+        // takes the penalty of the attacks before it; a reaction on another's turn does neither.
+        // Its penalty is read back when it resolves (`Rules::attack_penalty_of`).
+        if via == Via::Turn && self.turn.active == Some(i.actor) && super::odds::counts_as_attack(&self.ruleset, def) {
+            let before = self.c(i.actor).pool.attacks;
+            self.cm(i.actor).pool.attacks = before.saturating_add(1);
+        }
         let mut items = self.held_triggers(i.actor, def, i.to);
         items.push(Work::Effect {
             who: i.actor,

@@ -84,6 +84,12 @@ impl CombatEvent {
         "ComponentConsumed",
         "ModEffect",
         "RollModified",
+        "MultipleAttackPenalty",
+        "CritConfirmRolled",
+        "CriticalHit",
+        "CriticalMiss",
+        "SaveDegree",
+        "DamageScaled",
     ];
 
     /// Turn and round bookkeeping that happens even when nobody can act. Every other event
@@ -174,8 +180,14 @@ impl CombatEvent {
             | TurnEnded { who, .. }
             | ActionsForfeited { who, .. }
             | ModEffect { who, .. }
-            | RollModified { who, .. } => Some(*who),
+            | RollModified { who, .. }
+            | MultipleAttackPenalty { who, .. }
+            | SaveDegree { who, .. }
+            | DamageScaled { who, .. } => Some(*who),
             AttackRolled { attacker, .. }
+            | CritConfirmRolled { attacker, .. }
+            | CriticalHit { attacker, .. }
+            | CriticalMiss { attacker, .. }
             | AttackBlocked { attacker, .. }
             | AttackHit { attacker, .. }
             | AttackMissed { attacker, .. } => Some(*attacker),

@@ -193,6 +193,10 @@ pub enum Effect {
         /// Further attacks in the same action, with these attack modifiers (a full attack).
         #[serde(default, deserialize_with = "super::super::limits::modifiers")]
         iterative: Vec<i32>,
+        /// Its own threat range and multiplier (G-P1-18: a 19–20 or ×3 weapon); absent: the
+        /// ruleset's `attack_math.critical`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        critical: Option<super::WeaponCritical>,
     },
     /// Move up to twice your speed to a square next to the target, then attack it (a charge).
     Charge {
@@ -273,6 +277,10 @@ pub enum Effect {
         /// How long those conditions last.
         #[serde(default)]
         duration: Option<Lasts>,
+        /// A basic saving throw (G-P2-26): critical success no damage, success half, failure
+        /// full, critical failure double. Needs the ruleset's `saves.degrees`.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        basic: bool,
     },
     /// No mechanical effect beyond completing (reload, a story action).
     Narrative,

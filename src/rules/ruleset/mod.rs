@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 use super::data::{DataError, parse_ron, read_data_file};
 use super::dice::DiceExpr;
 
+mod attack_math;
 mod catalog;
+pub use attack_math::*;
 pub use catalog::*;
 
 /// The whole ruleset: strategies, initiative, budget, abilities and conditions.
@@ -69,6 +71,10 @@ pub struct Ruleset {
     /// How saving throws resolve.
     #[serde(default)]
     pub saves: SaveRule,
+    /// Degrees of success, critical hits, natural 20 and 1, the multiple attack penalty and
+    /// off-guard from flanking (issue 50, [`AttackMath`]); absent: the plain roll against AC.
+    #[serde(default, skip_serializing_if = "AttackMath::is_plain")]
+    pub attack_math: AttackMath,
     /// How conditions' roll modifiers of one type add up (issue 28); absent: they all add.
     #[serde(default, skip_serializing_if = "ModifierStacking::is_all")]
     pub modifier_stacking: ModifierStacking,
@@ -431,6 +437,11 @@ pub struct EngagementRule {
     /// A flanked creature makes no attack of opportunity on a creature withdrawing from it (HB-48).
     #[serde(default)]
     pub no_opportunity_from_flanked: bool,
+    /// Flanking counts only for a melee attacker that is itself one of the two flankers (pf2e
+    /// off-guard "to the flankers", G-P2-27; pf1e "a melee attacker that flanks", G-P1-19);
+    /// false: for any melee attacker of a flanked creature (homebrew-d20, HB-12).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flanker_only: bool,
 }
 
 fn one() -> u32 {
@@ -445,6 +456,7 @@ impl Default for EngagementRule {
             melee_reach: 1,
             step_squares: 1,
             no_opportunity_from_flanked: false,
+            flanker_only: false,
         }
     }
 }
@@ -483,11 +495,20 @@ pub struct SaveRule {
     pub saver_wins_ties: bool,
     /// Conditions that grant defense advantage also apply to saves (HB-25: no).
     pub defense_advantage_applies: bool,
+    /// Four degrees of success for saving throws (G-P2-24); a save succeeds at Success or
+    /// better. Needs `saver_wins_ties` (a success is a total at or above the DC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub degrees: Option<DegreeRule>,
 }
 
 impl Default for SaveRule {
     fn default() -> Self {
-        Self { dice: DiceExpr::parse("1d20").expect("static"), saver_wins_ties: true, defense_advantage_applies: false }
+        Self {
+            dice: DiceExpr::parse("1d20").expect("static"),
+            saver_wins_ties: true,
+            defense_advantage_applies: false,
+            degrees: None,
+        }
     }
 }
 
@@ -660,6 +681,121 @@ impl Ruleset {
         Ok(())
     }
 
+    /// Issue 50: the parts of `attack_math` and `saves.degrees` that need one another.
+    fn validate_attack_math(&self, file: &str, text: &str) -> Result<(), DataError> {
+        let err = |needle: &str, msg: String| DataError::at_text(file, text, needle, msg);
+        let m = &self.attack_math;
+        if matches!(m.critical, CriticalRule::OnCriticalSuccess { .. }) && m.degrees.is_none() {
+            return Err(err(
+                "OnCriticalSuccess",
+                "attack_math.critical: OnCriticalSuccess needs attack_math.degrees (a critical success is a degree); \
+                 add `degrees: Some((margin: 10, natural_steps: true))` or use Confirm"
+                    .into(),
+            ));
+        }
+        if m.degrees.is_some() && matches!(m.critical, CriticalRule::Confirm { .. }) {
+            return Err(err(
+                "Confirm",
+                "attack_math.critical: Confirm (threats and confirmation rolls) does not go with attack_math.degrees; \
+                 use OnCriticalSuccess"
+                    .into(),
+            ));
+        }
+        if m.degrees.is_some() && m.natural_hit_miss {
+            return Err(err(
+                "natural_hit_miss",
+                "attack_math.natural_hit_miss: does nothing with attack_math.degrees (its natural_steps decide what a \
+                 natural 20 or 1 does); remove one"
+                    .into(),
+            ));
+        }
+        let rolls_against_ac = matches!(self.defense, DefenseRule::StaticAc { .. });
+        if !rolls_against_ac
+            && (m.degrees.is_some()
+                || m.natural_hit_miss
+                || m.critical != CriticalRule::None
+                || m.off_guard_when_flanked.is_some())
+        {
+            return Err(err(
+                "attack_math",
+                "attack_math: degrees, critical hits, natural_hit_miss and off_guard_when_flanked need `defense: StaticAc` \
+                 (an attack against an AC); under an active defence (ActiveRoll) there is no AC to beat by a margin, to \
+                 threaten or to confirm against. Only multiple_attack_penalty works with both"
+                    .into(),
+            ));
+        }
+        if let Some(p) = &m.multiple_attack_penalty {
+            if let ReorderPolicy::DelayAndReady { ready_ends_turn: false, .. } = self.reorder {
+                return Err(err(
+                    "multiple_attack_penalty",
+                    "attack_math.multiple_attack_penalty: needs Ready to end the turn (`reorder: DelayAndReady(..., \
+                     ready_ends_turn: true)`): a readied Strike keeps the penalty it had when readied (G-P2-11), which is \
+                     the turn's count only if nothing comes after the Ready"
+                        .into(),
+                ));
+            }
+            if p.penalties.is_empty() {
+                return Err(err(
+                    "penalties:",
+                    "attack_math.multiple_attack_penalty.penalties: give at least one step".into(),
+                ));
+            }
+            if !p.agile.is_empty() && p.agile.len() != p.penalties.len() {
+                return Err(err(
+                    "agile:",
+                    format!(
+                        "attack_math.multiple_attack_penalty.agile: {} steps, but penalties has {}; give as many, or none",
+                        p.agile.len(),
+                        p.penalties.len()
+                    ),
+                ));
+            }
+            if p.trait_tag.is_empty() {
+                return Err(err(
+                    "trait_tag:",
+                    "attack_math.multiple_attack_penalty.trait_tag: empty; name the attack tag".into(),
+                ));
+            }
+        }
+        if let Some(c) = &m.off_guard_when_flanked
+            && self.condition(c).is_none()
+        {
+            let near = super::data::did_you_mean(c, self.conditions.iter().map(|d| d.id.as_str()))
+                .map(|n| format!(" (did you mean `{n}`?)"))
+                .unwrap_or_default();
+            return Err(err(
+                &format!("\"{c}\""),
+                format!("attack_math.off_guard_when_flanked: unknown condition `{c}`{near}"),
+            ));
+        }
+        if self.saves.degrees.is_some() && !self.saves.saver_wins_ties {
+            return Err(err(
+                "saver_wins_ties",
+                "saves.degrees: a success is a total at or above the DC, so saver_wins_ties must be true".into(),
+            ));
+        }
+        for a in &self.abilities {
+            if let Effect::Save { basic: true, .. } = a.effect
+                && self.saves.degrees.is_none()
+            {
+                return Err(err(
+                    &format!("\"{}\"", a.id),
+                    format!(
+                        "abilities[{}].effect: a basic save needs degrees of success; give the ruleset `saves: (..., degrees: Some((margin: 10, natural_steps: true)))`",
+                        a.id
+                    ),
+                ));
+            }
+            if let Effect::Save { basic: true, damage: None, .. } = a.effect {
+                return Err(err(
+                    &format!("\"{}\"", a.id),
+                    format!("abilities[{}].effect: a basic save scales damage, but this save has no damage", a.id),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Cross-reference checks that the parser cannot do.
     pub(crate) fn validate(&self, file: &str, text: &str) -> Result<(), DataError> {
         let err = |needle: &str, msg: String| DataError::at_text(file, text, needle, msg);
@@ -715,6 +851,7 @@ impl Ruleset {
             return Err(err("RecoveryTime", "turn_model: segments_per_round must be at least 1".into()));
         }
         self.validate_phases(file, text)?;
+        self.validate_attack_math(file, text)?;
         if self.openings == Openings::None && !self.gm_policy.is_never() {
             return Err(err(
                 "gm_policy",
