@@ -181,6 +181,31 @@ fn outcomes(
     o
 }
 
+/// [`View::crit_odds`]' table: by weapon, the chances by bonus minus AC (+ 120).
+pub(super) type CritSlots = Rc<std::cell::RefCell<Vec<(Option<WeaponCritical>, Vec<AttackOdds>)>>>;
+
+/// The [`CritSlots`] of this attack math and die: the chances are a pure function of them, the
+/// weapon and the difference, so the table is kept per thread across decisions.
+pub(super) fn crit_slots(math: &crate::rules::ruleset::AttackMath, die: &DiceExpr) -> CritSlots {
+    type Key = (Option<crate::rules::ruleset::DegreeRule>, CriticalRule, bool, Option<u32>, i32);
+    thread_local! {
+        static SLOTS: std::cell::RefCell<Vec<(Key, CritSlots)>> = Default::default();
+    }
+    let key: Key = (math.degrees, math.critical, math.natural_hit_miss, die.single_die(), die.flat);
+    SLOTS.with(|s| {
+        let mut s = s.borrow_mut();
+        if let Some((_, t)) = s.iter().find(|(k, _)| *k == key) {
+            return t.clone();
+        }
+        if s.len() >= 64 {
+            s.clear();
+        }
+        let t: CritSlots = Default::default();
+        s.push((key, t.clone()));
+        t
+    })
+}
+
 /// Expected damage of an attack with these chances: a plain hit's `emin` and a critical hit's,
 /// whose range is the plain one times the multiplier (G-P2-25; G-P1-18 rolls the dice that many
 /// times, the same mean; a damage modifier counted once there is counted each time here).
@@ -205,12 +230,29 @@ impl<'a> View<'a> {
         m: DefMod,
         w: Option<WeaponCritical>,
     ) -> Option<AttackOdds> {
-        if self.rs.attack_math.is_plain() {
-            return None;
-        }
+        let slots = self.crit_slots.as_ref()?;
         let DefenseRule::StaticAc { attack_dice, ac_stat } = &self.rs.defense else { return None };
         let ac = if off_guard { self.ac_off_guard(t, ac_stat, m) } else { self.ac(t, ac_stat, m) };
-        Some(outcomes(self.rs, attack_dice, bonus, ac, w))
+        // The chances depend on the bonus and the AC only through their difference (every test
+        // compares the total with the AC): kept by weapon and difference for the decision.
+        let diff = bonus.saturating_sub(ac);
+        if !(-120..=120).contains(&diff) {
+            return Some(outcomes(self.rs, attack_dice, bonus, ac, w));
+        }
+        let slot = (diff + 120) as usize;
+        let mut slots = slots.borrow_mut();
+        let i = match slots.iter().position(|(k, _)| *k == w) {
+            Some(i) => i,
+            None => {
+                slots.push((w, vec![AttackOdds::default(); 241]));
+                slots.len() - 1
+            }
+        };
+        let table = &mut slots[i].1;
+        if table[slot].multiplier == 0 {
+            table[slot] = outcomes(self.rs, attack_dice, diff, 0, w);
+        }
+        Some(table[slot])
     }
 
     /// [`View::ac`] with the ruleset's off-guard condition added (G-P2-27), its modifiers stacked
@@ -228,7 +270,22 @@ impl<'a> View<'a> {
     /// The multiple attack penalty (G-P2-23) of the decider's next use of `def`, after the
     /// attacks of its turn so far and those the plan being filled took.
     pub(super) fn penalty_for(&self, def: &AbilityDef) -> i32 {
-        rules_odds::map_penalty(self.rs, def, self.attacks_made.saturating_add(self.plan_attacks.get()))
+        let k = self.attacks_made.saturating_add(self.plan_attacks.get()).min(3);
+        self.map_steps(def).1[usize::from(k)]
+    }
+
+    /// Whether `def` counts towards the multiple attack penalty, and its penalty after 0, 1, 2
+    /// and 3 or more attacks ([`rules_odds::map_penalty`]; the last step repeats), remembered
+    /// for the decision.
+    pub(super) fn map_steps(&self, def: &AbilityDef) -> (bool, [i32; 4]) {
+        let key = def as *const AbilityDef;
+        if let Some(&(_, counts, steps)) = self.map_memo.borrow().iter().find(|(d, _, _)| *d == key) {
+            return (counts, steps);
+        }
+        let counts = rules_odds::counts_as_attack(self.rs, def);
+        let steps = [0u8, 1, 2, 3].map(|k| rules_odds::map_penalty(self.rs, def, k));
+        self.map_memo.borrow_mut().push((key, counts, steps));
+        (counts, steps)
     }
 
     /// [`query::armor_class`] of `u` with a change of `m.ac`, remembered for the decision.
@@ -411,17 +468,44 @@ impl<'a> View<'a> {
     /// or, under a multiple attack penalty (G-P2-23), each use at the penalty of the uses before
     /// it (a part use weighed by its share).
     pub(super) fn attack_by_uses(&self, e: &Unit, def: &AbilityDef, a: &Unit, m: DefMod, n: f32) -> f32 {
-        if !rules_odds::counts_as_attack(self.rs, def) {
+        let Effect::Attack { kind, stat, damage, iterative, critical } = &def.effect else {
+            return self.attack_by(e, def, a, false, m) * n;
+        };
+        let (counts, steps) = self.map_steps(def);
+        if !counts {
             return self.attack_by(e, def, a, false, m) * n;
         }
+        // Read once for the turn's uses: the bonus and the damage; each use's chances by its bonus.
+        let bonus = e.stats.get(stat).saturating_add(self.modifier(e, RollOn::Attack));
+        let mean = self.dealt_by(damage, e).2;
+        let melee = *kind == AttackKind::Melee;
+        let one = |penalty: i32| -> f32 {
+            std::iter::once(&0)
+                .chain(iterative.iter())
+                .map(|x| {
+                    self.hit_value(bonus.saturating_add(penalty).saturating_add(*x), melee, false, a, m, *critical)
+                        * mean
+                })
+                .sum()
+        };
         let mut total = 0.0;
         let mut k = 0u8;
         while f32::from(k) < n && k < 8 {
             let share = (n - f32::from(k)).min(1.0);
-            total += share * self.attack_by_at(e, def, a, false, m, rules_odds::map_penalty(self.rs, def, k));
+            total += share * one(steps[usize::from(k.min(3))]);
             k += 1;
         }
         total
+    }
+
+    /// What one hit is worth on average, as a share of a hit's damage, for an attack with this
+    /// bonus on `a`: the chance to hit under the plain roll or an active defence ([`View::p_hit`]);
+    /// with attack math, a plain hit's chance plus a critical's times its multiplier (issue 50).
+    fn hit_value(&self, b: i32, melee: bool, opportunity: bool, a: &Unit, m: DefMod, w: Option<WeaponCritical>) -> f32 {
+        match self.crit_odds(b, false, a, m, w) {
+            Some(o) => (o.hit - o.crit) + o.crit * f32::from(o.multiplier.max(1)),
+            None => self.p_hit(b, melee, opportunity, a, m),
+        }
     }
 
     /// Expected damage of one use of `def` by `e` on `a`.
@@ -439,13 +523,7 @@ impl<'a> View<'a> {
                 let melee = *kind == AttackKind::Melee;
                 std::iter::once(&0)
                     .chain(iterative.iter())
-                    .map(|x| {
-                        let b = bonus.saturating_add(*x);
-                        match self.crit_odds(b, false, a, m, *critical) {
-                            Some(o) => ((o.hit - o.crit) + o.crit * f32::from(o.multiplier.max(1))) * mean,
-                            None => self.p_hit(b, melee, opportunity, a, m) * mean,
-                        }
-                    })
+                    .map(|x| self.hit_value(bonus.saturating_add(*x), melee, opportunity, a, m, *critical) * mean)
                     .sum()
             }
             Effect::Damage { amount } => self.dealt_by(amount, e).2,

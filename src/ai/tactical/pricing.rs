@@ -772,7 +772,7 @@ impl<'a> View<'a> {
                     }
                 }
             }
-            if penalised && crate::rules::odds::counts_as_attack(self.rs, self.opts[i].def) {
+            if penalised && self.map_steps(self.opts[i].def).0 {
                 // Every attack option is priced again at the next step's penalty.
                 self.plan_attacks.set(self.plan_attacks.get().saturating_add(1));
                 per_target.fill(f32::NAN);

@@ -216,6 +216,14 @@ pub(super) struct View<'a> {
     pub(super) attacks_made: u8,
     /// Attacks the plan being filled took before the option being priced ([`View::greedy`]).
     pub(super) plan_attacks: std::cell::Cell<u8>,
+    /// [`View::crit_odds`]' chances by weapon and by bonus minus AC (+ 120), which is all they
+    /// depend on (`multiplier` 0: not yet worked out), kept per thread for this attack math and
+    /// die ([`super::odds::crit_slots`]); none when the ruleset rolls attacks against AC without
+    /// attack math (issue 50), or defends actively.
+    pub(super) crit_slots: Option<super::odds::CritSlots>,
+    /// Each ability's multiple attack penalty after 0, 1, 2 and 3 or more attacks (G-P2-23),
+    /// and whether it counts, by the ability's address ([`View::map_steps`]).
+    pub(super) map_memo: std::cell::RefCell<Vec<(*const AbilityDef, bool, [i32; 4])>>,
     pub(super) opts: Vec<Opt<'a>>,
     pub(super) movers: Vec<Mover<'a>>,
     /// Every ability the decider knows, for building commands.
@@ -497,6 +505,13 @@ impl<'a> View<'a> {
             pool,
             attacks_made: if c.turn().active == Some(who) { pool.attacks } else { 0 },
             plan_attacks: std::cell::Cell::new(0),
+            crit_slots: match &rs.defense {
+                DefenseRule::StaticAc { attack_dice, .. } if !rs.attack_math.is_plain() => {
+                    Some(super::odds::crit_slots(&rs.attack_math, attack_dice))
+                }
+                _ => None,
+            },
+            map_memo: Default::default(),
             opts: Vec::new(),
             movers: Vec::new(),
             abilities: Vec::new(),
