@@ -1415,3 +1415,43 @@ fn g_p2_27_a_flanked_creature_is_off_guard_to_melee() {
     assert!(h.saw(m, "AttackMissed", "ac: 15"), "{:?}", h.since(m));
     assert!(!h.saw(m, "RollModified", "off_guard"), "{:?}", h.since(m));
 }
+
+#[test]
+fn g_p2_23_a_readied_strike_keeps_the_penalty_it_had_when_readied() {
+    // G-P2-11 (PC p. 417): a readied attack keeps the multiple attack penalty it had when it was
+    // readied. A shoots once (its count is 1), then Readies a Shortbow Strike on B moving: when B
+    // Strides, the readied shot rolls at −5 (13 + 3 − 5 = 11). Readied first, it rolls at +3.
+    let fight = || {
+        Fight::pf2e(vec![
+            pc("A", "heroes", 20, (0, 0)).stat("DEX", 3).with(&["shortbow"]),
+            pc("B", "monsters", 15, (5, 0)).stat("STR", 1),
+        ])
+    };
+    let mut f = fight();
+    let (a, b) = (f.id("A"), f.id("B"));
+    f.force(&[2]);
+    f.act("A", "shortbow", &["B"]).unwrap();
+    f.hold(a, "shortbow", vec![b], Some(b), TriggerOn::Moves).unwrap();
+    let m = f.mark();
+    f.force(&[13]);
+    f.act_to("B", "stride", &[], (6, 0), None).unwrap();
+    assert!(f.saw(m, "HeldActionTriggered", "who: A"), "{:?}", f.since(m));
+    assert!(
+        f.saw(
+            m,
+            "AttackRolled",
+            "attacker: A, target: B, ability: \"shortbow\", kind: Ranged, roll: 13, bonus: -2, total: 11"
+        ),
+        "{:?}",
+        f.since(m)
+    );
+    assert!(f.saw(m, "MultipleAttackPenalty", "who: A, penalty: -5"), "{:?}", f.since(m));
+    let mut g = fight();
+    let (a, b) = (g.id("A"), g.id("B"));
+    g.hold(a, "shortbow", vec![b], Some(b), TriggerOn::Moves).unwrap();
+    let m = g.mark();
+    g.force(&[13]);
+    g.act_to("B", "stride", &[], (6, 0), None).unwrap();
+    assert!(g.saw(m, "AttackRolled", "roll: 13, bonus: 3, total: 16"), "{:?}", g.since(m));
+    assert!(!g.saw(m, "MultipleAttackPenalty", ""), "{:?}", g.since(m));
+}
