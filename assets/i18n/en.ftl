@@ -220,6 +220,8 @@ defense-none = no defence
 roll-flanking = flanking
 roll-dropped = { $value } dropped
 roll-keep = keep { $value }
+# A d20 that came up 20 or 1 where that means something (pf1e, pf2e: issue 50).
+roll-natural = natural { $value }
 action-kind-five-foot-step = a 5-foot step
 loss-restricted = a restricted action
 loss-regular = a regular action

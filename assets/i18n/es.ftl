@@ -223,6 +223,8 @@ defense-none = sin defensa
 roll-flanking = flanqueo
 roll-dropped = { $value } descartado
 roll-keep = se toma { $value }
+# A d20 that came up 20 or 1 where that means something (pf1e, pf2e: issue 50).
+roll-natural = { $value } natural
 action-kind-five-foot-step = un paso de 5 pies
 loss-restricted = una acción restringida
 loss-regular = una acción normal

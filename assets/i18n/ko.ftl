@@ -196,6 +196,8 @@ defense-none = 방어 없음
 roll-flanking = 협공
 roll-dropped = { $value } 버림
 roll-keep = { $value } 채택
+# A d20 that came up 20 or 1 where that means something (pf1e, pf2e: issue 50).
+roll-natural = 자연 { $value }
 action-kind-five-foot-step = 5피트 걸음
 loss-restricted = 제한된 행동
 loss-regular = 일반 행동

@@ -654,7 +654,7 @@ mod tests {
         ];
         assert_eq!(
             attack_sentence(&rs, &Tr::default(), &events, &names, &stat),
-            "Fighter attacks Orc with Strike: 1d20 20 + STR 5 − multiple attack penalty 5 = 20 — critical hit (×2), \
+            "Fighter attacks Orc with Strike: 1d20 20 + STR 5 − multiple attack penalty 5 = 20 (natural 20) — critical hit (×2), \
              18 damage [1d8 4, 9 ×2] (Orc 22 hp left)"
         );
         for code in ["es", "ko"] {
@@ -669,7 +669,7 @@ mod tests {
         ];
         assert_eq!(
             attack_sentence(&rs, &Tr::default(), &missed, &names, &stat),
-            "Fighter attacks Orc with Strike: 1d20 1 + STR 5 = 6 vs AC 15 — critical failure"
+            "Fighter attacks Orc with Strike: 1d20 1 + STR 5 = 6 (natural 1) vs AC 15 — critical failure"
         );
         // Every one of them belongs to the attack's entry.
         for e in events.iter().chain(&missed).filter(|e| !matches!(e, AttackRolled { .. })) {
@@ -727,7 +727,7 @@ mod tests {
         ];
         assert_eq!(
             attack_sentence(&rs, &Tr::default(), &confirmed, &names, &stat),
-            "Fighter attacks Orc with Melee attack: 1d20 20 + MELEE 6 = 26 — threat: confirmation 1d20 15 + 6 = 21 \
+            "Fighter attacks Orc with Melee attack: 1d20 20 + MELEE 6 = 26 (natural 20) — threat: confirmation 1d20 15 + 6 = 21 \
              vs AC 17, confirmed — critical hit (×2), 10 damage [2d8 (4, 6), dice ×2] (Orc 10 hp left)"
         );
         assert_eq!(attack_rule(&rs, &unconfirmed), Some("G-P1-18"));
@@ -758,7 +758,7 @@ mod tests {
         let attacks: Vec<&LogEntry> = v.entries().iter().filter(|e| e.kind == "AttackRolled").collect();
         assert_eq!(attacks.len(), 2, "{:?}", v.entries());
         assert!(
-            attacks[0].text.contains("= 25 — critical hit (×2), 18 damage [1d8 4, 9 ×2] (Orc 22 hp left)"),
+            attacks[0].text.contains("= 25 (natural 20) — critical hit (×2), 18 damage [1d8 4, 9 ×2] (Orc 22 hp left)"),
             "{}",
             attacks[0].text
         );

@@ -128,7 +128,27 @@ fn attack_die(rs: &Ruleset) -> String {
 /// A threat's confirmation roll (G-P1-18) in words: `1d20 14 + 6 = 20`.
 fn confirm_roll_words(rs: &Ruleset, tr: &Tr, roll: i32, bonus: i32, total: i32, dice: &[DieRoll]) -> String {
     let die = attack_die(rs);
-    roll_words(tr, RollParts { die: &die, rolls: &[roll], dice, stat: ("", 0), named: &[], bonus, total, rs })
+    let mut s =
+        roll_words(tr, RollParts { die: &die, rolls: &[roll], dice, stat: ("", 0), named: &[], bonus, total, rs });
+    s.push_str(&natural_note(tr, attack_naturals(rs), dice));
+    s
+}
+
+/// Whether a natural 20 or 1 on an attack roll means something under this ruleset (G-P1-17's
+/// always-hit and always-miss, G-P2-24's step of a degree).
+fn attack_naturals(rs: &Ruleset) -> bool {
+    rs.attack_math.natural_hit_miss || rs.attack_math.degrees.is_some_and(|d| d.natural_steps)
+}
+
+/// ` (natural 20)` after a roll whose d20 came up 20 or 1 where that means something
+/// (`meaningful`), so that "1d20 1 + 30 = 31 … miss" does not read as a mistake; else nothing.
+fn natural_note(tr: &Tr, meaningful: bool, dice: &[DieRoll]) -> String {
+    match dice.iter().find(|d| d.kept && !d.negative) {
+        Some(d) if meaningful && d.sides == 20 && (d.value == 20 || d.value == 1) => {
+            format!(" ({})", tr!(tr, "roll-natural", value = d.value))
+        }
+        _ => String::new(),
+    }
 }
 
 /// A degree of success in words (`critical failure`).
@@ -184,12 +204,13 @@ pub(super) fn save_sentence_with_degree(
     names: &dyn Fn(Cid) -> String,
 ) -> Option<String> {
     let CombatEvent::SaveRolled { who, stat, roll, bonus, total, dc, dice, .. } = e else { return None };
+    let naturals = rs.saves.degrees.is_some_and(|d| d.natural_steps);
     Some(tr!(
         tr,
         "log-save-degree-result",
         who = names(*who),
         stat = stat_name(rs, tr, stat),
-        roll = save_roll_words(tr, dice, *roll, *bonus, *total),
+        roll = save_roll_words(tr, dice, *roll, *bonus, *total) + &natural_note(tr, naturals, dice),
         dc = dc,
         degree = degree_words(tr, degree)
     ))
@@ -275,7 +296,7 @@ pub(super) fn attack_sentence(
                         total: *total,
                         rs,
                     },
-                );
+                ) + &natural_note(tr, attack_naturals(rs), dice);
                 s.push_str(&tr!(
                     tr,
                     "log-attack",
@@ -812,4 +833,33 @@ pub fn sentence_in(rs: &Ruleset, tr: &Tr, e: &CombatEvent, names: &dyn Fn(Cid) -
 pub fn mode_name(tr: &Tr, mode: &str) -> String {
     let key = format!("move-mode-{mode}");
     if tr.has_own(&key) || Tr::default().has_own(&key) { tr.t(&key) } else { mode.to_string() }
+}
+
+#[cfg(test)]
+mod natural_tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn d20(value: i32) -> DieRoll {
+        DieRoll { sides: 20, value, kept: true, negative: false }
+    }
+
+    #[test]
+    fn a_natural_20_or_1_is_named_where_it_means_something_and_only_there() {
+        // Issue 50: "1d20 1 + 30 = 31 vs AC 15 — miss" reads as a mistake unless it says why.
+        let tr = Tr::default();
+        assert_eq!(natural_note(&tr, true, &[d20(20)]), " (natural 20)");
+        assert_eq!(natural_note(&tr, true, &[d20(1)]), " (natural 1)");
+        assert_eq!(natural_note(&tr, true, &[d20(19)]), "");
+        assert_eq!(natural_note(&tr, false, &[d20(20)]), "");
+        // The first kept die: with advantage, a dropped 20 is no natural 20.
+        let dropped = DieRoll { kept: false, ..d20(20) };
+        assert_eq!(natural_note(&tr, true, &[dropped, d20(7)]), "");
+        let load = |n: &str| {
+            Ruleset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/rulesets/{n}.ron"))).unwrap()
+        };
+        assert!(attack_naturals(&load("pf2e")) && attack_naturals(&load("pf1e")));
+        assert!(!attack_naturals(&load("homebrew-d20")) && !attack_naturals(&load("segments")));
+    }
 }
