@@ -181,7 +181,15 @@ fn outcomes(
     o
 }
 
-/// [`View::crit_odds`]' table: by weapon, the chances by bonus minus AC (+ 120).
+/// A target's AC and a weapon's place in [`CritSlots`] ([`View::crit_row`]).
+#[derive(Clone, Copy)]
+pub(super) struct CritRow {
+    ac: i32,
+    index: usize,
+    w: Option<WeaponCritical>,
+}
+
+/// [`View::crit_at`]'s table: by weapon, the chances by bonus minus AC (+ 120).
 pub(super) type CritSlots = Rc<std::cell::RefCell<Vec<(Option<WeaponCritical>, Vec<AttackOdds>)>>>;
 
 /// The [`CritSlots`] of this attack math and die: the chances are a pure function of them, the
@@ -219,40 +227,41 @@ fn with_crits(o: AttackOdds, (lo, hi, mean): (i32, i32, f32), left: i32) -> f32 
 }
 
 impl<'a> View<'a> {
-    /// The chances of an attack with this bonus on `t` under a ruleset with attack math (issue
-    /// 50), its AC with off-guard when `off_guard`; None under the plain roll or an active
-    /// defence (then [`View::p_hit`] alone prices it, as before).
-    pub(super) fn crit_odds(
-        &self,
-        bonus: i32,
-        off_guard: bool,
-        t: &Unit,
-        m: DefMod,
-        w: Option<WeaponCritical>,
-    ) -> Option<AttackOdds> {
+    /// What the chances of an attack on `t` read of the target and the weapon under a ruleset
+    /// with attack math (issue 50), once for several bonuses (a turn's uses, iterative attacks):
+    /// the target's AC (with off-guard when `off_guard`) and the weapon's table. None under the
+    /// plain roll or an active defence: then [`View::p_hit`] alone prices an attack, as before.
+    pub(super) fn crit_row(&self, off_guard: bool, t: &Unit, m: DefMod, w: Option<WeaponCritical>) -> Option<CritRow> {
         let slots = self.crit_slots.as_ref()?;
-        let DefenseRule::StaticAc { attack_dice, ac_stat } = &self.rs.defense else { return None };
+        let DefenseRule::StaticAc { ac_stat, .. } = &self.rs.defense else { return None };
         let ac = if off_guard { self.ac_off_guard(t, ac_stat, m) } else { self.ac(t, ac_stat, m) };
-        // The chances depend on the bonus and the AC only through their difference (every test
-        // compares the total with the AC): kept by weapon and difference for the decision.
-        let diff = bonus.saturating_sub(ac);
-        if !(-120..=120).contains(&diff) {
-            return Some(outcomes(self.rs, attack_dice, bonus, ac, w));
-        }
-        let slot = (diff + 120) as usize;
         let mut slots = slots.borrow_mut();
-        let i = match slots.iter().position(|(k, _)| *k == w) {
+        let index = match slots.iter().position(|(k, _)| *k == w) {
             Some(i) => i,
             None => {
                 slots.push((w, vec![AttackOdds::default(); 241]));
                 slots.len() - 1
             }
         };
-        let table = &mut slots[i].1;
+        Some(CritRow { ac, index, w })
+    }
+
+    /// The chances of an attack with this bonus against a [`CritRow`]. The chances depend on the bonus and
+    /// the AC only through their difference (every test compares the total with the AC): kept by
+    /// weapon and difference, per thread.
+    pub(super) fn crit_at(&self, row: CritRow, bonus: i32) -> AttackOdds {
+        let DefenseRule::StaticAc { attack_dice, .. } = &self.rs.defense else { return AttackOdds::default() };
+        let diff = bonus.saturating_sub(row.ac);
+        let Some(slots) = self.crit_slots.as_ref().filter(|_| (-120..=120).contains(&diff)) else {
+            return outcomes(self.rs, attack_dice, bonus, row.ac, row.w);
+        };
+        let slot = (diff + 120) as usize;
+        let mut slots = slots.borrow_mut();
+        let table = &mut slots[row.index].1;
         if table[slot].multiplier == 0 {
-            table[slot] = outcomes(self.rs, attack_dice, diff, 0, w);
+            table[slot] = outcomes(self.rs, attack_dice, diff, 0, row.w);
         }
-        Some(table[slot])
+        table[slot]
     }
 
     /// [`View::ac`] with the ruleset's off-guard condition added (G-P2-27), its modifiers stacked
@@ -426,14 +435,16 @@ impl<'a> View<'a> {
         let (lo, hi, mean) = roll.range;
         let mut left = left as f32;
         let mut total = 0.0;
+        // Issue 50: the target's AC (off-guard included) and the weapon's table, read once.
+        let row = self.crit_row(flanked, t, DefMod::default(), weapon);
         for m in std::iter::once(&0).chain(mods.iter()) {
             if left <= 0.0 {
                 break;
             }
             let b = bonus.saturating_add(*m);
-            let e = match self.crit_odds(b, flanked, t, DefMod::default(), weapon) {
+            let e = match row {
                 // Issue 50: degrees, criticals, natural 20 and 1, off-guard.
-                Some(o) => with_crits(o, roll.range, left.ceil() as i32),
+                Some(r) => with_crits(self.crit_at(r, b), roll.range, left.ceil() as i32),
                 None => {
                     let p = self.p_hit(b, melee, false, t, DefMod::default());
                     p * emin(lo, hi, mean, left.ceil() as i32)
@@ -479,12 +490,12 @@ impl<'a> View<'a> {
         let bonus = e.stats.get(stat).saturating_add(self.modifier(e, RollOn::Attack));
         let mean = self.dealt_by(damage, e).2;
         let melee = *kind == AttackKind::Melee;
+        let row = self.crit_row(false, a, m, *critical);
         let one = |penalty: i32| -> f32 {
             std::iter::once(&0)
                 .chain(iterative.iter())
                 .map(|x| {
-                    self.hit_value(bonus.saturating_add(penalty).saturating_add(*x), melee, false, a, m, *critical)
-                        * mean
+                    self.hit_value(bonus.saturating_add(penalty).saturating_add(*x), melee, false, a, m, row) * mean
                 })
                 .sum()
         };
@@ -501,9 +512,12 @@ impl<'a> View<'a> {
     /// What one hit is worth on average, as a share of a hit's damage, for an attack with this
     /// bonus on `a`: the chance to hit under the plain roll or an active defence ([`View::p_hit`]);
     /// with attack math, a plain hit's chance plus a critical's times its multiplier (issue 50).
-    fn hit_value(&self, b: i32, melee: bool, opportunity: bool, a: &Unit, m: DefMod, w: Option<WeaponCritical>) -> f32 {
-        match self.crit_odds(b, false, a, m, w) {
-            Some(o) => (o.hit - o.crit) + o.crit * f32::from(o.multiplier.max(1)),
+    fn hit_value(&self, b: i32, melee: bool, opportunity: bool, a: &Unit, m: DefMod, row: Option<CritRow>) -> f32 {
+        match row {
+            Some(r) => {
+                let o = self.crit_at(r, b);
+                (o.hit - o.crit) + o.crit * f32::from(o.multiplier.max(1))
+            }
             None => self.p_hit(b, melee, opportunity, a, m),
         }
     }
@@ -521,9 +535,10 @@ impl<'a> View<'a> {
                 let range = self.dealt_by(damage, e);
                 let mean = range.2;
                 let melee = *kind == AttackKind::Melee;
+                let row = self.crit_row(false, a, m, *critical);
                 std::iter::once(&0)
                     .chain(iterative.iter())
-                    .map(|x| self.hit_value(bonus.saturating_add(*x), melee, opportunity, a, m, *critical) * mean)
+                    .map(|x| self.hit_value(bonus.saturating_add(*x), melee, opportunity, a, m, row) * mean)
                     .sum()
             }
             Effect::Damage { amount } => self.dealt_by(amount, e).2,

@@ -216,7 +216,7 @@ pub(super) struct View<'a> {
     pub(super) attacks_made: u8,
     /// Attacks the plan being filled took before the option being priced ([`View::greedy`]).
     pub(super) plan_attacks: std::cell::Cell<u8>,
-    /// [`View::crit_odds`]' chances by weapon and by bonus minus AC (+ 120), which is all they
+    /// [`View::crit_at`]'s chances by weapon and by bonus minus AC (+ 120), which is all they
     /// depend on (`multiplier` 0: not yet worked out), kept per thread for this attack math and
     /// die ([`super::odds::crit_slots`]); none when the ruleset rolls attacks against AC without
     /// attack math (issue 50), or defends actively.
