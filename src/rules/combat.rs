@@ -477,17 +477,13 @@ impl<'w> Rules<'w, '_> {
     /// off-guard condition (G-P2-27), its modifiers stacking by type with the others (G-P2-22).
     fn armor_class_against(&self, ctx: &AttackCtx, ac_stat: &str) -> (i32, Vec<(String, i32)>) {
         let t = self.c(ctx.target);
-        let off_guard = self.ruleset.attack_math.off_guard_when_flanked.as_ref().filter(|c| {
-            ctx.kind == AttackKind::Melee
-                && !self.conds(ctx.target).has(c)
-                && self.flanks_for_attack(ctx.target, ctx.attacker)
-        });
-        let Some(c) = off_guard else {
+        let off_guard = (ctx.kind == AttackKind::Melee && self.flanks_for_attack(ctx.target, ctx.attacker))
+            .then(|| odds::off_guard_conditions(&self.ruleset, self.conds(ctx.target)))
+            .flatten();
+        let Some(conds) = off_guard else {
             let ac = super::query::armor_class(&self.ruleset, t.stats.get(ac_stat), t.stats, self.conds(ctx.target));
             return (ac, self.modifiers_on(ctx.target, RollOn::Ac));
         };
-        let mut conds = self.conds(ctx.target).clone();
-        conds.0.insert(c.clone(), super::components::ConditionState::plain(1));
         let ac = super::query::armor_class(&self.ruleset, t.stats.get(ac_stat), t.stats, &conds);
         (ac, super::query::roll_modifiers(&self.ruleset, &conds, RollOn::Ac))
     }

@@ -6,6 +6,7 @@
 //! Everything here reads the ruleset's data ([`AttackMath`]); a ruleset without it gets the plain
 //! roll against AC.
 
+use super::components::{ConditionState, Conditions};
 use super::dice::DiceExpr;
 use super::log::{DamageScale, Degree};
 use super::ruleset::{AbilityDef, AttackMath, CriticalRule, DegreeRule, Effect, Ruleset, WeaponCritical};
@@ -80,6 +81,25 @@ pub fn weapon_critical(def: &AbilityDef) -> Option<WeaponCritical> {
         Effect::Attack { critical, .. } => *critical,
         _ => None,
     }
+}
+
+/// The conditions a flanked creature counts as having against its flankers' melee attacks (G-P2-27):
+/// its own, plus the ruleset's `off_guard_when_flanked` condition; None when the ruleset has no
+/// such condition or the creature has it already (its own conditions then count as they are).
+pub fn off_guard_conditions(rs: &Ruleset, conditions: &Conditions) -> Option<Conditions> {
+    let c = rs.attack_math.off_guard_when_flanked.as_ref().filter(|c| !conditions.has(c))?;
+    let mut with = conditions.clone();
+    with.0.insert(c.clone(), ConditionState::plain(1));
+    Some(with)
+}
+
+/// Whether a natural 20 or 1 on an attack roll means something under this ruleset (G-P1-17's
+/// always-hit and always-miss, G-P2-24's step of a degree); `saves`: on a saving throw.
+pub fn naturals_count(rs: &Ruleset, saves: bool) -> bool {
+    if saves {
+        return rs.saves.degrees.is_some_and(|d| d.natural_steps);
+    }
+    rs.attack_math.natural_hit_miss || rs.attack_math.degrees.is_some_and(|d| d.natural_steps)
 }
 
 /// What one attack roll does against a static AC, before any confirmation.

@@ -188,3 +188,30 @@ fn attack_math_parts_that_need_each_other_are_refused_where_they_stand() {
     );
     Ruleset::from_ron_str("hb.ron", &text).expect("the penalty works under an active defence");
 }
+
+#[test]
+fn rulesets_written_before_the_attack_math_still_load_and_play_the_plain_roll() {
+    // Issue 50: tests/fixtures/rulesets-before-issue-50/ holds pf2e.ron and pf1e.ron as shipped
+    // at 0a154a5 (git history). They load as they are, with no attack math, and play as the old
+    // engine did: a second Strike at full bonus, a natural 20 that misses AC 25 a plain miss.
+    use crate::common::*;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rulesets-before-issue-50");
+    for name in ["pf2e", "pf1e"] {
+        let rs = Ruleset::load(&dir.join(format!("{name}.ron"))).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(rs.attack_math.is_plain() && rs.saves.degrees.is_none(), "{name}");
+        assert!(!rs.engagement.flanker_only, "{name}");
+    }
+    let rs = Ruleset::load(&dir.join("pf2e.ron")).unwrap();
+    let mut f = Fight::with_ruleset(
+        rs,
+        vec![pc("A", "heroes", 20, (0, 0)).stat("STR", 3), pc("B", "monsters", 10, (1, 0)).stat("AC", 25)],
+    );
+    let m = f.mark();
+    f.force(&[20, 20]);
+    f.act("A", "strike", &["B"]).unwrap();
+    f.act("A", "strike", &["B"]).unwrap();
+    let rolls: Vec<String> = f.since(m).into_iter().filter(|e| e.starts_with("AttackRolled")).collect();
+    assert!(rolls.iter().all(|r| r.contains("roll: 20, bonus: 3, total: 23")), "{rolls:?}");
+    assert_eq!(f.since(m).iter().filter(|e| e.starts_with("AttackMissed")).count(), 2, "{:?}", f.since(m));
+    assert!(!f.since(m).iter().any(|e| e.starts_with("MultipleAttackPenalty") || e.starts_with("CriticalHit")));
+}

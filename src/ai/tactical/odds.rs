@@ -267,12 +267,9 @@ impl<'a> View<'a> {
     /// [`View::ac`] with the ruleset's off-guard condition added (G-P2-27), its modifiers stacked
     /// by type with the others, as the rules count it for a flanked target's melee attackers.
     fn ac_off_guard(&self, u: &Unit, ac_stat: &str, m: DefMod) -> i32 {
-        let Some(c) = &self.rs.attack_math.off_guard_when_flanked else { return self.ac(u, ac_stat, m) };
-        let mut conds = u.conds.unwrap_or(&NO_CONDITIONS).clone();
-        if conds.has(c) {
+        let Some(conds) = rules_odds::off_guard_conditions(self.rs, u.conds.unwrap_or(&NO_CONDITIONS)) else {
             return self.ac(u, ac_stat, m);
-        }
-        conds.0.insert(c.clone(), crate::rules::components::ConditionState::plain(1));
+        };
         query::armor_class(self.rs, u.stats.get(ac_stat).saturating_add(m.ac), u.stats, &conds)
     }
 

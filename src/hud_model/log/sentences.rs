@@ -130,14 +130,8 @@ fn confirm_roll_words(rs: &Ruleset, tr: &Tr, roll: i32, bonus: i32, total: i32, 
     let die = attack_die(rs);
     let mut s =
         roll_words(tr, RollParts { die: &die, rolls: &[roll], dice, stat: ("", 0), named: &[], bonus, total, rs });
-    s.push_str(&natural_note(tr, attack_naturals(rs), dice));
+    s.push_str(&natural_note(tr, crate::rules::odds::naturals_count(rs, false), dice));
     s
-}
-
-/// Whether a natural 20 or 1 on an attack roll means something under this ruleset (G-P1-17's
-/// always-hit and always-miss, G-P2-24's step of a degree).
-fn attack_naturals(rs: &Ruleset) -> bool {
-    rs.attack_math.natural_hit_miss || rs.attack_math.degrees.is_some_and(|d| d.natural_steps)
 }
 
 /// ` (natural 20)` after a roll whose d20 came up 20 or 1 where that means something
@@ -204,7 +198,7 @@ pub(super) fn save_sentence_with_degree(
     names: &dyn Fn(Cid) -> String,
 ) -> Option<String> {
     let CombatEvent::SaveRolled { who, stat, roll, bonus, total, dc, dice, .. } = e else { return None };
-    let naturals = rs.saves.degrees.is_some_and(|d| d.natural_steps);
+    let naturals = crate::rules::odds::naturals_count(rs, true);
     Some(tr!(
         tr,
         "log-save-degree-result",
@@ -296,7 +290,7 @@ pub(super) fn attack_sentence(
                         total: *total,
                         rs,
                     },
-                ) + &natural_note(tr, attack_naturals(rs), dice);
+                ) + &natural_note(tr, crate::rules::odds::naturals_count(rs, false), dice);
                 s.push_str(&tr!(
                     tr,
                     "log-attack",
@@ -859,7 +853,8 @@ mod natural_tests {
         let load = |n: &str| {
             Ruleset::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/rulesets/{n}.ron"))).unwrap()
         };
-        assert!(attack_naturals(&load("pf2e")) && attack_naturals(&load("pf1e")));
-        assert!(!attack_naturals(&load("homebrew-d20")) && !attack_naturals(&load("segments")));
+        let counts = |n: &str| crate::rules::odds::naturals_count(&load(n), false);
+        assert!(counts("pf2e") && counts("pf1e"));
+        assert!(!counts("homebrew-d20") && !counts("segments"));
     }
 }
